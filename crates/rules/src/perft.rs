@@ -1,0 +1,35 @@
+//! Counting the move tree, to check move generation against published numbers.
+
+use crate::moves::MoveList;
+use crate::position::Position;
+
+/// The number of move sequences of length `depth` from `position`.
+///
+/// Paths of one capture that leave the same position count once, as published tables
+/// count them.
+///
+/// ```
+/// use bashni_rules::{Position, Variant, perft};
+/// assert_eq!(perft(&Position::start(Variant::Russian), 4), 1469);
+/// ```
+pub fn perft(position: &Position, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => position.count_moves() as u64,
+        _ => {
+            let mut list = MoveList::new();
+            position.generate_moves(&mut list);
+            list.iter()
+                .map(|mv| perft(&position.after(mv), depth - 1))
+                .sum()
+        }
+    }
+}
+
+/// The perft count below each legal move, in the order of [`Position::legal_moves`].
+pub fn divide(position: &Position, depth: u32) -> Vec<(crate::moves::Move, u64)> {
+    let list = position.legal_moves();
+    list.iter()
+        .map(|mv| (*mv, perft(&position.after(mv), depth.saturating_sub(1))))
+        .collect()
+}

@@ -1,0 +1,369 @@
+//! Positions: the towers on the board, the side to move, and the hash of both.
+//!
+//! A [`Setup`] is any placement, unchecked; [`Position::from_setup`] checks it against the
+//! rules of a [`Variant`] and says what is wrong. A [`Position`] keeps bitboards of who
+//! commands each square and where kings are on top, beside the full towers, and an
+//! incremental hash that covers every checker of every tower.
+
+use std::fmt;
+
+use crate::moves::Move;
+use crate::square::{Bitboard, Square};
+use crate::tower::{Checker, Color, MAX_TOWER_HEIGHT, Tower};
+
+/// Which game is played.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Variant {
+    /// Tower checkers: captured checkers go under the capturing tower.
+    Bashni,
+    /// Russian draughts: captured pieces leave the board when the capture ends.
+    Russian,
+}
+
+impl Variant {
+    /// The lowercase name used on the command line: `bashni` or `russian`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Variant::Bashni => "bashni",
+            Variant::Russian => "russian",
+        }
+    }
+
+    /// Reads `bashni` or `russian` (any case).
+    pub fn parse(text: &str) -> Option<Variant> {
+        match text.to_ascii_lowercase().as_str() {
+            "bashni" => Some(Variant::Bashni),
+            "russian" | "shashki" => Some(Variant::Russian),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How many checkers each side owns at the start.
+pub const CHECKERS_PER_SIDE: u32 = 12;
+
+/// An unchecked placement: any towers on any squares, and a side to move.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Setup {
+    /// The tower on each square, by padded index (see [`Square::index`]).
+    pub towers: [Tower; 36],
+    /// Who moves next.
+    pub side_to_move: Color,
+}
+
+impl Default for Setup {
+    fn default() -> Setup {
+        Setup {
+            towers: [Tower::EMPTY; 36],
+            side_to_move: Color::White,
+        }
+    }
+}
+
+impl Setup {
+    /// The starting placement, the same in both games.
+    pub fn start() -> Setup {
+        let mut setup = Setup::default();
+        for square in Bitboard::ALL.squares() {
+            let color = match square.rank() {
+                0..=2 => Color::White,
+                5..=7 => Color::Black,
+                _ => continue,
+            };
+            setup.towers[square.index()] = Tower::single(Checker::man(color));
+        }
+        setup
+    }
+
+    /// The tower on `square`.
+    pub fn tower(&self, square: Square) -> Tower {
+        self.towers[square.index()]
+    }
+
+    /// Puts `tower` on `square`, replacing what was there.
+    pub fn put(&mut self, square: Square, tower: Tower) {
+        self.towers[square.index()] = tower;
+    }
+}
+
+/// Why a setup is not a position of the game.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum PositionError {
+    /// Russian draughts has no towers: a square holds more than one piece.
+    TowerInRussian(Square),
+    /// A tower has its owner's checkers, then prisoners, then owner's checkers again.
+    TooManyColorRuns(Square),
+    /// A tower is taller than all the checkers of the game.
+    TowerTooTall(Square),
+    /// A side has more checkers than the game gives it.
+    TooManyCheckers {
+        /// The side.
+        color: Color,
+        /// How many it has.
+        count: u32,
+    },
+    /// Russian draughts: more pieces than the set of 24.
+    TooManyPieces(u32),
+    /// A man commands a tower on the rank where it would have been crowned.
+    UncrownedMan(Square),
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::TowerInRussian(square) => {
+                write!(f, "{square}: Russian draughts has one piece per square, not a tower")
+            }
+            PositionError::TooManyColorRuns(square) => write!(
+                f,
+                "{square}: a tower holds its owner's checkers on top and prisoners below, never a third colour run"
+            ),
+            PositionError::TowerTooTall(square) => {
+                write!(f, "{square}: a tower holds at most {MAX_TOWER_HEIGHT} checkers")
+            }
+            PositionError::TooManyCheckers { color, count } => write!(
+                f,
+                "{color} has {count} checkers, but each side has only {CHECKERS_PER_SIDE}"
+            ),
+            PositionError::TooManyPieces(count) => write!(
+                f,
+                "{count} pieces on the board, but the game has only {}",
+                2 * CHECKERS_PER_SIDE
+            ),
+            PositionError::UncrownedMan(square) => write!(
+                f,
+                "{square}: a man on top here stands on its crowning rank and would be a king"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// A legal position of one of the games.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Position {
+    variant: Variant,
+    side: Color,
+    /// Squares commanded by each side.
+    owners: [Bitboard; 2],
+    /// Squares whose top checker is a king.
+    kings: Bitboard,
+    towers: [Tower; 36],
+    hash: u64,
+}
+
+impl Position {
+    /// The starting position of `variant`.
+    pub fn start(variant: Variant) -> Position {
+        Position::from_setup(variant, &Setup::start()).expect("the starting placement is legal")
+    }
+
+    /// Checks `setup` against the rules of `variant`.
+    pub fn from_setup(variant: Variant, setup: &Setup) -> Result<Position, PositionError> {
+        let mut counts = [0u32; 2];
+        for square in Square::ALL_BY_NAME {
+            let tower = setup.tower(square);
+            let Some(top) = tower.top() else { continue };
+            if variant == Variant::Russian && tower.height() > 1 {
+                return Err(PositionError::TowerInRussian(square));
+            }
+            if tower.height() > MAX_TOWER_HEIGHT {
+                return Err(PositionError::TowerTooTall(square));
+            }
+            if tower.color_runs() > 2 {
+                return Err(PositionError::TooManyColorRuns(square));
+            }
+            if !top.king && Position::crowning_rank(top.color).has(square) {
+                return Err(PositionError::UncrownedMan(square));
+            }
+            counts[0] += tower.count(Color::White);
+            counts[1] += tower.count(Color::Black);
+        }
+        match variant {
+            // Colours matter in a tower, so each side keeps exactly its own twelve.
+            Variant::Bashni => {
+                for color in [Color::White, Color::Black] {
+                    let count = counts[color.index()];
+                    if count > CHECKERS_PER_SIDE {
+                        return Err(PositionError::TooManyCheckers { color, count });
+                    }
+                }
+            }
+            // Composed positions may split the set of 24 pieces in any way.
+            Variant::Russian => {
+                let count = counts[0] + counts[1];
+                if count > 2 * CHECKERS_PER_SIDE {
+                    return Err(PositionError::TooManyPieces(count));
+                }
+            }
+        }
+        let mut position = Position {
+            variant,
+            side: setup.side_to_move,
+            owners: [Bitboard::EMPTY; 2],
+            kings: Bitboard::EMPTY,
+            towers: [Tower::EMPTY; 36],
+            hash: 0,
+        };
+        for square in Bitboard::ALL.squares() {
+            position.put(square, setup.tower(square));
+        }
+        position.hash ^= side_key(position.side);
+        Ok(position)
+    }
+
+    /// The unchecked placement of this position.
+    pub fn to_setup(&self) -> Setup {
+        Setup {
+            towers: self.towers,
+            side_to_move: self.side,
+        }
+    }
+
+    /// The rank where men of `color` are crowned.
+    #[inline]
+    pub const fn crowning_rank(color: Color) -> Bitboard {
+        match color {
+            Color::White => Bitboard::RANK_8,
+            Color::Black => Bitboard::RANK_1,
+        }
+    }
+
+    /// Which game this position belongs to.
+    #[inline]
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// Who moves next.
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// The tower on `square` (empty if none).
+    #[inline]
+    pub fn tower(&self, square: Square) -> Tower {
+        self.towers[square.index()]
+    }
+
+    /// The squares commanded by `color`.
+    #[inline]
+    pub fn owned_by(&self, color: Color) -> Bitboard {
+        self.owners[color.index()]
+    }
+
+    /// The squares with a tower.
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.owners[0] | self.owners[1]
+    }
+
+    /// The squares whose top checker is a king.
+    #[inline]
+    pub fn kings(&self) -> Bitboard {
+        self.kings
+    }
+
+    /// The hash of the position: every checker of every tower and the side to move.
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The hash computed from scratch; always equal to [`Position::hash`].
+    pub fn recompute_hash(&self) -> u64 {
+        Bitboard::ALL
+            .squares()
+            .fold(side_key(self.side), |hash, square| {
+                hash ^ tower_key(square, self.tower(square))
+            })
+    }
+
+    /// How many checkers of `color` are on the board, commanding or captive.
+    pub fn checker_count(&self, color: Color) -> u32 {
+        self.occupied()
+            .squares()
+            .map(|square| self.tower(square).count(color))
+            .sum()
+    }
+
+    /// Replaces the tower on `square`, keeping bitboards and hash in step.
+    #[inline]
+    fn put(&mut self, square: Square, tower: Tower) {
+        let old = self.towers[square.index()];
+        self.hash ^= tower_key(square, old) ^ tower_key(square, tower);
+        self.towers[square.index()] = tower;
+        self.owners[0].remove(square);
+        self.owners[1].remove(square);
+        self.kings.remove(square);
+        if let Some(top) = tower.top() {
+            self.owners[top.color.index()].insert(square);
+            if top.king {
+                self.kings.insert(square);
+            }
+        }
+    }
+
+    /// Plays `mv`, which must be one of this position's legal moves.
+    pub fn play(&mut self, mv: &Move) {
+        let from = mv.from();
+        let mut moving = self.tower(from);
+        self.put(from, Tower::EMPTY);
+        for &jumped in mv.captured() {
+            let (rest, prisoner) = self.tower(jumped).without_top();
+            self.put(jumped, rest);
+            if self.variant == Variant::Bashni {
+                moving = moving.with_prisoner(prisoner);
+            }
+        }
+        if mv.promotes() {
+            moving = moving.with_top_crowned();
+        }
+        self.put(mv.to(), moving);
+        self.hash ^= side_key(self.side) ^ side_key(self.side.opponent());
+        self.side = self.side.opponent();
+    }
+
+    /// The position after `mv`, leaving this one as it is.
+    #[inline]
+    pub fn after(&self, mv: &Move) -> Position {
+        let mut next = *self;
+        next.play(mv);
+        next
+    }
+}
+
+/// The hash key of `tower` standing on `square`; 0 for an empty square.
+///
+/// Each (square, tower) pair is fed through a bijective mixer, so different towers on the
+/// same square never share a key; this works as a Zobrist table with one entry for every
+/// possible tower composition, without storing the table.
+#[inline]
+fn tower_key(square: Square, tower: Tower) -> u64 {
+    if tower.is_empty() {
+        return 0;
+    }
+    // Tower bits use at most bits 0..=24 and 32..=55, so the square fits above them.
+    let mut x = tower.bits() ^ ((square.index() as u64) << 57) ^ 0x9E37_79B9_7F4A_7C15;
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xC4CE_B9FE_1A85_EC53);
+    x ^ (x >> 33)
+}
+
+#[inline]
+const fn side_key(side: Color) -> u64 {
+    match side {
+        Color::White => 0,
+        Color::Black => 0xA5B3_5705_2B4C_F0E1,
+    }
+}
