@@ -284,10 +284,11 @@ impl Position {
     /// Writes all legal moves into `list` (emptied first).
     pub fn generate_moves(&self, list: &mut MoveList) {
         list.clear();
-        if self.has_capture() {
-            self.generate_captures(list, false);
-        } else {
+        let capturers = self.capturers();
+        if capturers.is_empty() {
             self.generate_quiet(list);
+        } else {
+            self.generate_captures(capturers, list, false);
         }
     }
 
@@ -295,15 +296,16 @@ impl Position {
     /// a written capture in any of the forms the rulebooks allow.
     pub fn capture_paths(&self) -> MoveList {
         let mut list = MoveList::new();
-        self.generate_captures(&mut list, true);
+        self.generate_captures(self.capturers(), &mut list, true);
         list
     }
 
     /// How many legal moves there are; faster than generating them when none captures.
     pub fn count_moves(&self) -> usize {
-        if self.has_capture() {
+        let capturers = self.capturers();
+        if !capturers.is_empty() {
             let mut list = MoveList::new();
-            self.generate_captures(&mut list, false);
+            self.generate_captures(capturers, &mut list, false);
             return list.len();
         }
         let side = self.side_to_move();
@@ -324,19 +326,7 @@ impl Position {
 
     /// Whether the side to move has a capture (and so must capture).
     pub fn has_capture(&self) -> bool {
-        let side = self.side_to_move();
-        let empty = !self.occupied();
-        let enemy = self.owned_by(side.opponent());
-        let own = self.owned_by(side);
-        let men = Bitboard(own.0 & !self.kings().0);
-        for direction in Direction::ALL {
-            if !((men.shift(direction) & enemy).shift(direction) & empty).is_empty() {
-                return true;
-            }
-        }
-        (own & self.kings())
-            .squares()
-            .any(|king| Direction::ALL.into_iter().any(|d| king_target(king, d, empty, enemy).is_some()))
+        !self.capturers().is_empty()
     }
 
     fn generate_quiet(&self, list: &mut MoveList) {
@@ -362,29 +352,56 @@ impl Position {
         }
     }
 
-    fn generate_captures(&self, list: &mut MoveList, all_paths: bool) {
+    /// The squares of the side to move whose tower has a capture.
+    fn capturers(&self) -> Bitboard {
         let side = self.side_to_move();
+        let empty = !self.occupied();
+        let enemy = self.owned_by(side.opponent());
         let own = self.owned_by(side);
-        for from in own.squares() {
-            let mut empty = !self.occupied();
-            empty.insert(from);
-            let mut search = CaptureSearch {
-                position: self,
-                list: &mut *list,
-                first: 0,
-                all_paths,
-                crowning: Position::crowning_rank(side),
-                own: side,
-                from,
-                start_king: self.kings().has(from),
-                depth: 0,
-                captured_kings: 0,
-                path: [from; MAX_CAPTURES],
-                captured: [from; MAX_CAPTURES],
-                empty,
-                enemy: self.owned_by(side.opponent()),
-                taken: [0; 36],
-            };
+        let men = Bitboard(own.0 & !self.kings().0);
+        let mut out = Bitboard::EMPTY;
+        for direction in Direction::ALL {
+            let back = direction.reverse();
+            out = out | (men & (enemy & empty.shift(back)).shift(back));
+        }
+        for king in (own & self.kings()).squares() {
+            if Direction::ALL
+                .into_iter()
+                .any(|d| king_target(king, d, empty, enemy).is_some())
+            {
+                out.insert(king);
+            }
+        }
+        out
+    }
+
+    fn generate_captures(&self, capturers: Bitboard, list: &mut MoveList, all_paths: bool) {
+        let side = self.side_to_move();
+        let Some(first) = capturers.squares().next() else {
+            return;
+        };
+        let mut search = CaptureSearch {
+            position: self,
+            list,
+            first: 0,
+            all_paths,
+            crowning: Position::crowning_rank(side),
+            own: side,
+            from: first,
+            start_king: false,
+            depth: 0,
+            captured_kings: 0,
+            path: [first; MAX_CAPTURES],
+            captured: [first; MAX_CAPTURES],
+            empty: Bitboard::EMPTY,
+            enemy: self.owned_by(side.opponent()),
+            taken: [0; 36],
+        };
+        for from in capturers.squares() {
+            search.from = from;
+            search.start_king = self.kings().has(from);
+            search.empty = !self.occupied();
+            search.empty.insert(from);
             search.first = search.list.len();
             if search.start_king {
                 search.king_jumps(from, None);
@@ -518,12 +535,11 @@ impl CaptureSearch<'_> {
         self.enemy = undo.enemy;
     }
 
+    #[inline]
     fn man_can_jump(&self, at: Square, last: Direction) -> bool {
+        let from = at.bit();
         Direction::ALL.into_iter().any(|d| {
-            d != last.reverse()
-                && at.step(d).is_some_and(|over| {
-                    self.enemy.has(over) && over.step(d).is_some_and(|l| self.empty.has(l))
-                })
+            d != last.reverse() && !((from.shift(d) & self.enemy).shift(d) & self.empty).is_empty()
         })
     }
 
@@ -534,18 +550,17 @@ impl CaptureSearch<'_> {
     }
 
     fn man_jumps(&mut self, at: Square, last: Option<Direction>) {
+        let from = at.bit();
         for direction in Direction::ALL {
             if last == Some(direction.reverse()) {
                 continue;
             }
-            let Some(over) = at.step(direction) else { continue };
-            if !self.enemy.has(over) {
+            let over = from.shift(direction) & self.enemy;
+            let landing = over.shift(direction) & self.empty;
+            let (Some(over), Some(landing)) = (over.squares().next(), landing.squares().next())
+            else {
                 continue;
-            }
-            let Some(landing) = over.step(direction) else { continue };
-            if !self.empty.has(landing) {
-                continue;
-            }
+            };
             let undo = self.jump(over, landing);
             if self.crowning.has(landing) {
                 if self.king_can_jump(landing, direction) {

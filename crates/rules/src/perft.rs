@@ -13,15 +13,24 @@ use crate::position::Position;
 /// assert_eq!(perft(&Position::start(Variant::Russian), 4), 1469);
 /// ```
 pub fn perft(position: &Position, depth: u32) -> u64 {
+    let mut position = *position;
+    walk(&mut position, depth)
+}
+
+fn walk(position: &mut Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => position.count_moves() as u64,
         _ => {
             let mut list = MoveList::new();
             position.generate_moves(&mut list);
-            list.iter()
-                .map(|mv| perft(&position.after(mv), depth - 1))
-                .sum()
+            let mut nodes = 0;
+            for mv in list.iter() {
+                position.play(mv);
+                nodes += walk(position, depth - 1);
+                position.undo(mv);
+            }
+            nodes
         }
     }
 }

@@ -312,8 +312,31 @@ impl Position {
         }
     }
 
+    /// Moves the tower on `from` to the empty square `to`, crowning or uncrowning its top
+    /// when `toggle_crown` is set: the whole of a quiet move, and of its undoing.
+    #[inline]
+    fn shift_tower(&mut self, from: Square, to: Square, toggle_crown: bool) {
+        let tower = self.towers[from.index()];
+        let moved = Tower::from_bits(tower.bits() ^ (toggle_crown as u64) << 32);
+        self.hash ^= tower_key(from, tower) ^ tower_key(to, moved);
+        self.towers[from.index()] = Tower::EMPTY;
+        self.towers[to.index()] = moved;
+        let both = from.bit().0 | to.bit().0;
+        let owner = (tower.bits() & 1) as usize;
+        self.owners[owner].0 ^= both;
+        let was_king = (tower.bits() >> 32) & 1;
+        let is_king = (moved.bits() >> 32) & 1;
+        self.kings.0 ^= (was_king * from.bit().0) | (is_king * to.bit().0);
+    }
+
     /// Plays `mv`, which must be one of this position's legal moves.
     pub fn play(&mut self, mv: &Move) {
+        if !mv.is_capture() {
+            self.shift_tower(mv.from(), mv.to(), mv.promotes());
+            self.hash ^= side_key(self.side) ^ side_key(self.side.opponent());
+            self.side = self.side.opponent();
+            return;
+        }
         let from = mv.from();
         let mut moving = self.tower(from);
         self.put(from, Tower::EMPTY);
@@ -332,6 +355,40 @@ impl Position {
         self.side = self.side.opponent();
     }
 
+    /// Takes back `mv`, which must be the move just played from the position it came from.
+    pub fn undo(&mut self, mv: &Move) {
+        self.hash ^= side_key(self.side) ^ side_key(self.side.opponent());
+        self.side = self.side.opponent();
+        if !mv.is_capture() {
+            self.shift_tower(mv.to(), mv.from(), mv.promotes());
+            return;
+        }
+        let mut moving = self.tower(mv.to());
+        self.put(mv.to(), Tower::EMPTY);
+        if mv.promotes() {
+            moving = moving.with_top_uncrowned();
+        }
+        let jumps = mv.captured().len();
+        match self.variant {
+            Variant::Bashni => {
+                let height = moving.height();
+                for (i, &jumped) in mv.captured().iter().enumerate().rev() {
+                    let prisoner = moving.checker(height - jumps as u32 + i as u32);
+                    self.put(jumped, self.tower(jumped).with_top(prisoner));
+                }
+                moving = moving.without_bottom(jumps as u32);
+            }
+            Variant::Russian => {
+                let color = self.side.opponent();
+                for (i, &jumped) in mv.captured().iter().enumerate() {
+                    let piece = Checker { color, king: mv.captured_king(i) };
+                    self.put(jumped, Tower::single(piece));
+                }
+            }
+        }
+        self.put(mv.from(), moving);
+    }
+
     /// The position after `mv`, leaving this one as it is.
     #[inline]
     pub fn after(&self, mv: &Move) -> Position {
@@ -345,14 +402,43 @@ impl Position {
 ///
 /// Each (square, tower) pair is fed through a bijective mixer, so different towers on the
 /// same square never share a key; this works as a Zobrist table with one entry for every
-/// possible tower composition, without storing the table.
+/// possible tower composition, without storing the table. Single checkers, by far the most
+/// common towers, are looked up in a precomputed table of the same keys.
 #[inline]
 fn tower_key(square: Square, tower: Tower) -> u64 {
-    if tower.is_empty() {
+    let bits = tower.bits();
+    if bits & !SINGLE_FLAGS == 0b10 {
+        let piece = (bits & 1) | ((bits >> 31) & 2);
+        return SINGLE_KEYS[square.index()][piece as usize];
+    }
+    if bits == 0 {
         return 0;
     }
+    mix_key(square.index(), bits)
+}
+
+/// The bits that tell the four single checkers apart: colour and king.
+const SINGLE_FLAGS: u64 = 1 | 1 << 32;
+
+const SINGLE_KEYS: [[u64; 4]; 36] = {
+    let mut table = [[0; 4]; 36];
+    let mut square = 0;
+    while square < 36 {
+        let mut piece = 0;
+        while piece < 4 {
+            let bits = 0b10 | (piece & 1) | (piece >> 1) << 32;
+            table[square][piece as usize] = mix_key(square, bits);
+            piece += 1;
+        }
+        square += 1;
+    }
+    table
+};
+
+#[inline]
+const fn mix_key(square: usize, bits: u64) -> u64 {
     // Tower bits use at most bits 0..=24 and 32..=55, so the square fits above them.
-    let mut x = tower.bits() ^ ((square.index() as u64) << 57) ^ 0x9E37_79B9_7F4A_7C15;
+    let mut x = bits ^ ((square as u64) << 57) ^ 0x9E37_79B9_7F4A_7C15;
     x ^= x >> 33;
     x = x.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
     x ^= x >> 33;

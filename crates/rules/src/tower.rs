@@ -102,6 +102,13 @@ impl Tower {
         Some(tower)
     }
 
+    /// The tower with this packed value (see the module notes); only for values that
+    /// [`Tower::bits`] gave.
+    #[inline]
+    pub(crate) const fn from_bits(bits: u64) -> Tower {
+        Tower(bits)
+    }
+
     /// The packed value, for hashing.
     #[inline]
     pub const fn bits(self) -> u64 {
@@ -136,6 +143,11 @@ impl Tower {
     }
 
     /// The `depth`-th checker from the top (0 = top). `depth` must be below the height.
+    #[inline]
+    pub const fn checker(self, depth: u32) -> Checker {
+        self.checker_at(depth)
+    }
+
     #[inline]
     const fn checker_at(self, depth: u32) -> Checker {
         let color = if (self.0 >> depth) & 1 == 1 {
@@ -178,6 +190,21 @@ impl Tower {
     #[inline]
     pub const fn with_top_crowned(self) -> Tower {
         Tower(self.0 | 1 << KING_SHIFT)
+    }
+
+    /// The tower with its top checker turned back into a man.
+    #[inline]
+    pub const fn with_top_uncrowned(self) -> Tower {
+        Tower(self.0 & !(1 << KING_SHIFT))
+    }
+
+    /// The tower with `checker` put on top (undoes [`Tower::without_top`]).
+    #[inline]
+    pub const fn with_top(self, checker: Checker) -> Tower {
+        let colors = self.0 & COLOR_MASK;
+        let colors = if colors == 0 { 0b10 } else { colors << 1 } | checker.color as u64;
+        let kings = (self.0 >> KING_SHIFT) << (KING_SHIFT + 1) | (checker.king as u64) << KING_SHIFT;
+        Tower(colors | kings)
     }
 
     /// The tower with its bottom `count` checkers removed (undoes [`Tower::with_prisoner`]).

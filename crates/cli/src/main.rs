@@ -1,0 +1,2 @@
+//! The `bashni` command.
+fn main() {}

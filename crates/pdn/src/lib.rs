@@ -1,0 +1,1 @@
+//! Game records in PDN (Portable Draughts Notation) for Bashni and Russian draughts.
