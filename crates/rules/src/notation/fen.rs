@@ -1,0 +1,251 @@
+//! The compact one-line position form for PDN's `FEN` tag.
+//!
+//! It extends the usual draughts FEN, `W:Wa1,c3,Kd2:Bb8,Kh6`, with towers:
+//!
+//! - the first field is the side to move, `W` or `B`;
+//! - then one field per side, `W...` and `B...`, listing the squares that side commands,
+//!   separated by commas, in alphabetical order;
+//! - a single man is its square (`c3`), a single king is `K` and its square (`Kd2`);
+//! - a taller tower is its square, `=`, and its checkers in the rulebook's digits, top
+//!   down, `1` a king and `0` a man, prisoners after `/`: `c1=1/0000` is a white king over
+//!   four black men when it stands in the `W` field.
+//!
+//! A Russian-draughts position (no towers) is therefore plain draughts FEN with algebraic
+//! squares, and a Bashni position written this way reads back exactly:
+//!
+//! ```
+//! use bashni_rules::notation::{parse_fen, write_fen, parse_position};
+//! use bashni_rules::Variant;
+//!
+//! let text = "White: c1 1/0000, d6 000000, f4 0000; Black: a1 110101/1, b2 00; Black to move";
+//! let position = parse_position(Variant::Bashni, text).unwrap();
+//! let fen = write_fen(&position);
+//! assert_eq!(fen, "B:Wc1=1/0000,d6=000000,f4=0000:Ba1=110101/1,b2=00");
+//! assert_eq!(parse_fen(Variant::Bashni, &fen).unwrap(), position);
+//! ```
+
+use std::fmt;
+
+use crate::notation::position_text::write_tower;
+use crate::position::{Position, PositionError, Setup, Variant};
+use crate::square::Square;
+use crate::tower::{Checker, Color, Tower};
+
+/// Why a FEN text could not be read.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum FenError {
+    /// The text is not in the form; `at` is the character offset of the bad part.
+    Syntax {
+        /// Character offset (0-based).
+        at: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// The placement breaks a rule.
+    Illegal(PositionError),
+}
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FenError::Syntax { at, message } => write!(f, "FEN, column {}: {message}", at + 1),
+            FenError::Illegal(error) => write!(f, "illegal FEN position: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for FenError {}
+
+/// Writes `position` in the compact form.
+pub fn write_fen(position: &Position) -> String {
+    let setup = position.to_setup();
+    let mut out = String::with_capacity(96);
+    out.push(side_letter(setup.side_to_move));
+    for color in [Color::White, Color::Black] {
+        out.push(':');
+        out.push(side_letter(color));
+        let mut first = true;
+        for square in Square::ALL_BY_NAME {
+            let tower = setup.tower(square);
+            let Some(top) = tower.top() else { continue };
+            if top.color != color {
+                continue;
+            }
+            if !first {
+                out.push(',');
+            }
+            first = false;
+            if tower.height() == 1 {
+                if top.king {
+                    out.push('K');
+                }
+                out.push_str(&square.to_string());
+            } else {
+                out.push_str(&square.to_string());
+                out.push('=');
+                write_tower(tower, &mut out);
+            }
+        }
+    }
+    out
+}
+
+fn side_letter(color: Color) -> char {
+    match color {
+        Color::White => 'W',
+        Color::Black => 'B',
+    }
+}
+
+fn side_of(letter: char) -> Option<Color> {
+    match letter {
+        'W' | 'w' => Some(Color::White),
+        'B' | 'b' => Some(Color::Black),
+        _ => None,
+    }
+}
+
+/// Reads a position in the compact form and checks it against the rules of `variant`.
+pub fn parse_fen(variant: Variant, text: &str) -> Result<Position, FenError> {
+    let setup = parse_fen_setup(text)?;
+    Position::from_setup(variant, &setup).map_err(FenError::Illegal)
+}
+
+/// Reads a placement in the compact form without checking it against the rules.
+pub fn parse_fen_setup(text: &str) -> Result<Setup, FenError> {
+    let syntax = |at: usize, message: String| FenError::Syntax { at, message };
+    let mut setup = Setup::default();
+    let trimmed = text.trim_end().trim_end_matches('.');
+    let mut offset = 0;
+    let mut seen = [false; 2];
+    for (index, field) in trimmed.split(':').enumerate() {
+        let start = offset + field.len() - field.trim_start().len();
+        offset += field.chars().count() + 1;
+        let field = field.trim();
+        let mut chars = field.chars();
+        let Some(color) = chars.next().and_then(side_of) else {
+            return Err(syntax(start, format!("expected `W` or `B`, found `{field}`")));
+        };
+        if index == 0 {
+            if field.len() != 1 {
+                return Err(syntax(start, "the first field is the side to move, `W` or `B`".into()));
+            }
+            setup.side_to_move = color;
+            continue;
+        }
+        if std::mem::replace(&mut seen[color.index()], true) {
+            return Err(syntax(start, format!("the {color} field appears twice")));
+        }
+        let list = chars.as_str();
+        let mut at = start + 1;
+        for token in list.split(',') {
+            let token_at = at + token.len() - token.trim_start().len();
+            at += token.chars().count() + 1;
+            let token = token.trim();
+            if token.is_empty() {
+                if list.trim().is_empty() {
+                    continue;
+                }
+                return Err(syntax(token_at, "an empty entry between commas".into()));
+            }
+            let (square, tower) = parse_token(token, color).map_err(|m| syntax(token_at, m))?;
+            if !setup.tower(square).is_empty() {
+                return Err(syntax(token_at, format!("{square} is listed twice")));
+            }
+            setup.put(square, tower);
+        }
+    }
+    if !seen[0] || !seen[1] {
+        return Err(syntax(0, "both a `W` and a `B` field are needed".into()));
+    }
+    Ok(setup)
+}
+
+fn parse_token(token: &str, color: Color) -> Result<(Square, Tower), String> {
+    let (head, digits) = match token.split_once('=') {
+        Some((head, digits)) => (head, Some(digits)),
+        None => (token, None),
+    };
+    let (king, name) = match head.strip_prefix('K') {
+        Some(rest) => (true, rest),
+        None => (false, head),
+    };
+    let square = Square::parse(name).ok_or_else(|| format!("`{name}` is not a dark square"))?;
+    let Some(digits) = digits else {
+        return Ok((square, Tower::single(Checker { color, king })));
+    };
+    if king {
+        return Err(format!("`{token}`: write a tower's king in its digits, not with `K`"));
+    }
+    let (own, prisoners) = digits.split_once('/').unwrap_or((digits, ""));
+    if own.is_empty() {
+        return Err(format!("`{token}`: a tower needs its owner's checkers after `=`"));
+    }
+    if digits.contains('/') && prisoners.is_empty() {
+        return Err(format!("`{token}`: expected prisoners after `/`"));
+    }
+    let mut checkers = Vec::with_capacity(digits.len());
+    for (run, owner) in [(own, color), (prisoners, color.opponent())] {
+        for c in run.chars() {
+            let king = match c {
+                '0' => false,
+                '1' => true,
+                _ => return Err(format!("`{token}`: `{c}` is not a checker (0 man, 1 king)")),
+            };
+            checkers.push(Checker { color: owner, king });
+        }
+    }
+    let tower = Tower::from_checkers(checkers).ok_or_else(|| format!("`{token}`: too tall"))?;
+    Ok((square, tower))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_positions() {
+        let start = Position::start(Variant::Russian);
+        let fen = write_fen(&start);
+        assert_eq!(
+            fen,
+            "W:Wa1,a3,b2,c1,c3,d2,e1,e3,f2,g1,g3,h2:Ba7,b6,b8,c7,d6,d8,e7,f6,f8,g7,h6,h8"
+        );
+        assert_eq!(parse_fen(Variant::Russian, &fen), Ok(start));
+    }
+
+    #[test]
+    fn kings_and_empty_sides() {
+        let p = parse_fen(Variant::Russian, "B:WKa1,c3:B").expect("reads");
+        assert_eq!(write_fen(&p), "B:WKa1,c3:B");
+        assert!(p.legal_moves().is_empty());
+        let p = parse_fen(Variant::Russian, " W : W a1 , Kh8 : B b6 .").expect("spaces");
+        assert_eq!(write_fen(&p), "W:Wa1,Kh8:Bb6");
+    }
+
+    #[test]
+    fn errors_name_the_column() {
+        let cases = [
+            ("X:Wa1:Bb8", 1, "`W` or `B`"),
+            ("W:Wa1,a2:Bb8", 7, "not a dark square"),
+            ("W:Wa1,,c3:Bb8", 7, "empty entry"),
+            ("W:Wa1=02:Bb8", 4, "not a checker"),
+            ("W:Wa1", 1, "both"),
+            ("W:Wa1:Ba1", 8, "listed twice"),
+            ("W:WKa1=1:Bb8", 4, "digits"),
+        ];
+        for (text, column, message) in cases {
+            match parse_fen(Variant::Bashni, text) {
+                Err(FenError::Syntax { at, message: m }) => {
+                    assert_eq!(at + 1, column, "{text}: {m}");
+                    assert!(m.contains(message), "{text}: {m}");
+                }
+                other => panic!("{text}: {other:?}"),
+            }
+        }
+        assert!(matches!(
+            parse_fen(Variant::Russian, "W:Wa1=00:Bb8"),
+            Err(FenError::Illegal(PositionError::TowerInRussian(_)))
+        ));
+    }
+}

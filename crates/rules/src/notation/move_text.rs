@@ -1,0 +1,498 @@
+//! Reading and writing moves.
+//!
+//! The project writes every move in full: `c3-b4` for a quiet move, `b2:d4:f6:d8:a5:d2:h6`
+//! for a capture, with every landing square. The reader takes every form the rulebooks use:
+//!
+//! - the full form, also with `x` or a dash of any kind as separator;
+//! - a capture with only some of its landing squares, such as start and end only (`a3:a7`)
+//!   or the squares where the direction changes (`d2:g5:d8:a5`);
+//! - the abbreviated score: the start file and the end square, `cb4` for a quiet move and
+//!   `a:a7` for a capture;
+//! - a king mark `D` after the square where a man is crowned (`d8D`).
+//!
+//! A text that fits more than one legal move is an error that lists them all; a text that
+//! fits none says why and lists the legal moves.
+
+use std::fmt;
+
+use crate::moves::Move;
+use crate::position::Position;
+use crate::square::Square;
+use crate::tower::Color;
+
+/// Why a move text could not be turned into a legal move.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum MoveTextError {
+    /// The text is not a move in any accepted form.
+    Syntax {
+        /// The text as given.
+        text: String,
+        /// Character offset (0-based) of the problem.
+        at: usize,
+        /// What was expected.
+        expected: &'static str,
+    },
+    /// The text is well formed but no legal move fits it.
+    Illegal {
+        /// The text as given.
+        text: String,
+        /// Why not.
+        reason: IllegalReason,
+        /// Every legal move, in full form.
+        legal: Vec<String>,
+    },
+    /// More than one legal move fits the text.
+    Ambiguous {
+        /// The text as given.
+        text: String,
+        /// The moves it could mean, in full form.
+        candidates: Vec<String>,
+    },
+}
+
+/// Why a well-formed move text is not legal.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum IllegalReason {
+    /// The side to move has no tower on the start square.
+    NoTowerOfSide(Square),
+    /// A capture is possible, so a quiet move is not allowed.
+    CaptureCompulsory,
+    /// The text is a capture but the side to move has none.
+    NoCapture,
+    /// The king mark `D` is on a square where no man is crowned.
+    NoCrowning(Square),
+    /// The game has no legal move at all.
+    NoMoves,
+    /// Nothing else explains it: no legal move goes that way.
+    NoSuchMove,
+}
+
+impl fmt::Display for IllegalReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IllegalReason::NoTowerOfSide(square) => {
+                write!(f, "the side to move commands no tower on {square}")
+            }
+            IllegalReason::CaptureCompulsory => f.write_str("a capture is compulsory"),
+            IllegalReason::NoCapture => f.write_str("there is nothing to capture"),
+            IllegalReason::NoCrowning(square) => write!(f, "no man is crowned on {square}"),
+            IllegalReason::NoMoves => f.write_str("the side to move has no legal move"),
+            IllegalReason::NoSuchMove => f.write_str("no legal move goes that way"),
+        }
+    }
+}
+
+impl fmt::Display for MoveTextError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveTextError::Syntax { text, at, expected } => {
+                write!(f, "`{text}` is not a move: at column {}, expected {expected}", at + 1)
+            }
+            MoveTextError::Illegal {
+                text,
+                reason,
+                legal,
+            } => write!(
+                f,
+                "`{text}` is illegal: {reason}; legal moves: {}",
+                if legal.is_empty() {
+                    "none".to_string()
+                } else {
+                    legal.join(", ")
+                }
+            ),
+            MoveTextError::Ambiguous { text, candidates } => {
+                write!(f, "`{text}` is ambiguous: it could be {}", candidates.join(" or "))
+            }
+        }
+    }
+}
+
+impl std::error::Error for MoveTextError {}
+
+/// A move text split into its parts, before looking at a position.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum MoveText {
+    /// Squares with separators: `c3-b4`, `a3:a7`, `b2:d4:f6:d8D:a5`.
+    Squares {
+        /// Written squares, each with its king mark.
+        squares: Vec<(Square, bool)>,
+        /// Whether the separators say capture (`:` or `x`).
+        capture: bool,
+    },
+    /// The abbreviated score: start file (0 = a) and end square, `cb4` or `a:a7`.
+    Abbreviated {
+        /// The start file.
+        file: u8,
+        /// The end square, with its king mark.
+        to: (Square, bool),
+        /// Whether written as a capture.
+        capture: bool,
+    },
+}
+
+fn is_capture_separator(c: char) -> bool {
+    matches!(c, ':' | 'x' | 'X' | '×')
+}
+
+fn is_quiet_separator(c: char) -> bool {
+    matches!(c, '-' | '–' | '—')
+}
+
+impl MoveText {
+    /// Splits `text` into its parts.
+    pub fn parse(text: &str) -> Result<MoveText, MoveTextError> {
+        let chars: Vec<char> = text.trim().chars().collect();
+        let lead = text.chars().take_while(|c| c.is_whitespace()).count();
+        let syntax = |at: usize, expected: &'static str| MoveTextError::Syntax {
+            text: text.to_string(),
+            at: lead + at,
+            expected,
+        };
+        let square_at = |at: usize| -> Result<(Square, bool, usize), MoveTextError> {
+            let (Some(&file), Some(&rank)) = (chars.get(at), chars.get(at + 1)) else {
+                return Err(syntax(at, "a square such as c3"));
+            };
+            let name: String = [file, rank].iter().collect();
+            let square = Square::parse(&name).ok_or_else(|| syntax(at, "a dark square a1..h8"))?;
+            let king = matches!(chars.get(at + 2), Some('D' | 'Д' | 'K'));
+            Ok((square, king, at + 2 + king as usize))
+        };
+        if chars.is_empty() {
+            return Err(syntax(0, "a move"));
+        }
+        let first = chars[0].to_ascii_lowercase();
+        let second = chars.get(1).copied();
+        if ('a'..='h').contains(&first) && second.is_some_and(|c| !c.is_ascii_digit()) {
+            // Abbreviated: `cb4` or `a:a7`.
+            let file = first as u8 - b'a';
+            let (capture, at) = match second {
+                Some(c) if is_capture_separator(c) => (true, 2),
+                Some(c) if c.is_ascii_alphabetic() => (false, 1),
+                _ => return Err(syntax(1, "a file letter and a square, such as cb4 or a:a7")),
+            };
+            let (square, king, end) = square_at(at)?;
+            if end != chars.len() {
+                return Err(syntax(end, "the end of the move"));
+            }
+            return Ok(MoveText::Abbreviated {
+                file,
+                to: (square, king),
+                capture,
+            });
+        }
+        let mut squares = Vec::new();
+        let mut capture = None;
+        let mut at = 0;
+        loop {
+            let (square, king, end) = square_at(at)?;
+            squares.push((square, king));
+            at = end;
+            let Some(&c) = chars.get(at) else { break };
+            let this = if is_capture_separator(c) {
+                true
+            } else if is_quiet_separator(c) {
+                false
+            } else {
+                return Err(syntax(at, "`-`, `:` or the end of the move"));
+            };
+            if capture.is_some_and(|previous| previous != this) {
+                return Err(syntax(at, "the same separator throughout"));
+            }
+            capture = Some(this);
+            at += 1;
+        }
+        if squares.len() < 2 {
+            return Err(syntax(at, "`-` or `:` and a second square"));
+        }
+        let capture = capture.unwrap_or(false);
+        if !capture && squares.len() > 2 {
+            return Err(syntax(0, "a quiet move of two squares, or `:` for a capture"));
+        }
+        Ok(MoveText::Squares { squares, capture })
+    }
+
+    fn is_capture(&self) -> bool {
+        match self {
+            MoveText::Squares { capture, .. } | MoveText::Abbreviated { capture, .. } => *capture,
+        }
+    }
+
+    /// Whether the move `mv` (one path of it) of the side `mover` fits this text.
+    fn fits(&self, mv: &Move, mover: Color) -> bool {
+        if mv.is_capture() != self.is_capture() {
+            return false;
+        }
+        match self {
+            MoveText::Abbreviated { file, to, .. } => {
+                mv.from().file() == *file && mv.to() == to.0 && (!to.1 || crowned_on(mv, mover) == Some(to.0))
+            }
+            MoveText::Squares { squares, .. } => {
+                let (first, rest) = squares.split_first().expect("at least two squares");
+                if first.0 != mv.from() || first.1 {
+                    return false;
+                }
+                let (last, middle) = rest.split_last().expect("at least two squares");
+                if last.0 != mv.to() {
+                    return false;
+                }
+                // The written middle squares must be landing squares, in order.
+                let landings = mv.landings();
+                let mut next = 0;
+                for written in middle {
+                    match landings[next..landings.len() - 1].iter().position(|&l| l == written.0) {
+                        Some(found) => next += found + 1,
+                        None => return false,
+                    }
+                }
+                squares
+                    .iter()
+                    .filter(|s| s.1)
+                    .all(|s| crowned_on(mv, mover) == Some(s.0))
+            }
+        }
+    }
+}
+
+/// The landing square where the moving man of `mover` is crowned, if it is.
+fn crowned_on(mv: &Move, mover: Color) -> Option<Square> {
+    if !mv.promotes() {
+        return None;
+    }
+    let rank = Position::crowning_rank(mover);
+    mv.landings().iter().copied().find(|&s| rank.has(s))
+}
+
+/// Reads `text` as one of the legal moves of `position`.
+pub fn parse_move(position: &Position, text: &str) -> Result<Move, MoveTextError> {
+    let parsed = MoveText::parse(text)?;
+    let legal = position.legal_moves();
+    let illegal = |reason| MoveTextError::Illegal {
+        text: text.to_string(),
+        reason,
+        legal: legal.iter().map(Move::to_string).collect(),
+    };
+    let paths = if parsed.is_capture() {
+        position.capture_paths()
+    } else {
+        legal.clone()
+    };
+    let mut found: Vec<Move> = Vec::new();
+    for path in paths.iter().filter(|m| parsed.fits(m, position.side_to_move())) {
+        let Some(mv) = legal
+            .iter()
+            .find(|m| m.same_result(path, position.variant()))
+        else {
+            continue;
+        };
+        if !found.contains(mv) {
+            found.push(*mv);
+        }
+    }
+    match found.len() {
+        1 => Ok(found[0]),
+        0 => Err(illegal(explain(position, &parsed, &legal))),
+        _ => Err(MoveTextError::Ambiguous {
+            text: text.to_string(),
+            candidates: found.iter().map(Move::to_string).collect(),
+        }),
+    }
+}
+
+/// Finds the most helpful reason why no legal move fits `parsed`.
+fn explain(position: &Position, parsed: &MoveText, legal: &[Move]) -> IllegalReason {
+    if legal.is_empty() {
+        return IllegalReason::NoMoves;
+    }
+    let has_capture = legal[0].is_capture();
+    if let MoveText::Squares { squares, .. } = parsed {
+        let from = squares[0].0;
+        if !position.owned_by(position.side_to_move()).has(from) {
+            return IllegalReason::NoTowerOfSide(from);
+        }
+    }
+    if has_capture && !parsed.is_capture() {
+        return IllegalReason::CaptureCompulsory;
+    }
+    if !has_capture && parsed.is_capture() {
+        return IllegalReason::NoCapture;
+    }
+    let marked = match parsed {
+        MoveText::Squares { squares, .. } => squares.iter().find(|s| s.1).map(|s| s.0),
+        MoveText::Abbreviated { to, .. } => to.1.then_some(to.0),
+    };
+    match marked {
+        Some(square)
+            if !legal
+                .iter()
+                .any(|m| crowned_on(m, position.side_to_move()) == Some(square)) =>
+        {
+            IllegalReason::NoCrowning(square)
+        }
+        _ => IllegalReason::NoSuchMove,
+    }
+}
+
+/// Writes `mv` in the shortest form of the abbreviated score that no other legal move of
+/// `position` shares: `cb4`, `a:a7`, then start and end square, then the full form.
+pub fn write_short(position: &Position, mv: &Move) -> String {
+    let from_file = mv.from().file_char();
+    let mut forms = Vec::with_capacity(3);
+    if mv.is_capture() {
+        forms.push(format!("{from_file}:{}", mv.to()));
+        forms.push(format!("{}:{}", mv.from(), mv.to()));
+    } else {
+        forms.push(format!("{from_file}{}", mv.to()));
+    }
+    for form in forms {
+        if parse_move(position, &form).is_ok_and(|found| found.same_result(mv, position.variant())) {
+            return form;
+        }
+    }
+    write_full_marked(position, mv)
+}
+
+/// The full form with the king mark `D` after the square where a man is crowned, as the
+/// rulebooks' scores write it (`b2:d4:f6:d8D:a5:d2:h6`).
+pub fn write_full_marked(position: &Position, mv: &Move) -> String {
+    let crowned = crowned_on(mv, position.side_to_move());
+    let mut out = mv.from().to_string();
+    let separator = if mv.is_capture() { ':' } else { '-' };
+    for &square in mv.landings() {
+        out.push(separator);
+        out.push_str(&square.to_string());
+        if Some(square) == crowned {
+            out.push('D');
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_position;
+    use crate::position::Variant;
+
+    fn position(variant: Variant, text: &str) -> Position {
+        parse_position(variant, text).expect("test position")
+    }
+
+    #[test]
+    fn every_written_form_of_a_quiet_move() {
+        let start = Position::start(Variant::Russian);
+        for text in ["c3-d4", "c3–d4", "cd4", "C3-D4", " c3-d4 "] {
+            assert_eq!(parse_move(&start, text).map(|m| m.to_string()), Ok("c3-d4".into()), "{text}");
+        }
+    }
+
+    #[test]
+    fn abbreviated_quiet_move_is_unique() {
+        let start = Position::start(Variant::Russian);
+        assert_eq!(parse_move(&start, "cb4").map(|m| m.to_string()), Ok("c3-b4".into()));
+        assert_eq!(parse_move(&start, "ab4").map(|m| m.to_string()), Ok("a3-b4".into()));
+        assert_eq!(write_short(&start, &parse_move(&start, "g3-h4").expect("legal")), "gh4");
+    }
+
+    #[test]
+    fn shortened_captures_and_alternative_paths() {
+        // A king on f8 takes e7 and b4: both d6 and c5 are landing squares before b4.
+        let p = position(
+            Variant::Russian,
+            "White: b8 1, f8 1, h4 1; Black: b4 1, e7 0, f2 0, f4 1, g3 0; White to move",
+        );
+        for text in ["f8:a3", "f8:c5:a3", "f8:d6:a3", "f8xa3"] {
+            assert_eq!(parse_move(&p, text).map(|m| m.to_string()), Ok("f8:c5:a3".into()), "{text}");
+        }
+        assert_eq!(parse_move(&p, "f:g1").map(|m| m.to_string()), Ok("f8:c5:g1".into()));
+        let error = parse_move(&p, "f8:e5").expect_err("not a landing");
+        assert!(matches!(
+            error,
+            MoveTextError::Illegal {
+                reason: IllegalReason::NoSuchMove,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn ambiguity_lists_the_candidates() {
+        let p = position(Variant::Russian, "White: c3 0, e3 0; Black: d4 0; White to move");
+        let error = parse_move(&p, "d:d4").expect_err("no such capture");
+        assert!(matches!(error, MoveTextError::Illegal { .. }));
+        let p = position(Variant::Russian, "White: c3 0, e3 0; Black: d4 0, b8 0; White to move");
+        match parse_move(&p, "c3-d4") {
+            Err(MoveTextError::Illegal {
+                reason: IllegalReason::CaptureCompulsory,
+                legal,
+                ..
+            }) => assert_eq!(legal, vec!["c3:e5".to_string(), "e3:c5".to_string()]),
+            other => panic!("{other:?}"),
+        }
+        let p = position(Variant::Russian, "White: c3 0, c7 0; Black: d4 0, d6 0, h8 0; White to move");
+        match parse_move(&p, "c:e5") {
+            Err(MoveTextError::Ambiguous { candidates, .. }) => {
+                assert_eq!(candidates, vec!["c3:e5".to_string(), "c7:e5".to_string()]);
+            }
+            other => panic!("{other:?}"),
+        }
+        let c7 = parse_move(&p, "c7:e5").expect("legal");
+        assert_eq!(write_short(&p, &c7), "c7:e5");
+    }
+
+    #[test]
+    fn two_towers_of_one_file_make_short_forms_ambiguous() {
+        let p = position(Variant::Russian, "White: c1 0, c3 0; Black: h8 0; White to move");
+        assert_eq!(parse_move(&p, "cd2").map(|m| m.to_string()), Ok("c1-d2".into()));
+        let p = position(Variant::Russian, "White: c3 1, c5 1; Black: h8 0; White to move");
+        match parse_move(&p, "cd4") {
+            Err(MoveTextError::Ambiguous { candidates, .. }) => {
+                assert_eq!(candidates, vec!["c3-d4".to_string(), "c5-d4".to_string()]);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(write_short(&p, &parse_move(&p, "c5-d4").expect("legal")), "c5-d4");
+    }
+
+    #[test]
+    fn king_mark_must_fit() {
+        let p = position(Variant::Russian, "White: a7 0; Black: h2 0; White to move");
+        assert_eq!(parse_move(&p, "a7-b8D").map(|m| m.to_string()), Ok("a7-b8".into()));
+        assert_eq!(parse_move(&p, "ab8D").map(|m| m.to_string()), Ok("a7-b8".into()));
+        let p = position(Variant::Russian, "White: a5 0; Black: h2 0; White to move");
+        assert!(matches!(
+            parse_move(&p, "a5-b6D"),
+            Err(MoveTextError::Illegal {
+                reason: IllegalReason::NoCrowning(_),
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn syntax_errors_point_at_the_problem() {
+        let start = Position::start(Variant::Bashni);
+        let cases = [
+            ("", 1),
+            ("c3", 3),
+            ("c3-b9", 4),
+            ("c3-b4-a5", 1),
+            ("c3:d4-e5", 6),
+            ("c3?b4", 3),
+            ("z3-b4", 1),
+        ];
+        for (text, column) in cases {
+            match parse_move(&start, text) {
+                Err(MoveTextError::Syntax { at, .. }) => assert_eq!(at + 1, column, "{text}"),
+                other => panic!("{text}: {other:?}"),
+            }
+        }
+        match parse_move(&start, "c5-d4") {
+            Err(MoveTextError::Illegal { reason, legal, .. }) => {
+                assert_eq!(reason, IllegalReason::NoTowerOfSide(Square::parse("c5").expect("sq")));
+                assert_eq!(legal.len(), 7);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}
