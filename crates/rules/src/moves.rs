@@ -117,8 +117,10 @@ impl Move {
                 if self.captured_kings != other.captured_kings {
                     return false;
                 }
-                let mut a: ArrayVec<Square, MAX_CAPTURES> = self.captured().iter().copied().collect();
-                let mut b: ArrayVec<Square, MAX_CAPTURES> = other.captured().iter().copied().collect();
+                let mut a: ArrayVec<Square, MAX_CAPTURES> =
+                    self.captured().iter().copied().collect();
+                let mut b: ArrayVec<Square, MAX_CAPTURES> =
+                    other.captured().iter().copied().collect();
                 a.sort_unstable();
                 b.sort_unstable();
                 a == b
@@ -544,9 +546,9 @@ impl CaptureSearch<'_> {
     }
 
     fn king_can_jump(&self, at: Square, last: Direction) -> bool {
-        Direction::ALL.into_iter().any(|d| {
-            d != last.reverse() && king_target(at, d, self.empty, self.enemy).is_some()
-        })
+        Direction::ALL
+            .into_iter()
+            .any(|d| d != last.reverse() && king_target(at, d, self.empty, self.enemy).is_some())
     }
 
     fn man_jumps(&mut self, at: Square, last: Option<Direction>) {

@@ -118,14 +118,20 @@ impl fmt::Display for PositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PositionError::TowerInRussian(square) => {
-                write!(f, "{square}: Russian draughts has one piece per square, not a tower")
+                write!(
+                    f,
+                    "{square}: Russian draughts has one piece per square, not a tower"
+                )
             }
             PositionError::TooManyColorRuns(square) => write!(
                 f,
                 "{square}: a tower holds its owner's checkers on top and prisoners below, never a third colour run"
             ),
             PositionError::TowerTooTall(square) => {
-                write!(f, "{square}: a tower holds at most {MAX_TOWER_HEIGHT} checkers")
+                write!(
+                    f,
+                    "{square}: a tower holds at most {MAX_TOWER_HEIGHT} checkers"
+                )
             }
             PositionError::TooManyCheckers { color, count } => write!(
                 f,
@@ -381,7 +387,10 @@ impl Position {
             Variant::Russian => {
                 let color = self.side.opponent();
                 for (i, &jumped) in mv.captured().iter().enumerate() {
-                    let piece = Checker { color, king: mv.captured_king(i) };
+                    let piece = Checker {
+                        color,
+                        king: mv.captured_king(i),
+                    };
                     self.put(jumped, Tower::single(piece));
                 }
             }

@@ -32,7 +32,7 @@ impl Square {
 
     /// The square on `file` (0 = a) and `rank` (0 = rank 1), if it is a dark square.
     pub const fn from_coords(file: u8, rank: u8) -> Option<Square> {
-        if file < 8 && rank < 8 && (file + rank) % 2 == 0 {
+        if file < 8 && rank < 8 && (file + rank).is_multiple_of(2) {
             Some(Square((9 * rank + file) / 2))
         } else {
             None

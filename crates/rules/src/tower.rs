@@ -182,7 +182,8 @@ impl Tower {
         let height = self.height();
         let colors = (self.0 & COLOR_MASK) & !(1 << height);
         let colors = colors | (1 << (height + 1)) | ((checker.color as u64) << height);
-        let kings = (self.0 >> KING_SHIFT << KING_SHIFT) | (checker.king as u64) << (KING_SHIFT + height);
+        let kings =
+            (self.0 >> KING_SHIFT << KING_SHIFT) | (checker.king as u64) << (KING_SHIFT + height);
         Tower(colors | kings)
     }
 
@@ -203,7 +204,8 @@ impl Tower {
     pub const fn with_top(self, checker: Checker) -> Tower {
         let colors = self.0 & COLOR_MASK;
         let colors = if colors == 0 { 0b10 } else { colors << 1 } | checker.color as u64;
-        let kings = (self.0 >> KING_SHIFT) << (KING_SHIFT + 1) | (checker.king as u64) << KING_SHIFT;
+        let kings =
+            (self.0 >> KING_SHIFT) << (KING_SHIFT + 1) | (checker.king as u64) << KING_SHIFT;
         Tower(colors | kings)
     }
 
@@ -296,7 +298,10 @@ mod tests {
         assert_eq!(rest, Tower::single(BK));
         let (rest, top) = rest.without_top();
         assert_eq!((rest, top), (Tower::EMPTY, BK));
-        assert_eq!(tower.without_bottom(2), Tower::from_checkers([WK, WM]).expect("fits"));
+        assert_eq!(
+            tower.without_bottom(2),
+            Tower::from_checkers([WK, WM]).expect("fits")
+        );
         assert_eq!(tower.without_bottom(4), Tower::EMPTY);
         assert_eq!(Tower::single(BM).with_top_crowned(), Tower::single(BK));
     }
@@ -306,10 +311,9 @@ mod tests {
         let full = Tower::from_checkers(std::iter::repeat_n(BM, 24)).expect("24 fit");
         assert_eq!(full.height(), 24);
         assert!(Tower::from_checkers(std::iter::repeat_n(BM, 25)).is_none());
-        let tall = Tower::from_checkers(
-            std::iter::repeat_n(WK, 12).chain(std::iter::repeat_n(BK, 12)),
-        )
-        .expect("24 fit");
+        let tall =
+            Tower::from_checkers(std::iter::repeat_n(WK, 12).chain(std::iter::repeat_n(BK, 12)))
+                .expect("24 fit");
         assert_eq!(tall.count(Color::White), 12);
         assert_eq!(tall.checkers().last(), Some(BK));
         assert_eq!(tall.without_top().0.height(), 23);

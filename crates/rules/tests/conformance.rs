@@ -6,7 +6,10 @@ use bashni_rules::notation::{parse_position, write_position};
 use bashni_rules::{Position, Variant, perft};
 
 fn data(name: &str) -> String {
-    let path = format!("{}/tests/data/conformance/{name}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/tests/data/conformance/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
@@ -18,19 +21,31 @@ fn check_vectors(file: &str, variant: Variant) {
         let position_text = record["position"].as_str().expect("position");
         let position = parse_position(variant, position_text)
             .unwrap_or_else(|e| panic!("{file}:{}: {e}", number + 1));
-        assert_eq!(write_position(&position), position_text, "{file}:{} writes back", number + 1);
+        assert_eq!(
+            write_position(&position),
+            position_text,
+            "{file}:{} writes back",
+            number + 1
+        );
         let mut expected: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
         for mv in record["moves"].as_array().expect("moves") {
             let result = mv["result"].as_str().expect("result").to_string();
             let paths = mv["paths"].as_array().expect("paths").iter();
-            let paths = paths.map(|p| p.as_str().expect("path").to_string()).collect();
+            let paths = paths
+                .map(|p| p.as_str().expect("path").to_string())
+                .collect();
             assert!(expected.insert(result, paths).is_none());
         }
         let moves = position.legal_moves();
         let mut got = BTreeMap::new();
         for mv in moves.iter() {
             let after = position.after(mv);
-            assert_eq!(after.hash(), after.recompute_hash(), "{file}:{} hash after {mv}", number + 1);
+            assert_eq!(
+                after.hash(),
+                after.recompute_hash(),
+                "{file}:{} hash after {mv}",
+                number + 1
+            );
             let result = write_position(&after);
             assert!(
                 got.insert(result.clone(), mv.to_string()).is_none(),

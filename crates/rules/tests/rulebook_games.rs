@@ -11,8 +11,8 @@ fn replay(variant: Variant, abbreviated: &[&str], full: &[&str]) -> Position {
     for (ply, (short, long)) in abbreviated.iter().zip(full).enumerate() {
         let from_short = parse_move(&position, short)
             .unwrap_or_else(|e| panic!("ply {}: {short}: {e}", ply + 1));
-        let from_long = parse_move(&position, long)
-            .unwrap_or_else(|e| panic!("ply {}: {long}: {e}", ply + 1));
+        let from_long =
+            parse_move(&position, long).unwrap_or_else(|e| panic!("ply {}: {long}: {e}", ply + 1));
         assert_eq!(from_short, from_long, "ply {}: {short} and {long}", ply + 1);
         assert_eq!(
             parse_move(&position, &write_short(&position, &from_short)),
@@ -29,13 +29,50 @@ fn replay(variant: Variant, abbreviated: &[&str], full: &[&str]) -> Position {
 fn bashni_ivanov_petrov() {
     // 000, 1.10: the abbreviated score, and the full score of the same game.
     let abbreviated = [
-        "cb4", "bc5", "ba5", "ab6", "bc3", "cb4", "a:a7", "cb6", "a:e5", "f:b2", "a:c3", "dc7",
-        "gf4", "e:g3", "h:f4", "g:e5", "e:g5", "h:f4", "de3", "f:b4", "b2:d4:f6:d8D:a5:d2:h6",
+        "cb4",
+        "bc5",
+        "ba5",
+        "ab6",
+        "bc3",
+        "cb4",
+        "a:a7",
+        "cb6",
+        "a:e5",
+        "f:b2",
+        "a:c3",
+        "dc7",
+        "gf4",
+        "e:g3",
+        "h:f4",
+        "g:e5",
+        "e:g5",
+        "h:f4",
+        "de3",
+        "f:b4",
+        "b2:d4:f6:d8D:a5:d2:h6",
     ];
     let full = [
-        "c3-b4", "b6-c5", "b4-a5", "a7-b6", "b2-c3", "c5-b4", "a3:a7", "c7-b6", "a5:e5",
-        "f6:b2", "a1:c3", "d8-c7", "g3-f4", "e5:g3", "h2:f4", "g3:e5", "e3:g5", "h6:f4",
-        "d2-e3", "f4:b4", "b2:d4:f6:d8:a5:d2:h6",
+        "c3-b4",
+        "b6-c5",
+        "b4-a5",
+        "a7-b6",
+        "b2-c3",
+        "c5-b4",
+        "a3:a7",
+        "c7-b6",
+        "a5:e5",
+        "f6:b2",
+        "a1:c3",
+        "d8-c7",
+        "g3-f4",
+        "e5:g3",
+        "h2:f4",
+        "g3:e5",
+        "e3:g5",
+        "h6:f4",
+        "d2-e3",
+        "f4:b4",
+        "b2:d4:f6:d8:a5:d2:h6",
     ];
     let end = replay(Variant::Bashni, &abbreviated, &full);
     // The last move crowns on d8 and takes six black checkers under the new king.
@@ -57,7 +94,9 @@ fn bashni_ivanov_petrov() {
 #[test]
 fn russian_ivanov_petrov() {
     // 001, 6.1.6: the full score and the abbreviated score of the same game.
-    let abbreviated = ["ed4", "dc5", "fe3", "fg5", "cb4", "gh4", "b:d6", "h:f2", "e:g3", "c:h4"];
+    let abbreviated = [
+        "ed4", "dc5", "fe3", "fg5", "cb4", "gh4", "b:d6", "h:f2", "e:g3", "c:h4",
+    ];
     let full = [
         "e3-d4", "d6-c5", "f2-e3", "f6-g5", "c3-b4", "g5-h4", "b4:d6", "h4:f2", "e1:g3", "c7:h4",
     ];
@@ -65,7 +104,10 @@ fn russian_ivanov_petrov() {
     assert_eq!(end.side_to_move(), Color::White);
     // White took two men; Black's last move took four: c7:e5:c3:e1:h4.
     let before = replay(Variant::Russian, &abbreviated[..9], &full[..9]);
-    assert_eq!(parse_move(&before, "c:h4").map(|m| m.to_string()), Ok("c7:e5:c3:e1:h4".into()));
+    assert_eq!(
+        parse_move(&before, "c:h4").map(|m| m.to_string()),
+        Ok("c7:e5:c3:e1:h4".into())
+    );
     assert_eq!(end.checker_count(Color::White), 7);
     assert_eq!(end.checker_count(Color::Black), 10);
     assert_eq!(

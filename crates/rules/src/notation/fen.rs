@@ -124,11 +124,17 @@ pub fn parse_fen_setup(text: &str) -> Result<Setup, FenError> {
         let field = field.trim();
         let mut chars = field.chars();
         let Some(color) = chars.next().and_then(side_of) else {
-            return Err(syntax(start, format!("expected `W` or `B`, found `{field}`")));
+            return Err(syntax(
+                start,
+                format!("expected `W` or `B`, found `{field}`"),
+            ));
         };
         if index == 0 {
             if field.len() != 1 {
-                return Err(syntax(start, "the first field is the side to move, `W` or `B`".into()));
+                return Err(syntax(
+                    start,
+                    "the first field is the side to move, `W` or `B`".into(),
+                ));
             }
             setup.side_to_move = color;
             continue;
@@ -175,11 +181,15 @@ fn parse_token(token: &str, color: Color) -> Result<(Square, Tower), String> {
         return Ok((square, Tower::single(Checker { color, king })));
     };
     if king {
-        return Err(format!("`{token}`: write a tower's king in its digits, not with `K`"));
+        return Err(format!(
+            "`{token}`: write a tower's king in its digits, not with `K`"
+        ));
     }
     let (own, prisoners) = digits.split_once('/').unwrap_or((digits, ""));
     if own.is_empty() {
-        return Err(format!("`{token}`: a tower needs its owner's checkers after `=`"));
+        return Err(format!(
+            "`{token}`: a tower needs its owner's checkers after `=`"
+        ));
     }
     if digits.contains('/') && prisoners.is_empty() {
         return Err(format!("`{token}`: expected prisoners after `/`"));

@@ -6,5 +6,9 @@ pub mod move_text;
 pub mod position_text;
 
 pub use fen::{FenError, parse_fen, write_fen};
-pub use move_text::{IllegalReason, MoveText, MoveTextError, parse_move, write_full_marked, write_short};
-pub use position_text::{PositionTextError, parse_position, parse_setup, write_position, write_setup};
+pub use move_text::{
+    IllegalReason, MoveText, MoveTextError, parse_move, write_full_marked, write_short,
+};
+pub use position_text::{
+    PositionTextError, parse_position, parse_setup, write_position, write_setup,
+};

@@ -86,7 +86,11 @@ impl fmt::Display for MoveTextError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             MoveTextError::Syntax { text, at, expected } => {
-                write!(f, "`{text}` is not a move: at column {}, expected {expected}", at + 1)
+                write!(
+                    f,
+                    "`{text}` is not a move: at column {}, expected {expected}",
+                    at + 1
+                )
             }
             MoveTextError::Illegal {
                 text,
@@ -102,7 +106,11 @@ impl fmt::Display for MoveTextError {
                 }
             ),
             MoveTextError::Ambiguous { text, candidates } => {
-                write!(f, "`{text}` is ambiguous: it could be {}", candidates.join(" or "))
+                write!(
+                    f,
+                    "`{text}` is ambiguous: it could be {}",
+                    candidates.join(" or ")
+                )
             }
         }
     }
@@ -207,7 +215,10 @@ impl MoveText {
         }
         let capture = capture.unwrap_or(false);
         if !capture && squares.len() > 2 {
-            return Err(syntax(0, "a quiet move of two squares, or `:` for a capture"));
+            return Err(syntax(
+                0,
+                "a quiet move of two squares, or `:` for a capture",
+            ));
         }
         Ok(MoveText::Squares { squares, capture })
     }
@@ -225,7 +236,9 @@ impl MoveText {
         }
         match self {
             MoveText::Abbreviated { file, to, .. } => {
-                mv.from().file() == *file && mv.to() == to.0 && (!to.1 || crowned_on(mv, mover) == Some(to.0))
+                mv.from().file() == *file
+                    && mv.to() == to.0
+                    && (!to.1 || crowned_on(mv, mover) == Some(to.0))
             }
             MoveText::Squares { squares, .. } => {
                 let (first, rest) = squares.split_first().expect("at least two squares");
@@ -240,7 +253,10 @@ impl MoveText {
                 let landings = mv.landings();
                 let mut next = 0;
                 for written in middle {
-                    match landings[next..landings.len() - 1].iter().position(|&l| l == written.0) {
+                    match landings[next..landings.len() - 1]
+                        .iter()
+                        .position(|&l| l == written.0)
+                    {
                         Some(found) => next += found + 1,
                         None => return false,
                     }
@@ -278,7 +294,10 @@ pub fn parse_move(position: &Position, text: &str) -> Result<Move, MoveTextError
         legal.clone()
     };
     let mut found: Vec<Move> = Vec::new();
-    for path in paths.iter().filter(|m| parsed.fits(m, position.side_to_move())) {
+    for path in paths
+        .iter()
+        .filter(|m| parsed.fits(m, position.side_to_move()))
+    {
         let Some(mv) = legal
             .iter()
             .find(|m| m.same_result(path, position.variant()))
@@ -345,7 +364,8 @@ pub fn write_short(position: &Position, mv: &Move) -> String {
         forms.push(format!("{from_file}{}", mv.to()));
     }
     for form in forms {
-        if parse_move(position, &form).is_ok_and(|found| found.same_result(mv, position.variant())) {
+        if parse_move(position, &form).is_ok_and(|found| found.same_result(mv, position.variant()))
+        {
             return form;
         }
     }
@@ -382,16 +402,29 @@ mod tests {
     fn every_written_form_of_a_quiet_move() {
         let start = Position::start(Variant::Russian);
         for text in ["c3-d4", "c3–d4", "cd4", "C3-D4", " c3-d4 "] {
-            assert_eq!(parse_move(&start, text).map(|m| m.to_string()), Ok("c3-d4".into()), "{text}");
+            assert_eq!(
+                parse_move(&start, text).map(|m| m.to_string()),
+                Ok("c3-d4".into()),
+                "{text}"
+            );
         }
     }
 
     #[test]
     fn abbreviated_quiet_move_is_unique() {
         let start = Position::start(Variant::Russian);
-        assert_eq!(parse_move(&start, "cb4").map(|m| m.to_string()), Ok("c3-b4".into()));
-        assert_eq!(parse_move(&start, "ab4").map(|m| m.to_string()), Ok("a3-b4".into()));
-        assert_eq!(write_short(&start, &parse_move(&start, "g3-h4").expect("legal")), "gh4");
+        assert_eq!(
+            parse_move(&start, "cb4").map(|m| m.to_string()),
+            Ok("c3-b4".into())
+        );
+        assert_eq!(
+            parse_move(&start, "ab4").map(|m| m.to_string()),
+            Ok("a3-b4".into())
+        );
+        assert_eq!(
+            write_short(&start, &parse_move(&start, "g3-h4").expect("legal")),
+            "gh4"
+        );
     }
 
     #[test]
@@ -402,9 +435,16 @@ mod tests {
             "White: b8 1, f8 1, h4 1; Black: b4 1, e7 0, f2 0, f4 1, g3 0; White to move",
         );
         for text in ["f8:a3", "f8:c5:a3", "f8:d6:a3", "f8xa3"] {
-            assert_eq!(parse_move(&p, text).map(|m| m.to_string()), Ok("f8:c5:a3".into()), "{text}");
+            assert_eq!(
+                parse_move(&p, text).map(|m| m.to_string()),
+                Ok("f8:c5:a3".into()),
+                "{text}"
+            );
         }
-        assert_eq!(parse_move(&p, "f:g1").map(|m| m.to_string()), Ok("f8:c5:g1".into()));
+        assert_eq!(
+            parse_move(&p, "f:g1").map(|m| m.to_string()),
+            Ok("f8:c5:g1".into())
+        );
         let error = parse_move(&p, "f8:e5").expect_err("not a landing");
         assert!(matches!(
             error,
@@ -417,10 +457,16 @@ mod tests {
 
     #[test]
     fn ambiguity_lists_the_candidates() {
-        let p = position(Variant::Russian, "White: c3 0, e3 0; Black: d4 0; White to move");
+        let p = position(
+            Variant::Russian,
+            "White: c3 0, e3 0; Black: d4 0; White to move",
+        );
         let error = parse_move(&p, "d:d4").expect_err("no such capture");
         assert!(matches!(error, MoveTextError::Illegal { .. }));
-        let p = position(Variant::Russian, "White: c3 0, e3 0; Black: d4 0, b8 0; White to move");
+        let p = position(
+            Variant::Russian,
+            "White: c3 0, e3 0; Black: d4 0, b8 0; White to move",
+        );
         match parse_move(&p, "c3-d4") {
             Err(MoveTextError::Illegal {
                 reason: IllegalReason::CaptureCompulsory,
@@ -429,7 +475,10 @@ mod tests {
             }) => assert_eq!(legal, vec!["c3:e5".to_string(), "e3:c5".to_string()]),
             other => panic!("{other:?}"),
         }
-        let p = position(Variant::Russian, "White: c3 0, c7 0; Black: d4 0, d6 0, h8 0; White to move");
+        let p = position(
+            Variant::Russian,
+            "White: c3 0, c7 0; Black: d4 0, d6 0, h8 0; White to move",
+        );
         match parse_move(&p, "c:e5") {
             Err(MoveTextError::Ambiguous { candidates, .. }) => {
                 assert_eq!(candidates, vec!["c3:e5".to_string(), "c7:e5".to_string()]);
@@ -442,23 +491,41 @@ mod tests {
 
     #[test]
     fn two_towers_of_one_file_make_short_forms_ambiguous() {
-        let p = position(Variant::Russian, "White: c1 0, c3 0; Black: h8 0; White to move");
-        assert_eq!(parse_move(&p, "cd2").map(|m| m.to_string()), Ok("c1-d2".into()));
-        let p = position(Variant::Russian, "White: c3 1, c5 1; Black: h8 0; White to move");
+        let p = position(
+            Variant::Russian,
+            "White: c1 0, c3 0; Black: h8 0; White to move",
+        );
+        assert_eq!(
+            parse_move(&p, "cd2").map(|m| m.to_string()),
+            Ok("c1-d2".into())
+        );
+        let p = position(
+            Variant::Russian,
+            "White: c3 1, c5 1; Black: h8 0; White to move",
+        );
         match parse_move(&p, "cd4") {
             Err(MoveTextError::Ambiguous { candidates, .. }) => {
                 assert_eq!(candidates, vec!["c3-d4".to_string(), "c5-d4".to_string()]);
             }
             other => panic!("{other:?}"),
         }
-        assert_eq!(write_short(&p, &parse_move(&p, "c5-d4").expect("legal")), "c5-d4");
+        assert_eq!(
+            write_short(&p, &parse_move(&p, "c5-d4").expect("legal")),
+            "c5-d4"
+        );
     }
 
     #[test]
     fn king_mark_must_fit() {
         let p = position(Variant::Russian, "White: a7 0; Black: h2 0; White to move");
-        assert_eq!(parse_move(&p, "a7-b8D").map(|m| m.to_string()), Ok("a7-b8".into()));
-        assert_eq!(parse_move(&p, "ab8D").map(|m| m.to_string()), Ok("a7-b8".into()));
+        assert_eq!(
+            parse_move(&p, "a7-b8D").map(|m| m.to_string()),
+            Ok("a7-b8".into())
+        );
+        assert_eq!(
+            parse_move(&p, "ab8D").map(|m| m.to_string()),
+            Ok("a7-b8".into())
+        );
         let p = position(Variant::Russian, "White: a5 0; Black: h2 0; White to move");
         assert!(matches!(
             parse_move(&p, "a5-b6D"),
@@ -489,7 +556,10 @@ mod tests {
         }
         match parse_move(&start, "c5-d4") {
             Err(MoveTextError::Illegal { reason, legal, .. }) => {
-                assert_eq!(reason, IllegalReason::NoTowerOfSide(Square::parse("c5").expect("sq")));
+                assert_eq!(
+                    reason,
+                    IllegalReason::NoTowerOfSide(Square::parse("c5").expect("sq"))
+                );
                 assert_eq!(legal.len(), 7);
             }
             other => panic!("{other:?}"),

@@ -196,7 +196,7 @@ pub fn parse_setup(text: &str) -> Result<Setup, PositionTextError> {
             let to = cursor.word();
             cursor.skip_spaces();
             let mv = cursor.word();
-            if to.to_ascii_lowercase() != "to" || mv.to_ascii_lowercase() != "move" {
+            if !to.eq_ignore_ascii_case("to") || !mv.eq_ignore_ascii_case("move") {
                 cursor.index = start;
                 return cursor.error(format!("expected `{color}:` or `{color} to move`"));
             }
@@ -231,7 +231,11 @@ pub fn parse_setup(text: &str) -> Result<Setup, PositionTextError> {
 }
 
 /// Reads one side's list of towers, up to and including the `;` that ends it.
-fn parse_side(cursor: &mut Cursor, color: Color, setup: &mut Setup) -> Result<(), PositionTextError> {
+fn parse_side(
+    cursor: &mut Cursor,
+    color: Color,
+    setup: &mut Setup,
+) -> Result<(), PositionTextError> {
     let mut listed = 0u32;
     loop {
         cursor.skip_spaces();
@@ -288,7 +292,9 @@ fn parse_side(cursor: &mut Cursor, color: Color, setup: &mut Setup) -> Result<()
                 cursor.bump();
             }
             Some(';') | Some('(') | None => {}
-            Some(c) => return cursor.error(format!("unexpected `{c}` after the tower on {square}")),
+            Some(c) => {
+                return cursor.error(format!("unexpected `{c}` after the tower on {square}"));
+            }
         }
     }
 }
@@ -324,12 +330,14 @@ fn parse_tower(cursor: &mut Cursor, color: Color) -> Result<Tower, PositionTextE
                 slash_seen = true;
                 owner = color.opponent();
                 cursor.bump();
-                if !cursor.peek().is_some_and(|c| checker_digit(c).is_some()) {
+                if cursor.peek().is_none_or(|c| checker_digit(c).is_none()) {
                     return cursor.error("expected prisoners (0 or 1) after `/`");
                 }
             }
             Some(c) if c.is_alphanumeric() => {
-                return cursor.error(format!("`{c}` is not a checker: write 0 for a man, 1 for a king"));
+                return cursor.error(format!(
+                    "`{c}` is not a checker: write 0 for a man, 1 for a king"
+                ));
             }
             _ => break,
         }
@@ -361,7 +369,8 @@ mod tests {
 
     #[test]
     fn printed_form_of_diagram_four() {
-        let printed = "White: c1 – 1/0000, d6 – 000000, f4 – 0000 (3); Black: a1 – 110101/1, b2 – 00 (2)";
+        let printed =
+            "White: c1 – 1/0000, d6 – 000000, f4 – 0000 (3); Black: a1 – 110101/1, b2 – 00 (2)";
         let position = parse_position(Variant::Bashni, printed).expect("diagram 4 reads");
         let written = write_position(&position);
         assert_eq!(
@@ -376,7 +385,10 @@ mod tests {
     #[test]
     fn bad_texts_say_what_and_where() {
         let cases = [
-            ("White: a2 0; Black: b8 0; White to move", "not a dark square"),
+            (
+                "White: a2 0; Black: b8 0; White to move",
+                "not a dark square",
+            ),
             ("White: a1 0; Black: a1 0; White to move", "listed twice"),
             ("White: a1 0x; Black: b8 0", "not a checker"),
             ("White: a1 0, c1 0 (3); Black: b8 0", "count says 3"),
@@ -385,7 +397,9 @@ mod tests {
             ("White: a1 0/; Black: b8 0", "prisoners"),
         ];
         for (text, expected) in cases {
-            let error = parse_position(Variant::Bashni, text).expect_err(text).to_string();
+            let error = parse_position(Variant::Bashni, text)
+                .expect_err(text)
+                .to_string();
             assert!(error.contains(expected), "{text}: {error}");
             assert!(error.contains("column"), "{text}: {error}");
         }
@@ -399,7 +413,9 @@ mod tests {
             ("White: c3 00; Black: a7 0; White to move", "Russian"),
         ];
         for (text, expected) in cases {
-            let error = parse_position(Variant::Russian, text).expect_err(text).to_string();
+            let error = parse_position(Variant::Russian, text)
+                .expect_err(text)
+                .to_string();
             assert!(error.contains(expected), "{text}: {error}");
         }
         let thirteen = "White: a1 0000000000000; Black: h8 0; White to move";

@@ -1,0 +1,5 @@
+//! One module per subcommand; each only translates between text and the libraries.
+
+pub mod moves;
+pub mod pdn;
+pub mod perft;
