@@ -22,7 +22,7 @@ use std::fmt;
 use arrayvec::ArrayVec;
 
 use crate::position::{Position, Variant};
-use crate::square::{Bitboard, Direction, Square};
+use crate::square::{Bitboard, Direction, SQUARE_SLOTS, Square};
 use crate::tower::Color;
 
 /// The most checkers one capture can take. Only squares off the edge can be jumped, and
@@ -307,8 +307,8 @@ impl Position {
         let capturers = self.capturers();
         if !capturers.is_empty() {
             let mut list = MoveList::new();
-            self.generate_captures(capturers, &mut list, false);
-            return list.len();
+            let single_jumps = self.run_captures(capturers, &mut list, false, true);
+            return single_jumps + list.len();
         }
         let side = self.side_to_move();
         let empty = !self.occupied();
@@ -340,9 +340,9 @@ impl Position {
         for direction in forward(side) {
             let back = direction.reverse();
             for to in (men.shift(direction) & empty).squares() {
-                if let Some(from) = to.step(back) {
-                    list.push(Move::quiet(from, to, crowning.has(to)));
-                }
+                // `to` came from a square by one step, so the step back is on the board.
+                let from = to.step_back_trusted(back);
+                list.push(Move::quiet(from, to, crowning.has(to)));
             }
         }
         for king in (own & self.kings()).squares() {
@@ -378,15 +378,30 @@ impl Position {
     }
 
     fn generate_captures(&self, capturers: Bitboard, list: &mut MoveList, all_paths: bool) {
+        self.run_captures(capturers, list, all_paths, false);
+    }
+
+    /// Searches the captures of the towers on `capturers`. With `count_only`, captures of a
+    /// single jump (which never share a result with another path) are only counted, and the
+    /// count is returned; longer ones still go to `list` to merge equal results.
+    fn run_captures(
+        &self,
+        capturers: Bitboard,
+        list: &mut MoveList,
+        all_paths: bool,
+        count_only: bool,
+    ) -> usize {
         let side = self.side_to_move();
         let Some(first) = capturers.squares().next() else {
-            return;
+            return 0;
         };
         let mut search = CaptureSearch {
             position: self,
             list,
             first: 0,
             all_paths,
+            count_only,
+            single_jumps: 0,
             crowning: Position::crowning_rank(side),
             own: side,
             from: first,
@@ -397,9 +412,33 @@ impl Position {
             captured: [first; MAX_CAPTURES],
             empty: Bitboard::EMPTY,
             enemy: self.owned_by(side.opponent()),
-            taken: [0; 36],
+            taken: [0; SQUARE_SLOTS],
         };
-        for from in capturers.squares() {
+        let mut searched = capturers;
+        if !all_paths {
+            for from in (capturers & !self.kings()).squares() {
+                let mut jumps: ArrayVec<(Square, Square), 4> = ArrayVec::new();
+                if !self.single_man_jumps(from, &mut jumps) {
+                    continue;
+                }
+                searched.remove(from);
+                if count_only {
+                    search.single_jumps += jumps.len();
+                    continue;
+                }
+                for (over, landing) in jumps {
+                    search.list.push(Move {
+                        from,
+                        jumps: 1,
+                        promotes: search.crowning.has(landing),
+                        captured_kings: self.kings().has(over) as u32,
+                        path: [landing; MAX_CAPTURES],
+                        captured: [over; MAX_CAPTURES],
+                    });
+                }
+            }
+        }
+        for from in searched.squares() {
             search.from = from;
             search.start_king = self.kings().has(from);
             search.empty = !self.occupied();
@@ -411,7 +450,66 @@ impl Position {
                 search.man_jumps(from, None);
             }
         }
+        search.single_jumps
     }
+}
+
+impl Position {
+    /// The captures of the man on `from` when none of them can go on past its first jump:
+    /// the common case, found without a search. Returns `false`, with `jumps` unfinished,
+    /// as soon as some jump can go on.
+    fn single_man_jumps(&self, from: Square, jumps: &mut ArrayVec<(Square, Square), 4>) -> bool {
+        let side = self.side_to_move();
+        let crowning = Position::crowning_rank(side);
+        let enemy = self.owned_by(side.opponent());
+        let mut empty = !self.occupied();
+        empty.insert(from);
+        let start = from.bit();
+        for direction in Direction::ALL {
+            let over = start.shift(direction) & enemy;
+            let landing = over.shift(direction) & empty;
+            let (Some(over), Some(landing)) = (over.squares().next(), landing.squares().next())
+            else {
+                continue;
+            };
+            let (mut empty_after, mut enemy_after) = (empty, enemy);
+            enemy_after.remove(over);
+            if self.variant() == Variant::Bashni {
+                match self.tower(over).without_top().0.top() {
+                    None => empty_after.insert(over),
+                    Some(top) if top.color != side => enemy_after.insert(over),
+                    Some(_) => {}
+                }
+            }
+            let goes_on = if crowning.has(landing) {
+                king_can_jump(landing, direction, empty_after, enemy_after)
+            } else {
+                man_can_jump(landing, direction, empty_after, enemy_after)
+            };
+            if goes_on {
+                return false;
+            }
+            jumps.push((over, landing));
+        }
+        true
+    }
+}
+
+/// Whether a man on `at`, having just jumped in direction `last`, can jump again.
+#[inline]
+fn man_can_jump(at: Square, last: Direction, empty: Bitboard, enemy: Bitboard) -> bool {
+    let from = at.bit();
+    Direction::ALL.into_iter().any(|d| {
+        d != last.reverse() && !((from.shift(d) & enemy).shift(d) & empty).is_empty()
+    })
+}
+
+/// Whether a king on `at`, having just jumped in direction `last`, can jump again.
+#[inline]
+fn king_can_jump(at: Square, last: Direction, empty: Bitboard, enemy: Bitboard) -> bool {
+    Direction::ALL
+        .into_iter()
+        .any(|d| d != last.reverse() && king_target(at, d, empty, enemy).is_some())
 }
 
 /// The empty squares a king on `from` can slide to in `direction`.
@@ -459,6 +557,10 @@ struct CaptureSearch<'a> {
     /// Index in `list` of this tower's first capture, for merging equal results.
     first: usize,
     all_paths: bool,
+    /// Count captures of one jump instead of recording them.
+    count_only: bool,
+    /// How many captures of one jump were counted.
+    single_jumps: usize,
     crowning: Bitboard,
     own: Color,
     from: Square,
@@ -472,7 +574,7 @@ struct CaptureSearch<'a> {
     /// Squares whose top is an enemy checker that may still be jumped.
     enemy: Bitboard,
     /// Bashni: how many checkers have been taken off each square so far.
-    taken: [u8; 36],
+    taken: [u8; SQUARE_SLOTS],
 }
 
 /// What a jump changed, to put back when the search returns.
@@ -539,16 +641,12 @@ impl CaptureSearch<'_> {
 
     #[inline]
     fn man_can_jump(&self, at: Square, last: Direction) -> bool {
-        let from = at.bit();
-        Direction::ALL.into_iter().any(|d| {
-            d != last.reverse() && !((from.shift(d) & self.enemy).shift(d) & self.empty).is_empty()
-        })
+        man_can_jump(at, last, self.empty, self.enemy)
     }
 
+    #[inline]
     fn king_can_jump(&self, at: Square, last: Direction) -> bool {
-        Direction::ALL
-            .into_iter()
-            .any(|d| d != last.reverse() && king_target(at, d, self.empty, self.enemy).is_some())
+        king_can_jump(at, last, self.empty, self.enemy)
     }
 
     fn man_jumps(&mut self, at: Square, last: Option<Direction>) {
@@ -618,6 +716,10 @@ impl CaptureSearch<'_> {
 
     /// Records the finished capture held in the search state.
     fn emit(&mut self, ends_as_king: bool) {
+        if self.count_only && self.depth == 1 {
+            self.single_jumps += 1;
+            return;
+        }
         let mv = Move {
             from: self.from,
             jumps: self.depth as u8,
@@ -626,7 +728,9 @@ impl CaptureSearch<'_> {
             path: self.path,
             captured: self.captured,
         };
-        if !self.all_paths {
+        // One jump is one path: a different path would take another square or land
+        // elsewhere. Only longer captures can meet another path's result.
+        if !self.all_paths && self.depth > 1 {
             let variant = self.position.variant();
             let first = self.first;
             for existing in &mut self.list.as_mut_slice()[first..] {

@@ -8,7 +8,7 @@
 use std::fmt;
 
 use crate::moves::Move;
-use crate::square::{Bitboard, Square};
+use crate::square::{Bitboard, SQUARE_SLOTS, Square};
 use crate::tower::{Checker, Color, MAX_TOWER_HEIGHT, Tower};
 
 /// Which game is played.
@@ -52,7 +52,7 @@ pub const CHECKERS_PER_SIDE: u32 = 12;
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Setup {
     /// The tower on each square, by padded index (see [`Square::index`]).
-    pub towers: [Tower; 36],
+    pub towers: [Tower; SQUARE_SLOTS],
     /// Who moves next.
     pub side_to_move: Color,
 }
@@ -60,7 +60,7 @@ pub struct Setup {
 impl Default for Setup {
     fn default() -> Setup {
         Setup {
-            towers: [Tower::EMPTY; 36],
+            towers: [Tower::EMPTY; SQUARE_SLOTS],
             side_to_move: Color::White,
         }
     }
@@ -161,7 +161,7 @@ pub struct Position {
     owners: [Bitboard; 2],
     /// Squares whose top checker is a king.
     kings: Bitboard,
-    towers: [Tower; 36],
+    towers: [Tower; SQUARE_SLOTS],
     hash: u64,
 }
 
@@ -215,7 +215,7 @@ impl Position {
             side: setup.side_to_move,
             owners: [Bitboard::EMPTY; 2],
             kings: Bitboard::EMPTY,
-            towers: [Tower::EMPTY; 36],
+            towers: [Tower::EMPTY; SQUARE_SLOTS],
             hash: 0,
         };
         for square in Bitboard::ALL.squares() {
@@ -327,17 +327,31 @@ impl Position {
         self.hash ^= tower_key(from, tower) ^ tower_key(to, moved);
         self.towers[from.index()] = Tower::EMPTY;
         self.towers[to.index()] = moved;
-        let both = from.bit().0 | to.bit().0;
+        // Written to stay right when `from` and `to` are the same square (a capture that
+        // ends where it began).
         let owner = (tower.bits() & 1) as usize;
-        self.owners[owner].0 ^= both;
-        let was_king = (tower.bits() >> 32) & 1;
+        self.owners[owner].0 = (self.owners[owner].0 & !from.bit().0) | to.bit().0;
         let is_king = (moved.bits() >> 32) & 1;
-        self.kings.0 ^= (was_king * from.bit().0) | (is_king * to.bit().0);
+        self.kings.0 = (self.kings.0 & !from.bit().0) | (is_king * to.bit().0);
+    }
+
+    /// Takes the single piece off `square` (a Russian capture ending).
+    #[inline]
+    fn remove_piece(&mut self, square: Square) {
+        let tower = self.towers[square.index()];
+        self.hash ^= tower_key(square, tower);
+        self.towers[square.index()] = Tower::EMPTY;
+        self.owners[0].remove(square);
+        self.owners[1].remove(square);
+        self.kings.remove(square);
     }
 
     /// Plays `mv`, which must be one of this position's legal moves.
     pub fn play(&mut self, mv: &Move) {
-        if !mv.is_capture() {
+        if !mv.is_capture() || self.variant == Variant::Russian {
+            for &jumped in mv.captured() {
+                self.remove_piece(jumped);
+            }
             self.shift_tower(mv.from(), mv.to(), mv.promotes());
             self.hash ^= side_key(self.side) ^ side_key(self.side.opponent());
             self.side = self.side.opponent();
@@ -365,8 +379,16 @@ impl Position {
     pub fn undo(&mut self, mv: &Move) {
         self.hash ^= side_key(self.side) ^ side_key(self.side.opponent());
         self.side = self.side.opponent();
-        if !mv.is_capture() {
+        if !mv.is_capture() || self.variant == Variant::Russian {
             self.shift_tower(mv.to(), mv.from(), mv.promotes());
+            let color = self.side.opponent();
+            for (i, &jumped) in mv.captured().iter().enumerate() {
+                let piece = Checker {
+                    color,
+                    king: mv.captured_king(i),
+                };
+                self.put(jumped, Tower::single(piece));
+            }
             return;
         }
         let mut moving = self.tower(mv.to());
@@ -375,26 +397,12 @@ impl Position {
             moving = moving.with_top_uncrowned();
         }
         let jumps = mv.captured().len();
-        match self.variant {
-            Variant::Bashni => {
-                let height = moving.height();
-                for (i, &jumped) in mv.captured().iter().enumerate().rev() {
-                    let prisoner = moving.checker(height - jumps as u32 + i as u32);
-                    self.put(jumped, self.tower(jumped).with_top(prisoner));
-                }
-                moving = moving.without_bottom(jumps as u32);
-            }
-            Variant::Russian => {
-                let color = self.side.opponent();
-                for (i, &jumped) in mv.captured().iter().enumerate() {
-                    let piece = Checker {
-                        color,
-                        king: mv.captured_king(i),
-                    };
-                    self.put(jumped, Tower::single(piece));
-                }
-            }
+        let height = moving.height();
+        for (i, &jumped) in mv.captured().iter().enumerate().rev() {
+            let prisoner = moving.checker(height - jumps as u32 + i as u32);
+            self.put(jumped, self.tower(jumped).with_top(prisoner));
         }
+        moving = moving.without_bottom(jumps as u32);
         self.put(mv.from(), moving);
     }
 
@@ -429,10 +437,10 @@ fn tower_key(square: Square, tower: Tower) -> u64 {
 /// The bits that tell the four single checkers apart: colour and king.
 const SINGLE_FLAGS: u64 = 1 | 1 << 32;
 
-const SINGLE_KEYS: [[u64; 4]; 36] = {
-    let mut table = [[0; 4]; 36];
+const SINGLE_KEYS: [[u64; 4]; SQUARE_SLOTS] = {
+    let mut table = [[0; 4]; SQUARE_SLOTS];
     let mut square = 0;
-    while square < 36 {
+    while square < SQUARE_SLOTS {
         let mut piece = 0;
         while piece < 4 {
             let bits = 0b10 | (piece & 1) | (piece >> 1) << 32;

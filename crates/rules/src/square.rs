@@ -8,6 +8,10 @@
 
 use std::fmt;
 
+/// The length of tables indexed by [`Square::index`]: a power of two above the largest
+/// padded index, so that indexing is never out of bounds.
+pub const SQUARE_SLOTS: usize = 64;
+
 /// One of the 32 dark squares, `a1` to `h8`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(u8);
@@ -59,10 +63,11 @@ impl Square {
         Square::from_coords(file, rank)
     }
 
-    /// The padded index (0..36) of this square.
+    /// The padded index (0..36) of this square. Tables indexed by it have
+    /// [`SQUARE_SLOTS`] entries, so that the index needs no bounds check.
     #[inline]
     pub const fn index(self) -> usize {
-        self.0 as usize
+        (self.0 & 63) as usize
     }
 
     /// The file, 0 for `a` to 7 for `h`.
@@ -99,6 +104,14 @@ impl Square {
         } else {
             None
         }
+    }
+
+    /// The next square in `direction`, for a caller that knows it is on the board (found
+    /// by shifting a bitboard the other way). A wrong call gives a wrong square, never
+    /// undefined behaviour.
+    #[inline]
+    pub(crate) const fn step_back_trusted(self, direction: Direction) -> Square {
+        Square((self.0 as i8 + direction.delta()) as u8 & 63)
     }
 
     /// Orders squares by their written name, as the notation lists them.

@@ -229,6 +229,19 @@ impl MoveText {
         }
     }
 
+    /// Whether the text names the start and every landing square of `mv`.
+    fn is_exactly(&self, mv: &Move) -> bool {
+        match self {
+            MoveText::Squares { squares, capture } => {
+                *capture == mv.is_capture()
+                    && squares.len() == mv.landings().len() + 1
+                    && squares[0].0 == mv.from()
+                    && squares[1..].iter().zip(mv.landings()).all(|(s, l)| s.0 == *l)
+            }
+            MoveText::Abbreviated { .. } => false,
+        }
+    }
+
     /// Whether the move `mv` (one path of it) of the side `mover` fits this text.
     fn fits(&self, mv: &Move, mover: Color) -> bool {
         if mv.is_capture() != self.is_capture() {
@@ -293,11 +306,17 @@ pub fn parse_move(position: &Position, text: &str) -> Result<Move, MoveTextError
     } else {
         legal.clone()
     };
+    let mover = position.side_to_move();
+    // A text naming every landing square is the full form of exactly that path, even when
+    // it could also be read as a shortened longer capture.
+    let exact: Vec<&Move> = paths.iter().filter(|m| parsed.is_exactly(m)).collect();
+    let fitting: Vec<&Move> = if exact.is_empty() {
+        paths.iter().filter(|m| parsed.fits(m, mover)).collect()
+    } else {
+        exact.into_iter().filter(|m| parsed.fits(m, mover)).collect()
+    };
     let mut found: Vec<Move> = Vec::new();
-    for path in paths
-        .iter()
-        .filter(|m| parsed.fits(m, position.side_to_move()))
-    {
+    for path in fitting {
         let Some(mv) = legal
             .iter()
             .find(|m| m.same_result(path, position.variant()))
