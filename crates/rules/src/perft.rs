@@ -17,6 +17,8 @@ pub fn perft(position: &Position, depth: u32) -> u64 {
     walk(&mut position, depth)
 }
 
+/// The hash is not kept up to date inside the walk (nothing here reads it); every move is
+/// taken back, so the position is whole again at the end.
 fn walk(position: &mut Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
@@ -26,9 +28,9 @@ fn walk(position: &mut Position, depth: u32) -> u64 {
             position.generate_moves(&mut list);
             let mut nodes = 0;
             for mv in list.iter() {
-                position.play(mv);
+                position.play_unhashed(mv);
                 nodes += walk(position, depth - 1);
-                position.undo(mv);
+                position.undo_unhashed(mv);
             }
             nodes
         }

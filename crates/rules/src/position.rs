@@ -304,8 +304,16 @@ impl Position {
     /// Replaces the tower on `square`, keeping bitboards and hash in step.
     #[inline]
     fn put(&mut self, square: Square, tower: Tower) {
+        self.put_with::<true>(square, tower);
+    }
+
+    /// [`Position::put`], leaving the hash alone when `HASH` is false.
+    #[inline]
+    fn put_with<const HASH: bool>(&mut self, square: Square, tower: Tower) {
         let old = self.towers[square.index()];
-        self.hash ^= tower_key(square, old) ^ tower_key(square, tower);
+        if HASH {
+            self.hash ^= tower_key(square, old) ^ tower_key(square, tower);
+        }
         self.towers[square.index()] = tower;
         self.owners[0].remove(square);
         self.owners[1].remove(square);
@@ -321,10 +329,12 @@ impl Position {
     /// Moves the tower on `from` to the empty square `to`, crowning or uncrowning its top
     /// when `toggle_crown` is set: the whole of a quiet move, and of its undoing.
     #[inline]
-    fn shift_tower(&mut self, from: Square, to: Square, toggle_crown: bool) {
+    fn shift_tower<const HASH: bool>(&mut self, from: Square, to: Square, toggle_crown: bool) {
         let tower = self.towers[from.index()];
         let moved = Tower::from_bits(tower.bits() ^ (toggle_crown as u64) << 32);
-        self.hash ^= tower_key(from, tower) ^ tower_key(to, moved);
+        if HASH {
+            self.hash ^= tower_key(from, tower) ^ tower_key(to, moved);
+        }
         self.towers[from.index()] = Tower::EMPTY;
         self.towers[to.index()] = moved;
         // Written to stay right when `from` and `to` are the same square (a capture that
@@ -337,9 +347,11 @@ impl Position {
 
     /// Takes the single piece off `square` (a Russian capture ending).
     #[inline]
-    fn remove_piece(&mut self, square: Square) {
+    fn remove_piece<const HASH: bool>(&mut self, square: Square) {
         let tower = self.towers[square.index()];
-        self.hash ^= tower_key(square, tower);
+        if HASH {
+            self.hash ^= tower_key(square, tower);
+        }
         self.towers[square.index()] = Tower::EMPTY;
         self.owners[0].remove(square);
         self.owners[1].remove(square);
@@ -347,22 +359,49 @@ impl Position {
     }
 
     /// Plays `mv`, which must be one of this position's legal moves.
+    #[inline]
     pub fn play(&mut self, mv: &Move) {
+        self.play_with::<true>(mv);
+    }
+
+    /// Takes back `mv`, which must be the move just played from the position it came from.
+    #[inline]
+    pub fn undo(&mut self, mv: &Move) {
+        self.undo_with::<true>(mv);
+    }
+
+    /// Plays `mv` without updating the hash, for walks that never read it (perft). Only
+    /// [`Position::undo_unhashed`] of the same move may follow; then the hash is right again.
+    #[inline]
+    pub(crate) fn play_unhashed(&mut self, mv: &Move) {
+        self.play_with::<false>(mv);
+    }
+
+    /// Takes back a move played by [`Position::play_unhashed`].
+    #[inline]
+    pub(crate) fn undo_unhashed(&mut self, mv: &Move) {
+        self.undo_with::<false>(mv);
+    }
+
+    #[inline]
+    fn play_with<const HASH: bool>(&mut self, mv: &Move) {
         if !mv.is_capture() || self.variant == Variant::Russian {
             for &jumped in mv.captured() {
-                self.remove_piece(jumped);
+                self.remove_piece::<HASH>(jumped);
             }
-            self.shift_tower(mv.from(), mv.to(), mv.promotes());
+            self.shift_tower::<HASH>(mv.from(), mv.to(), mv.promotes());
+            if HASH {
             self.hash ^= side_key(self.side) ^ side_key(self.side.opponent());
+        }
             self.side = self.side.opponent();
             return;
         }
         let from = mv.from();
         let mut moving = self.tower(from);
-        self.put(from, Tower::EMPTY);
+        self.put_with::<HASH>(from, Tower::EMPTY);
         for &jumped in mv.captured() {
             let (rest, prisoner) = self.tower(jumped).without_top();
-            self.put(jumped, rest);
+            self.put_with::<HASH>(jumped, rest);
             if self.variant == Variant::Bashni {
                 moving = moving.with_prisoner(prisoner);
             }
@@ -370,29 +409,33 @@ impl Position {
         if mv.promotes() {
             moving = moving.with_top_crowned();
         }
-        self.put(mv.to(), moving);
-        self.hash ^= side_key(self.side) ^ side_key(self.side.opponent());
+        self.put_with::<HASH>(mv.to(), moving);
+        if HASH {
+            self.hash ^= side_key(self.side) ^ side_key(self.side.opponent());
+        }
         self.side = self.side.opponent();
     }
 
-    /// Takes back `mv`, which must be the move just played from the position it came from.
-    pub fn undo(&mut self, mv: &Move) {
-        self.hash ^= side_key(self.side) ^ side_key(self.side.opponent());
+    #[inline]
+    fn undo_with<const HASH: bool>(&mut self, mv: &Move) {
+        if HASH {
+            self.hash ^= side_key(self.side) ^ side_key(self.side.opponent());
+        }
         self.side = self.side.opponent();
         if !mv.is_capture() || self.variant == Variant::Russian {
-            self.shift_tower(mv.to(), mv.from(), mv.promotes());
+            self.shift_tower::<HASH>(mv.to(), mv.from(), mv.promotes());
             let color = self.side.opponent();
             for (i, &jumped) in mv.captured().iter().enumerate() {
                 let piece = Checker {
                     color,
                     king: mv.captured_king(i),
                 };
-                self.put(jumped, Tower::single(piece));
+                self.put_with::<HASH>(jumped, Tower::single(piece));
             }
             return;
         }
         let mut moving = self.tower(mv.to());
-        self.put(mv.to(), Tower::EMPTY);
+        self.put_with::<HASH>(mv.to(), Tower::EMPTY);
         if mv.promotes() {
             moving = moving.with_top_uncrowned();
         }
@@ -400,10 +443,10 @@ impl Position {
         let height = moving.height();
         for (i, &jumped) in mv.captured().iter().enumerate().rev() {
             let prisoner = moving.checker(height - jumps as u32 + i as u32);
-            self.put(jumped, self.tower(jumped).with_top(prisoner));
+            self.put_with::<HASH>(jumped, self.tower(jumped).with_top(prisoner));
         }
         moving = moving.without_bottom(jumps as u32);
-        self.put(mv.from(), moving);
+        self.put_with::<HASH>(mv.from(), moving);
     }
 
     /// The position after `mv`, leaving this one as it is.
