@@ -391,17 +391,44 @@ impl Position {
         all_paths: bool,
         count_only: bool,
     ) -> usize {
-        let side = self.side_to_move();
-        let Some(first) = capturers.squares().next() else {
-            return 0;
+        let mut searched = capturers;
+        let mut single_jumps = 0;
+        if !all_paths {
+            let (simple, landings) = self.single_jump_men(capturers);
+            searched = Bitboard(searched.0 & !simple.0);
+            if count_only {
+                single_jumps = landings.iter().map(|l| l.count() as usize).sum();
+            } else {
+                let crowning = Position::crowning_rank(self.side_to_move());
+                for (direction, landings) in Direction::ALL.into_iter().zip(landings) {
+                    let back = direction.reverse();
+                    for landing in landings.squares() {
+                        // Both squares behind a landing square were found by shifting.
+                        let over = landing.step_back_trusted(back);
+                        let from = over.step_back_trusted(back);
+                        list.push(Move {
+                            from,
+                            jumps: 1,
+                            promotes: crowning.has(landing),
+                            captured_kings: self.kings().has(over) as u32,
+                            path: [landing; MAX_CAPTURES],
+                            captured: [over; MAX_CAPTURES],
+                        });
+                    }
+                }
+            }
+        }
+        let Some(first) = searched.squares().next() else {
+            return single_jumps;
         };
+        let side = self.side_to_move();
         let mut search = CaptureSearch {
             position: self,
             list,
             first: 0,
             all_paths,
             count_only,
-            single_jumps: 0,
+            single_jumps,
             crowning: Position::crowning_rank(side),
             own: side,
             from: first,
@@ -414,30 +441,6 @@ impl Position {
             enemy: self.owned_by(side.opponent()),
             taken: [0; SQUARE_SLOTS],
         };
-        let mut searched = capturers;
-        if !all_paths {
-            for from in (capturers & !self.kings()).squares() {
-                let mut jumps: ArrayVec<(Square, Square), 4> = ArrayVec::new();
-                if !self.single_man_jumps(from, &mut jumps) {
-                    continue;
-                }
-                searched.remove(from);
-                if count_only {
-                    search.single_jumps += jumps.len();
-                    continue;
-                }
-                for (over, landing) in jumps {
-                    search.list.push(Move {
-                        from,
-                        jumps: 1,
-                        promotes: search.crowning.has(landing),
-                        captured_kings: self.kings().has(over) as u32,
-                        path: [landing; MAX_CAPTURES],
-                        captured: [over; MAX_CAPTURES],
-                    });
-                }
-            }
-        }
         for from in searched.squares() {
             search.from = from;
             search.start_king = self.kings().has(from);
@@ -455,43 +458,40 @@ impl Position {
 }
 
 impl Position {
-    /// The captures of the man on `from` when none of them can go on past its first jump:
-    /// the common case, found without a search. Returns `false`, with `jumps` unfinished,
-    /// as soon as some jump can go on.
-    fn single_man_jumps(&self, from: Square, jumps: &mut ArrayVec<(Square, Square), 4>) -> bool {
+    /// Finds, all at once with bitboards, the men among `capturers` whose every capture is a
+    /// single jump that cannot go on and does not crown: the common case, which needs no
+    /// search. Returns those men, and for each direction the landing squares of their jumps.
+    ///
+    /// After a man jumps from `f` over `o` to `l` in direction `d`, only the squares `f` and
+    /// `o` have changed, and both lie behind `l`. A further jump from `l` may not turn back
+    /// (direction `-d`), so it never meets them, and the board as it was before the jump
+    /// tells whether the capture goes on.
+    fn single_jump_men(&self, capturers: Bitboard) -> (Bitboard, [Bitboard; 4]) {
         let side = self.side_to_move();
-        let crowning = Position::crowning_rank(side);
         let enemy = self.owned_by(side.opponent());
-        let mut empty = !self.occupied();
-        empty.insert(from);
-        let start = from.bit();
-        for direction in Direction::ALL {
-            let over = start.shift(direction) & enemy;
-            let landing = over.shift(direction) & empty;
-            let (Some(over), Some(landing)) = (over.squares().next(), landing.squares().next())
-            else {
-                continue;
-            };
-            let (mut empty_after, mut enemy_after) = (empty, enemy);
-            enemy_after.remove(over);
-            if self.variant() == Variant::Bashni {
-                match self.tower(over).without_top().0.top() {
-                    None => empty_after.insert(over),
-                    Some(top) if top.color != side => enemy_after.insert(over),
-                    Some(_) => {}
+        let empty = !self.occupied();
+        let crowning = Position::crowning_rank(side);
+        let men = Bitboard(capturers.0 & !self.kings().0);
+        // Squares from which a jump in each direction is possible.
+        let can_jump = Direction::ALL.map(|d| (enemy & empty.shift(d.reverse())).shift(d.reverse()));
+        let mut landings = [Bitboard::EMPTY; 4];
+        let mut searched = Bitboard::EMPTY;
+        for (i, d) in Direction::ALL.into_iter().enumerate() {
+            let back = d.reverse();
+            let found = (men & can_jump[i]).shift(d).shift(d);
+            let mut goes_on = Bitboard(found.0 & crowning.0);
+            for (j, e) in Direction::ALL.into_iter().enumerate() {
+                if e != back {
+                    goes_on = goes_on | (found & can_jump[j]);
                 }
             }
-            let goes_on = if crowning.has(landing) {
-                king_can_jump(landing, direction, empty_after, enemy_after)
-            } else {
-                man_can_jump(landing, direction, empty_after, enemy_after)
-            };
-            if goes_on {
-                return false;
-            }
-            jumps.push((over, landing));
+            searched = searched | goes_on.shift(back).shift(back);
+            landings[i] = found;
         }
-        true
+        for (landing, d) in landings.iter_mut().zip(Direction::ALL) {
+            *landing = Bitboard(landing.0 & !searched.shift(d).shift(d).0);
+        }
+        (Bitboard(men.0 & !searched.0), landings)
     }
 }
 
@@ -499,9 +499,9 @@ impl Position {
 #[inline]
 fn man_can_jump(at: Square, last: Direction, empty: Bitboard, enemy: Bitboard) -> bool {
     let from = at.bit();
-    Direction::ALL.into_iter().any(|d| {
-        d != last.reverse() && !((from.shift(d) & enemy).shift(d) & empty).is_empty()
-    })
+    Direction::ALL
+        .into_iter()
+        .any(|d| d != last.reverse() && !((from.shift(d) & enemy).shift(d) & empty).is_empty())
 }
 
 /// Whether a king on `at`, having just jumped in direction `last`, can jump again.
