@@ -745,3 +745,40 @@ impl CaptureSearch<'_> {
         self.list.push(mv);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_position;
+
+    #[test]
+    fn a_long_list_moves_to_the_heap_and_keeps_every_move() {
+        let a1 = Square::parse("a1").expect("square");
+        let b2 = Square::parse("b2").expect("square");
+        let mut list = MoveList::new();
+        for i in 0..300 {
+            list.push(Move::quiet(a1, b2, i % 2 == 0));
+        }
+        assert_eq!(list.len(), 300);
+        assert_eq!(list.iter().filter(|m| m.promotes()).count(), 150);
+        list.clear();
+        assert!(list.is_empty());
+    }
+
+    #[test]
+    fn many_kings_many_moves() {
+        let p = parse_position(
+            Variant::Russian,
+            "White: a1 1, c1 1, e1 1, g1 1, b4 1, d4 1, f4 1, h4 1; Black: a7 1, h8 1; White to move",
+        )
+        .expect("position");
+        let moves = p.legal_moves();
+        assert_eq!(moves.len(), p.count_moves());
+        // Every move is a distinct (from, to) pair: no capture is possible here.
+        let mut pairs: Vec<_> = moves.iter().map(|m| (m.from(), m.to())).collect();
+        pairs.sort();
+        pairs.dedup();
+        assert_eq!(pairs.len(), moves.len());
+        assert!(moves.iter().all(|m| !m.is_capture()));
+    }
+}
