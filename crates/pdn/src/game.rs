@@ -1,0 +1,237 @@
+//! A game record as read from (or written to) PDN, before any rules are applied.
+
+use std::fmt;
+use std::str::FromStr;
+
+use bashni_rules::{Color, Variant};
+
+use crate::game_type::{GameTypeError, variant_of};
+
+/// The game termination marker at the end of the movetext.
+///
+/// PDN knows two scoring styles: the chess style (`1-0`, `0-1`, `1/2-1/2`) and the draughts
+/// points style (`2-0`, `0-2`, `1-1`, and `0-0` when both sides lose, e.g. a double forfeit).
+/// The reader keeps the style that was written, so that it is written back the same way.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum GameResult {
+    /// `1-0`.
+    WhiteWins,
+    /// `0-1`.
+    BlackWins,
+    /// `1/2-1/2`.
+    Draw,
+    /// `*`: unfinished or unknown.
+    Unfinished,
+    /// `2-0`.
+    WhiteWinsPoints,
+    /// `0-2`.
+    BlackWinsPoints,
+    /// `1-1`.
+    DrawPoints,
+    /// `0-0`: both sides lose.
+    BothLose,
+}
+
+impl GameResult {
+    /// Every result, in the order of the variants.
+    pub const ALL: [GameResult; 8] = [
+        GameResult::WhiteWins,
+        GameResult::BlackWins,
+        GameResult::Draw,
+        GameResult::Unfinished,
+        GameResult::WhiteWinsPoints,
+        GameResult::BlackWinsPoints,
+        GameResult::DrawPoints,
+        GameResult::BothLose,
+    ];
+
+    /// The token as it is written in the movetext and in the `Result` tag.
+    pub const fn token(self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+            GameResult::Unfinished => "*",
+            GameResult::WhiteWinsPoints => "2-0",
+            GameResult::BlackWinsPoints => "0-2",
+            GameResult::DrawPoints => "1-1",
+            GameResult::BothLose => "0-0",
+        }
+    }
+
+    /// Reads a result token (exactly one of the eight forms).
+    pub fn from_token(text: &str) -> Option<GameResult> {
+        GameResult::ALL.into_iter().find(|r| r.token() == text)
+    }
+
+    /// The winner, if one side won.
+    pub const fn winner(self) -> Option<Color> {
+        match self {
+            GameResult::WhiteWins | GameResult::WhiteWinsPoints => Some(Color::White),
+            GameResult::BlackWins | GameResult::BlackWinsPoints => Some(Color::Black),
+            _ => None,
+        }
+    }
+
+    /// Whether the game was drawn.
+    pub const fn is_draw(self) -> bool {
+        matches!(self, GameResult::Draw | GameResult::DrawPoints)
+    }
+}
+
+impl fmt::Display for GameResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.token())
+    }
+}
+
+/// The text is not one of the eight result tokens.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct UnknownResult(pub String);
+
+impl fmt::Display for UnknownResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown game result `{}`: expected 1-0, 0-1, 1/2-1/2, *, 2-0, 0-2, 1-1 or 0-0",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownResult {}
+
+impl FromStr for GameResult {
+    type Err = UnknownResult;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        GameResult::from_token(s.trim()).ok_or_else(|| UnknownResult(s.to_string()))
+    }
+}
+
+/// Something written between or after moves that is not a move.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Annotation {
+    /// A `{...}` or `;...` comment. Its text is whitespace-normalised: trimmed, every run of
+    /// white space (line breaks included) turned into one space.
+    Comment(String),
+    /// A numeric annotation glyph: `$12` is `Nag(12)`; the glyphs `!` `?` `!!` `??` `!?` `?!`
+    /// are `Nag(1)`..`Nag(6)` as in PGN.
+    Nag(u8),
+    /// A `( ... )` variation, kept as text without the outer parentheses and not tokenised.
+    /// The text is whitespace-normalised like a comment, nested parentheses and `{}` comments
+    /// are kept as written, and `;` comments inside it are rewritten as `{...}` comments
+    /// (without any `}` they contain) so that the text stays valid on one line.
+    Variation(String),
+}
+
+/// One move token of the movetext, with where it was written.
+///
+/// The token is not checked against the rules: turn it into a move with
+/// `bashni_rules::notation::parse_move` while replaying, and report a failure at
+/// [`RawMove::line`] / [`RawMove::column`].
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct RawMove {
+    /// The move as written, e.g. `c3-b4`, `b2:d4:f6:d8D`, `cb4`, `a:a7`, `22-18`, `9x18`.
+    pub text: String,
+    /// The line where the token starts (1-based; 0 for a move not read from a file).
+    pub line: usize,
+    /// The column where the token starts (1-based, in characters; 0 if not read).
+    pub column: usize,
+    /// The move number it belongs to, when a move number before it made it known.
+    pub number: Option<u32>,
+    /// The side that makes it, when a move number before it made it known.
+    pub color: Option<Color>,
+    /// Comments, NAGs and variations written after it, in order.
+    pub after: Vec<Annotation>,
+}
+
+impl RawMove {
+    /// A move with the given text, no position, no number and no annotations.
+    pub fn new(text: impl Into<String>) -> RawMove {
+        RawMove {
+            text: text.into(),
+            line: 0,
+            column: 0,
+            number: None,
+            color: None,
+            after: Vec::new(),
+        }
+    }
+
+    /// The same move with a comment added after it.
+    pub fn with_comment(mut self, comment: impl Into<String>) -> RawMove {
+        self.after.push(Annotation::Comment(comment.into()));
+        self
+    }
+
+    /// The comments written after the move, in order.
+    pub fn comments(&self) -> impl Iterator<Item = &str> {
+        self.after.iter().filter_map(|a| match a {
+            Annotation::Comment(text) => Some(text.as_str()),
+            _ => None,
+        })
+    }
+}
+
+/// One game of a PDN file, tokenised but not replayed.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct RawGame {
+    /// The game's number in the file (1-based; 0 for a game not read from a file).
+    pub number: usize,
+    /// The line of the game's first token (0 for a game not read from a file).
+    pub line: usize,
+    /// The tag pairs in the order they were written: `(name, value)`, value unescaped.
+    pub tags: Vec<(String, String)>,
+    /// Comments (and any NAGs or variations) written before the first move.
+    pub intro: Vec<Annotation>,
+    /// The moves, in order.
+    pub moves: Vec<RawMove>,
+    /// The termination marker; `None` when the game ended (at the end of the input, or at the
+    /// next game's tags) without one.
+    pub result: Option<GameResult>,
+}
+
+impl RawGame {
+    /// A game from tags, move texts and a result, with no comments, ready for
+    /// [`crate::write_game`]. The first move is White's move 1.
+    pub fn from_moves<I, S>(
+        tags: Vec<(String, String)>,
+        moves: I,
+        result: Option<GameResult>,
+    ) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        RawGame {
+            tags,
+            moves: moves.into_iter().map(RawMove::new).collect(),
+            result,
+            ..RawGame::default()
+        }
+    }
+
+    /// The value of the first tag with this name (names are case-sensitive, as in PDN).
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Sets a tag: replaces the value of the first tag with this name, or appends the tag.
+    pub fn set_tag(&mut self, name: impl Into<String>, value: impl Into<String>) {
+        let name = name.into();
+        let value = value.into();
+        match self.tags.iter_mut().find(|(n, _)| *n == name) {
+            Some(tag) => tag.1 = value,
+            None => self.tags.push((name, value)),
+        }
+    }
+
+    /// The variant named by the `GameType` tag; see [`variant_of`].
+    pub fn variant(&self, default: Option<Variant>) -> Result<Variant, GameTypeError> {
+        variant_of(&self.tags, default)
+    }
+}
