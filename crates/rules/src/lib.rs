@@ -11,6 +11,7 @@
 //! assert_eq!(perft(&start, 3), 302);
 //! ```
 
+pub mod game;
 pub mod moves;
 pub mod notation;
 pub mod perft;
@@ -18,6 +19,7 @@ pub mod position;
 pub mod square;
 pub mod tower;
 
+pub use game::{Game, GameError, GameResult, Outcome, Reason};
 pub use moves::{MAX_CAPTURES, Move, MoveList};
 pub use perft::perft;
 pub use position::{Position, PositionError, Setup, Variant};
