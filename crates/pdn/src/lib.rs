@@ -15,6 +15,9 @@
 //! * [`write_game`] writes a [`RawGame`] back as PDN, and reading the output gives the same
 //!   game.
 //! * [`variant_of`] tells the variant from the `GameType` tag.
+//! * [`replay`] plays a record by the rules into a `bashni_rules::Game`, stopping at the
+//!   first bad move with its place; [`record`] and [`rewrite`] write games back with their
+//!   moves in full or abbreviated form.
 //!
 //! # GameType
 //!
@@ -44,6 +47,7 @@ mod error;
 mod game;
 mod game_type;
 mod reader;
+mod replay;
 mod writer;
 
 pub use error::{Location, PdnError};
@@ -52,6 +56,7 @@ pub use game_type::{
     GAME_TYPE_BASHNI, GAME_TYPE_RUSSIAN, GameTypeError, game_type_tag, parse_game_type, variant_of,
 };
 pub use reader::{MAX_LINE_BYTES, Reader};
+pub use replay::{MoveForm, MovePlace, ReplayError, record, replay, rewrite, start_position};
 pub use writer::{
     HEADER_ORDER, LINE_WIDTH, clean_comment, ordered_tags, write_game, write_game_io,
 };

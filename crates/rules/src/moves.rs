@@ -473,7 +473,8 @@ impl Position {
         let crowning = Position::crowning_rank(side);
         let men = Bitboard(capturers.0 & !self.kings().0);
         // Squares from which a jump in each direction is possible.
-        let can_jump = Direction::ALL.map(|d| (enemy & empty.shift(d.reverse())).shift(d.reverse()));
+        let can_jump =
+            Direction::ALL.map(|d| (enemy & empty.shift(d.reverse())).shift(d.reverse()));
         let mut landings = [Bitboard::EMPTY; 4];
         let mut searched = Bitboard::EMPTY;
         for (i, d) in Direction::ALL.into_iter().enumerate() {

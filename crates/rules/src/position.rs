@@ -391,8 +391,8 @@ impl Position {
             }
             self.shift_tower::<HASH>(mv.from(), mv.to(), mv.promotes());
             if HASH {
-            self.hash ^= side_key(self.side) ^ side_key(self.side.opponent());
-        }
+                self.hash ^= side_key(self.side) ^ side_key(self.side.opponent());
+            }
             self.side = self.side.opponent();
             return;
         }

@@ -17,7 +17,10 @@ fn notation_text() -> impl Strategy<Value = String> {
 }
 
 fn positions() -> Vec<Position> {
-    let mut out = vec![Position::start(Variant::Bashni), Position::start(Variant::Russian)];
+    let mut out = vec![
+        Position::start(Variant::Bashni),
+        Position::start(Variant::Russian),
+    ];
     let towers = "White: b4 0/10, d4 0; Black: b6 0, b8 1, c7 0/0101, d2 0, d6 0/0, e1 1, e7 1, h2 00/1100, h6 0/0; White to move";
     out.push(parse_position(Variant::Bashni, towers).expect("tower position"));
     out
@@ -56,8 +59,11 @@ proptest! {
 #[test]
 fn errors_say_what_is_wrong() {
     let start = Position::start(Variant::Bashni);
-    let error = parse_move(&start, "c3-c4").expect_err("light square").to_string();
+    let error = parse_move(&start, "c3-c4")
+        .expect_err("light square")
+        .to_string();
     assert!(error.contains("dark square"), "{error}");
-    let error = parse_position(Variant::Russian, "White: a1 0, b8 0; Black: h8 0").expect_err("man on b8");
+    let error =
+        parse_position(Variant::Russian, "White: a1 0, b8 0; Black: h8 0").expect_err("man on b8");
     assert!(error.to_string().contains("b8"), "{error}");
 }

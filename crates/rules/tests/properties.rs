@@ -38,7 +38,11 @@ fn check_position(position: &Position) {
     let variant = position.variant();
     assert_eq!(position.hash(), position.recompute_hash());
     let text = write_position(position);
-    assert_eq!(parse_position(variant, &text).as_ref(), Ok(position), "{text}");
+    assert_eq!(
+        parse_position(variant, &text).as_ref(),
+        Ok(position),
+        "{text}"
+    );
     let fen = write_fen(position);
     assert_eq!(parse_fen(variant, &fen).as_ref(), Ok(position), "{fen}");
     match variant {

@@ -236,7 +236,10 @@ impl MoveText {
                 *capture == mv.is_capture()
                     && squares.len() == mv.landings().len() + 1
                     && squares[0].0 == mv.from()
-                    && squares[1..].iter().zip(mv.landings()).all(|(s, l)| s.0 == *l)
+                    && squares[1..]
+                        .iter()
+                        .zip(mv.landings())
+                        .all(|(s, l)| s.0 == *l)
             }
             MoveText::Abbreviated { .. } => false,
         }
@@ -296,10 +299,14 @@ fn crowned_on(mv: &Move, mover: Color) -> Option<Square> {
 pub fn parse_move(position: &Position, text: &str) -> Result<Move, MoveTextError> {
     let parsed = MoveText::parse(text)?;
     let legal = position.legal_moves();
-    let illegal = |reason| MoveTextError::Illegal {
-        text: text.to_string(),
-        reason,
-        legal: legal.iter().map(Move::to_string).collect(),
+    let illegal = |reason| {
+        let mut sorted: Vec<Move> = legal.iter().copied().collect();
+        sorted.sort_by(Move::cmp_by_text);
+        MoveTextError::Illegal {
+            text: text.to_string(),
+            reason,
+            legal: sorted.iter().map(Move::to_string).collect(),
+        }
     };
     let paths = if parsed.is_capture() {
         position.capture_paths()
@@ -313,7 +320,10 @@ pub fn parse_move(position: &Position, text: &str) -> Result<Move, MoveTextError
     let fitting: Vec<&Move> = if exact.is_empty() {
         paths.iter().filter(|m| parsed.fits(m, mover)).collect()
     } else {
-        exact.into_iter().filter(|m| parsed.fits(m, mover)).collect()
+        exact
+            .into_iter()
+            .filter(|m| parsed.fits(m, mover))
+            .collect()
     };
     let mut found: Vec<Move> = Vec::new();
     for path in fitting {

@@ -1,0 +1,162 @@
+//! The `bashni` program, run as a user runs it.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn bashni(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bashni"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the program starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin.as_bytes())
+        .expect("write stdin");
+    child.wait_with_output().expect("the program ends")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("UTF-8 output")
+}
+
+#[test]
+fn perft_prints_a_line_per_depth() {
+    let output = bashni(&["perft", "--variant", "russian", "--depth", "5"], "");
+    assert!(output.status.success());
+    let text = stdout(&output);
+    let counts: Vec<&str> = text
+        .lines()
+        .map(|l| l.split_whitespace().nth(2).expect("a count"))
+        .collect();
+    assert_eq!(counts, ["7", "49", "302", "1469", "7482"]);
+    assert!(text.contains("nodes/s"));
+}
+
+#[test]
+fn perft_divides_and_takes_a_position() {
+    let position = "White: b4 0/10, d4 0; Black: b6 0, b8 1, c7 0/0101, d2 0, d6 0/0, e1 1, e7 1, h2 00/1100, h6 0/0; White to move";
+    let output = bashni(
+        &[
+            "perft",
+            "--variant",
+            "bashni",
+            "--depth",
+            "2",
+            "--position",
+            position,
+            "--divide",
+        ],
+        "",
+    );
+    assert!(output.status.success());
+    let text = stdout(&output);
+    assert!(text.contains("depth 2: 18 "), "{text}");
+    let divided: u64 = text
+        .lines()
+        .filter(|l| l.starts_with("  "))
+        .map(|l| {
+            l.rsplit(' ')
+                .next()
+                .and_then(|n| n.parse::<u64>().ok())
+                .expect("count")
+        })
+        .sum();
+    assert_eq!(divided, 18);
+    let bad = bashni(&["perft", "--depth", "2", "--position", "White: z9"], "");
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("not a dark square"));
+}
+
+#[test]
+fn moves_answers_each_line_and_goes_on_after_a_bad_one() {
+    let input = "White: c3 0, e3 0; Black: d4 0; White to move\nnonsense\n\nW:WKa1:Bh8\n";
+    let output = bashni(&["moves", "--variant", "russian"], input);
+    let lines: Vec<serde_json::Value> = stdout(&output)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
+    assert_eq!(lines.len(), 3);
+    let moves: Vec<&str> = lines[0]["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .map(|m| m["move"].as_str().expect("text"))
+        .collect();
+    assert_eq!(moves, ["c3:e5", "e3:c5"]);
+    assert_eq!(
+        lines[0]["moves"][0]["result"],
+        "White: e3 0, e5 0; Black: ; Black to move"
+    );
+    assert_eq!(lines[1]["position"], "nonsense");
+    assert!(lines[1]["error"].as_str().is_some());
+    assert_eq!(
+        lines[2]["position"],
+        "White: a1 1; Black: h8 0; White to move"
+    );
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "a bad line makes the exit status 1"
+    );
+}
+
+const PDN: &str = "[Event \"Rulebook 000, 1.10\"]\n[Result \"1-0\"]\n[GameType \"60\"]\n\n\
+1. cb4 bc5 2. ba5 ab6 3. bc3 cb4 4. a:a7 cb6 5. a:e5 f:b2 6. a:c3 dc7 7. gf4 e:g3\n\
+8. h:f4 g:e5 9. e:g5 h:f4 10. de3 f:b4 11. b2:d4:f6:d8D:a5:d2:h6 1-0\n\n\
+[Event \"Broken\"]\n[GameType \"25\"]\n\n1. ed4 dc5 2. d4:b6 *\n";
+
+#[test]
+fn pdn_check_reports_the_bad_move_and_fails() {
+    let dir = std::env::temp_dir().join(format!("bashni-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("games.pdn");
+    std::fs::write(&file, PDN).expect("write");
+    let output = bashni(&["pdn", "check", file.to_str().expect("path")], "");
+    let text = stdout(&output);
+    assert_eq!(output.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("game 2, move 2. d4:b6 (line 11, column 15)"),
+        "{text}"
+    );
+    assert!(text.contains("2 games, 1 good, 1 with errors"), "{text}");
+
+    let converted = dir.join("full.pdn");
+    let output = bashni(
+        &[
+            "pdn",
+            "convert",
+            file.to_str().expect("path"),
+            "--form",
+            "full",
+            "-o",
+            converted.to_str().expect("path"),
+        ],
+        "",
+    );
+    assert_eq!(output.status.code(), Some(1), "the broken game is reported");
+    let full = std::fs::read_to_string(&converted).expect("converted file");
+    assert!(full.contains("4. a3:c5:a7 c7-b6"), "{full}");
+    assert!(full.contains("11. b2:d4:f6:d8:a5:d2:h6 1-0"), "{full}");
+    assert!(
+        full.contains("2. d4:b6 *"),
+        "the broken game is kept as it was: {full}"
+    );
+    let output = bashni(
+        &[
+            "pdn",
+            "convert",
+            converted.to_str().expect("path"),
+            "--form",
+            "short",
+        ],
+        "",
+    );
+    let short = stdout(&output);
+    assert!(short.contains("1. cb4 bc5"), "{short}");
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
