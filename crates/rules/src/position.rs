@@ -513,3 +513,85 @@ const fn side_key(side: Color) -> u64 {
         Color::Black => 0xA5B3_5705_2B4C_F0E1,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn square(name: &str) -> Square {
+        Square::parse(name).expect("square")
+    }
+
+    #[test]
+    fn setups_that_break_a_rule_are_refused_with_the_reason() {
+        let man = |color| Checker::man(color);
+        let mut setup = Setup::default();
+        let three_runs =
+            Tower::from_checkers([man(Color::White), man(Color::Black), man(Color::White)]);
+        setup.put(square("d4"), three_runs.expect("fits"));
+        assert_eq!(
+            Position::from_setup(Variant::Bashni, &setup),
+            Err(PositionError::TooManyColorRuns(square("d4")))
+        );
+        let mut setup = Setup::default();
+        let pair = Tower::from_checkers([man(Color::White), man(Color::Black)]).expect("fits");
+        setup.put(square("d4"), pair);
+        assert_eq!(
+            Position::from_setup(Variant::Russian, &setup),
+            Err(PositionError::TowerInRussian(square("d4")))
+        );
+        assert!(Position::from_setup(Variant::Bashni, &setup).is_ok());
+        let mut setup = Setup::default();
+        setup.put(square("h2"), Tower::single(man(Color::Black)));
+        setup.put(square("g1"), Tower::single(man(Color::Black)));
+        assert_eq!(
+            Position::from_setup(Variant::Bashni, &setup),
+            Err(PositionError::UncrownedMan(square("g1")))
+        );
+        let mut setup = Setup::start();
+        setup.put(square("d4"), Tower::single(man(Color::White)));
+        assert_eq!(
+            Position::from_setup(Variant::Bashni, &setup),
+            Err(PositionError::TooManyCheckers {
+                color: Color::White,
+                count: 13
+            })
+        );
+        // Russian draughts may split the 24 pieces in any way, but not have more.
+        setup.put(square("b6"), Tower::EMPTY);
+        assert!(Position::from_setup(Variant::Russian, &setup).is_ok());
+        setup.put(square("e5"), Tower::single(man(Color::Black)));
+        assert_eq!(
+            Position::from_setup(Variant::Russian, &setup),
+            Err(PositionError::TooManyPieces(25))
+        );
+        for error in [
+            PositionError::TooManyPieces(25),
+            PositionError::UncrownedMan(square("g1")),
+        ] {
+            assert!(!error.to_string().is_empty());
+        }
+    }
+
+    #[test]
+    fn the_hash_tells_tower_compositions_apart() {
+        let white_over_black =
+            Tower::from_checkers([Checker::man(Color::White), Checker::man(Color::Black)]);
+        let white_over_king =
+            Tower::from_checkers([Checker::man(Color::White), Checker::king(Color::Black)]);
+        let mut a = Setup::start();
+        a.put(square("d4"), white_over_black.expect("fits"));
+        a.put(square("a1"), Tower::EMPTY);
+        a.put(square("b6"), Tower::EMPTY);
+        let mut b = a.clone();
+        b.put(square("d4"), white_over_king.expect("fits"));
+        let a = Position::from_setup(Variant::Bashni, &a).expect("legal");
+        let b = Position::from_setup(Variant::Bashni, &b).expect("legal");
+        assert_ne!(a.hash(), b.hash());
+        assert_eq!(a.hash(), a.recompute_hash());
+        let mut black = a.to_setup();
+        black.side_to_move = Color::Black;
+        let black = Position::from_setup(Variant::Bashni, &black).expect("legal");
+        assert_ne!(a.hash(), black.hash());
+    }
+}
