@@ -21,6 +21,10 @@ enum Command {
     Perft(commands::perft::Args),
     /// Print the legal moves of positions as JSON lines.
     Moves(commands::moves::Args),
+    /// The engine's score and best line for a position or every move of a game.
+    Analyse(commands::analyse::Args),
+    /// Search fixed positions to a fixed depth: node-count signature and speed.
+    Bench(commands::bench::Args),
     /// Check and convert game records in PDN.
     #[command(subcommand)]
     Pdn(commands::pdn::Command),
@@ -32,6 +36,8 @@ fn main() -> ExitCode {
         Command::Perft(args) => commands::perft::run(&args),
         Command::Moves(args) => commands::moves::run(&args),
         Command::Pdn(command) => commands::pdn::run(&command),
+        Command::Analyse(args) => commands::analyse::run(&args),
+        Command::Bench(args) => commands::bench::run(&args),
     };
     match outcome {
         Ok(code) => code,

@@ -17,6 +17,7 @@
 //! assert!(start.legal_moves().contains(&result.best.unwrap()));
 //! ```
 
+pub mod bench;
 mod engine;
 pub mod eval;
 pub mod level;

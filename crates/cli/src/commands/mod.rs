@@ -1,5 +1,7 @@
 //! One module per subcommand; each only translates between text and the libraries.
 
+pub mod analyse;
+pub mod bench;
 pub mod moves;
 pub mod pdn;
 pub mod perft;

@@ -1,0 +1,161 @@
+//! `bashni analyse`: the engine's score and best line for a position, or for every move of
+//! a recorded game.
+
+use std::error::Error;
+use std::fs::File;
+use std::io::{BufReader, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use bashni_engine::{Engine, Info, Limits, Options, Score, history_of};
+use bashni_pdn::{Reader, replay};
+use bashni_rules::{Color, Game, Move, Variant};
+
+use crate::input::{VariantArg, read_position};
+
+/// Arguments of `bashni analyse`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The game.
+    #[arg(long, value_enum, default_value = "bashni")]
+    variant: VariantArg,
+    /// The position (rulebook notation or FEN); the start if neither this nor --pdn is given.
+    #[arg(long, conflicts_with = "pdn")]
+    position: Option<String>,
+    /// Analyse every move of a game of this PDN file.
+    #[arg(long)]
+    pdn: Option<PathBuf>,
+    /// Which game of the file (1-based).
+    #[arg(long, default_value_t = 1)]
+    game: usize,
+    /// Search depth per position.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Time per position in milliseconds (default 1000 when no depth is given).
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// How many best lines to show.
+    #[arg(long, default_value_t = 1)]
+    multipv: usize,
+    /// Search threads.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Transposition table size in MB.
+    #[arg(long, default_value_t = 64)]
+    hash: usize,
+}
+
+fn line_text(moves: &[Move]) -> String {
+    moves
+        .iter()
+        .map(Move::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A score for White, as people read a game: `+1.35`, `-0.20`, `White wins in 7`.
+fn white_score(score: Score, side: Color) -> String {
+    let (score, side_is_white) = (score, side == Color::White);
+    match score {
+        Score::Value(v) => {
+            let v = if side_is_white { v } else { -v };
+            format!("{:+.2}", v as f64 / 100.0)
+        }
+        Score::WinIn(p) => format!(
+            "{} wins in {p}",
+            if side_is_white { "White" } else { "Black" }
+        ),
+        Score::LossIn(p) => format!(
+            "{} wins in {p}",
+            if side_is_white { "Black" } else { "White" }
+        ),
+    }
+}
+
+/// Runs the command.
+pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
+    let variant = Variant::from(args.variant);
+    let engine = Engine::new(Options {
+        hash_mb: args.hash.clamp(1, 65_536),
+        threads: args.threads.clamp(1, 256),
+        multipv: args.multipv.max(1),
+    });
+    let limits = Limits {
+        depth: args.depth,
+        movetime: match (args.depth, args.movetime) {
+            (None, None) => Some(Duration::from_millis(1000)),
+            (_, time) => time.map(Duration::from_millis),
+        },
+        ..Limits::default()
+    };
+    let mut out = std::io::stdout().lock();
+    match &args.pdn {
+        None => {
+            let text = args.position.as_deref().unwrap_or("start");
+            let game = Game::new(read_position(variant, text)?);
+            let side = game.side_to_move();
+            let result = engine.search_game(&game, &limits, |info: &Info| {
+                // Progress of the search, depth by depth.
+                let _ = writeln!(
+                    std::io::stdout(),
+                    "depth {} line {} score {} nodes {} nps {} pv {}",
+                    info.depth,
+                    info.multipv,
+                    white_score(info.score, side),
+                    info.nodes,
+                    info.nps,
+                    line_text(&info.pv)
+                );
+            });
+            match result.best {
+                None => writeln!(out, "no legal move: {side} has lost")?,
+                Some(best) => writeln!(
+                    out,
+                    "best {best} score {} depth {} line {}",
+                    white_score(result.score, side),
+                    result.depth,
+                    result
+                        .lines
+                        .first()
+                        .map_or(String::new(), |i| line_text(&i.pv))
+                )?,
+            }
+        }
+        Some(path) => {
+            let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let raw = Reader::new(BufReader::new(file))
+                .nth(args.game.saturating_sub(1))
+                .ok_or_else(|| format!("{}: there is no game {}", path.display(), args.game))??;
+            let played = replay(&raw, Some(variant))?;
+            let mut game = Game::new(*played.start_position());
+            for (ply, mv) in played.moves().iter().enumerate() {
+                let side = game.side_to_move();
+                let result = engine.search(game.position(), &history_of(&game), &limits, |_| {});
+                let number =
+                    (ply + (game.start_position().side_to_move() == Color::Black) as usize) / 2 + 1;
+                let dots = if side == Color::White { "." } else { "..." };
+                let best = result.best.map_or("-".to_string(), |m| m.to_string());
+                let mark = if result.best.is_some_and(|b| b.same_result(mv, variant)) {
+                    ""
+                } else {
+                    " ?"
+                };
+                writeln!(
+                    out,
+                    "{number}{dots} {mv}{mark}  score {}  best {best}  line {}",
+                    white_score(result.score, side),
+                    result
+                        .lines
+                        .first()
+                        .map_or(String::new(), |i| line_text(&i.pv))
+                )?;
+                game.play(mv)?;
+            }
+            if let Some(outcome) = played.outcome() {
+                writeln!(out, "{outcome}")?;
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

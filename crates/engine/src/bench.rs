@@ -1,0 +1,106 @@
+//! The benchmark: fixed positions searched to a fixed depth, one thread, a fresh table each.
+//! The total node count is a signature of the search: any change in its behaviour changes
+//! it, while speed changes only the time.
+
+use std::time::{Duration, Instant};
+
+use bashni_rules::notation::parse_position;
+use bashni_rules::{Position, Variant};
+
+use crate::engine::{Engine, Limits, Options};
+use crate::search::History;
+
+/// The bench positions: both starts and positions with towers and kings.
+pub const POSITIONS: &[(Variant, &str)] = &[
+    (Variant::Bashni, "start"),
+    (Variant::Russian, "start"),
+    (
+        Variant::Bashni,
+        "White: b4 0/10, d4 0; Black: b6 0, b8 1, c7 0/0101, d2 0, d6 0/0, e1 1, e7 1, h2 00/1100, h6 0/0; White to move",
+    ),
+    (
+        Variant::Bashni,
+        "White: a1 0, d6 0, e5 0/0, f2 000, f6 00, h6 1; Black: b4 0, c1 1, f8 01/0, h4 0011/01, h8 011; Black to move",
+    ),
+    (
+        Variant::Bashni,
+        "White: a3 0, b2 00, c1 0, e3 0/0, f2 0, g1 0, h2 0; Black: a7 0, b8 0, c7 0, d6 00/0, e7 0, f8 0, g7 0, h8 0; White to move",
+    ),
+    (
+        Variant::Russian,
+        "White: a1 0, c3 0, e3 0, f2 0, g1 0, h2 1; Black: b6 0, c7 0, e7 0, f8 0, h6 1; White to move",
+    ),
+    (
+        Variant::Russian,
+        "White: a3 0, b2 0, c1 0, d2 0, e3 0, f4 0, g3 0, h2 0; Black: a7 0, b6 0, c5 0, d6 0, e7 0, f6 0, g7 0, h6 0; Black to move",
+    ),
+];
+
+/// What one bench position gave.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BenchLine {
+    /// The game.
+    pub variant: Variant,
+    /// The position searched.
+    pub position: String,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Time taken.
+    pub time: Duration,
+}
+
+/// The position of a bench line.
+pub fn position(variant: Variant, text: &str) -> Position {
+    if text == "start" {
+        Position::start(variant)
+    } else {
+        parse_position(variant, text).unwrap_or_else(|_| Position::start(variant))
+    }
+}
+
+/// Searches every bench position to `depth`, reporting each as it finishes.
+pub fn run(depth: u32, mut on_line: impl FnMut(&BenchLine)) -> Vec<BenchLine> {
+    let engine = Engine::new(Options {
+        hash_mb: 16,
+        threads: 1,
+        multipv: 1,
+    });
+    let mut lines = Vec::new();
+    for &(variant, text) in POSITIONS {
+        engine.new_game();
+        let started = Instant::now();
+        let result = engine.search(
+            &position(variant, text),
+            &History::default(),
+            &Limits::depth(depth),
+            |_| {},
+        );
+        let line = BenchLine {
+            variant,
+            position: text.to_string(),
+            nodes: result.nodes,
+            time: started.elapsed(),
+        };
+        on_line(&line);
+        lines.push(line);
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_signature_is_repeatable_and_positions_are_legal() {
+        for &(variant, text) in POSITIONS {
+            if text != "start" {
+                assert!(parse_position(variant, text).is_ok(), "{text}");
+            }
+        }
+        let first: u64 = run(4, |_| {}).iter().map(|l| l.nodes).sum();
+        let second: u64 = run(4, |_| {}).iter().map(|l| l.nodes).sum();
+        assert_eq!(first, second);
+        assert!(first > 1000);
+    }
+}

@@ -1,0 +1,123 @@
+//! The engine answers within its limits, stops when told, and plays only legal moves.
+
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use bashni_engine::search::History;
+use bashni_engine::{Clock, Engine, Level, Limits, Options, history_of};
+use bashni_rules::{Game, Position, Variant};
+
+/// How far past its budget a search may end: the deadline is checked every 1024 nodes.
+const TOLERANCE: Duration = Duration::from_millis(60);
+
+#[test]
+fn time_per_move_is_kept() {
+    let engine = Engine::new(Options::default());
+    for variant in [Variant::Bashni, Variant::Russian] {
+        let started = Instant::now();
+        let result = engine.search(
+            &Position::start(variant),
+            &History::default(),
+            &Limits::movetime(Duration::from_millis(200)),
+            |_| {},
+        );
+        let used = started.elapsed();
+        assert!(
+            used <= Duration::from_millis(200) + TOLERANCE,
+            "{variant}: {used:?}"
+        );
+        assert!(result.depth >= 4, "{variant}: only depth {}", result.depth);
+    }
+}
+
+#[test]
+fn a_short_clock_is_never_overrun() {
+    let engine = Engine::new(Options::default());
+    let start = Position::start(Variant::Bashni);
+    for remaining in [30u64, 300, 3000] {
+        let limits = Limits {
+            clock: Some(Clock {
+                remaining: Duration::from_millis(remaining),
+                increment: Duration::ZERO,
+                moves_to_go: None,
+            }),
+            ..Limits::default()
+        };
+        let started = Instant::now();
+        let result = engine.search(&start, &History::default(), &limits, |_| {});
+        let used = started.elapsed();
+        assert!(result.best.is_some());
+        assert!(
+            used < Duration::from_millis(remaining / 3) + TOLERANCE,
+            "{remaining} ms left, used {used:?}"
+        );
+    }
+}
+
+#[test]
+fn stop_ends_an_endless_search_with_a_legal_move() {
+    let engine = Engine::new(Options {
+        threads: 2,
+        ..Options::default()
+    });
+    let stop = engine.stop_handle();
+    let start = Position::start(Variant::Russian);
+    let stopper = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(150));
+        stop.store(true, Ordering::Relaxed);
+    });
+    let started = Instant::now();
+    let result = engine.search(&start, &History::default(), &Limits::default(), |_| {});
+    let used = started.elapsed();
+    stopper.join().expect("the stopper thread");
+    assert!(
+        used < Duration::from_millis(150) + TOLERANCE * 2,
+        "{used:?}"
+    );
+    let best = result.best.expect("a move");
+    assert!(start.legal_moves().contains(&best));
+}
+
+#[test]
+fn games_between_levels_only_contain_legal_moves() {
+    let engine = Engine::new(Options {
+        hash_mb: 8,
+        ..Options::default()
+    });
+    for (variant, seed) in [(Variant::Bashni, 1u64), (Variant::Russian, 2)] {
+        let mut game = Game::start(variant);
+        game.set_automatic_draws(true);
+        let levels = [Level::new(2).expect("level"), Level::new(5).expect("level")];
+        while !game.is_over() && game.ply() < 200 {
+            let level = levels[game.ply() % 2];
+            let result = level.choose(
+                &engine,
+                game.position(),
+                &history_of(&game),
+                &Limits::depth(4),
+                seed + game.ply() as u64,
+            );
+            let mv = result.best.expect("a side that is not lost has a move");
+            // Game::play refuses anything that is not a legal move.
+            game.play(&mv).expect("the engine's move is legal");
+        }
+        assert!(
+            game.ply() > 10,
+            "{variant}: the game lasted {} plies",
+            game.ply()
+        );
+    }
+}
+
+#[test]
+fn a_lost_position_has_no_move_and_says_so() {
+    let engine = Engine::new(Options::default());
+    let lost = bashni_rules::notation::parse_position(
+        Variant::Russian,
+        "White: a1 0; Black: b2 0, c3 0; White to move",
+    )
+    .expect("position");
+    let result = engine.search(&lost, &History::default(), &Limits::depth(3), |_| {});
+    assert_eq!(result.best, None);
+    assert_eq!(result.score, bashni_engine::Score::LossIn(0));
+}
