@@ -7,8 +7,10 @@ fn main() {
     let variant = Variant::parse(&args.next().unwrap_or("bashni".into())).expect("variant");
     let ms: u64 = args.next().map_or(1000, |a| a.parse().expect("ms"));
     let threads: usize = args.next().map_or(1, |a| a.parse().expect("threads"));
+    let hash_mb: usize = args.next().map_or(64, |a| a.parse().expect("MB"));
     let engine = Engine::new(Options {
         threads,
+        hash_mb,
         ..Options::default()
     });
     let result = engine.search(

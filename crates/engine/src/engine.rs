@@ -104,7 +104,9 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Options {
         Options {
-            hash_mb: 64,
+            // A small table stays in the processor's address caches; measured faster per
+            // node than 64 MB for searches of a few seconds.
+            hash_mb: 16,
             threads: 1,
             multipv: 1,
         }
