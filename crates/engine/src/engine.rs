@@ -157,6 +157,7 @@ pub struct Engine {
     stop: Arc<AtomicBool>,
     options: Options,
     weights: [Weights; 2],
+    reductions: bool,
 }
 
 fn variant_slot(variant: Variant) -> usize {
@@ -177,6 +178,7 @@ impl Engine {
                 Weights::tuned(Variant::Russian),
             ],
             options,
+            reductions: true,
         }
     }
 
@@ -196,6 +198,11 @@ impl Engine {
     /// Uses `weights` for `variant` from now on.
     pub fn set_weights(&mut self, variant: Variant, weights: Weights) {
         self.weights[variant_slot(variant)] = weights;
+    }
+
+    /// Turns late-move reductions on or off (on by default), to measure what they gain.
+    pub fn set_reductions(&mut self, on: bool) {
+        self.reductions = on;
     }
 
     /// The weights in use for `variant`.
@@ -253,6 +260,7 @@ impl Engine {
             nodes: AtomicU64::new(0),
             node_limit: limits.nodes,
             deadline: hard.map(|h| started + h),
+            reductions: self.reductions,
         };
         let weights = &self.weights[variant_slot(position.variant())];
         let mut root_moves: Vec<Move> = position.legal_moves().iter().copied().collect();

@@ -32,6 +32,8 @@ pub struct Shared {
     pub node_limit: Option<u64>,
     /// Stop at this moment.
     pub deadline: Option<Instant>,
+    /// Whether late quiet moves are first searched one ply shallower.
+    pub reductions: bool,
 }
 
 impl Shared {
@@ -290,11 +292,12 @@ impl<'a> Searcher<'a> {
                 -self.negamax(&child, next_depth, -beta, -alpha, ply + 1)
             } else {
                 // Late quiet moves are searched one ply shallower first.
-                let reduction = if quiet && depth >= 3 && i >= 3 && !pv_node {
-                    1
-                } else {
-                    0
-                };
+                let reduction =
+                    if self.shared.reductions && quiet && depth >= 3 && i >= 3 && !pv_node {
+                        1
+                    } else {
+                        0
+                    };
                 let mut value =
                     -self.negamax(&child, next_depth - reduction, -alpha - 1, -alpha, ply + 1);
                 if value > alpha && reduction > 0 {
