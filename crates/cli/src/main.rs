@@ -25,6 +25,8 @@ enum Command {
     Analyse(commands::analyse::Args),
     /// Search fixed positions to a fixed depth: node-count signature and speed.
     Bench(commands::bench::Args),
+    /// Speak the engine protocol (docs/protocol.md) on standard input and output.
+    Engine,
     /// Check and convert game records in PDN.
     #[command(subcommand)]
     Pdn(commands::pdn::Command),
@@ -36,6 +38,7 @@ fn main() -> ExitCode {
         Command::Perft(args) => commands::perft::run(&args),
         Command::Moves(args) => commands::moves::run(&args),
         Command::Pdn(command) => commands::pdn::run(&command),
+        Command::Engine => commands::engine::run(),
         Command::Analyse(args) => commands::analyse::run(&args),
         Command::Bench(args) => commands::bench::run(&args),
     };

@@ -2,6 +2,7 @@
 
 pub mod analyse;
 pub mod bench;
+pub mod engine;
 pub mod moves;
 pub mod pdn;
 pub mod perft;
