@@ -27,6 +27,10 @@ enum Command {
     Bench(commands::bench::Args),
     /// Speak the engine protocol (docs/protocol.md) on standard input and output.
     Engine,
+    /// Play two players against each other on balanced openings; wins, Elo, SPRT.
+    Match(commands::matchplay::Args),
+    /// Make balanced opening positions for `bashni match`.
+    Openings(commands::openings::Args),
     /// Check and convert game records in PDN.
     #[command(subcommand)]
     Pdn(commands::pdn::Command),
@@ -38,6 +42,8 @@ fn main() -> ExitCode {
         Command::Perft(args) => commands::perft::run(&args),
         Command::Moves(args) => commands::moves::run(&args),
         Command::Pdn(command) => commands::pdn::run(&command),
+        Command::Match(args) => commands::matchplay::run(&args),
+        Command::Openings(args) => commands::openings::run(&args),
         Command::Engine => commands::engine::run(),
         Command::Analyse(args) => commands::analyse::run(&args),
         Command::Bench(args) => commands::bench::run(&args),

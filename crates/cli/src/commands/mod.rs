@@ -3,6 +3,8 @@
 pub mod analyse;
 pub mod bench;
 pub mod engine;
+pub mod matchplay;
 pub mod moves;
+pub mod openings;
 pub mod pdn;
 pub mod perft;

@@ -1,0 +1,403 @@
+//! Players as the command line gives them: `level=8,time=10+0.1`, `material2`, `untuned`,
+//! `depth=4,weights=untuned`, `exec:/path/to/program args`.
+//!
+//! A spec is a comma-separated list of settings:
+//!
+//! | setting | meaning |
+//! | --- | --- |
+//! | `material2` | the baseline [`MaterialPlayer`] (takes only `name`) |
+//! | `untuned`, `tuned` | the built-in engine with [`Weights::untuned`] / tuned weights |
+//! | `level=N` | level 1 to 8 (default 8, full strength) |
+//! | `depth=N`, `nodes=N` | limits of every search (override the match's `--depth`, `--nodes`) |
+//! | `movetime=S` | seconds per move at most |
+//! | `time=B+I` (or `tc=B+I`) | this player's own clock (overrides the match's `--tc`) |
+//! | `weights=tuned\|untuned\|FILE` | the evaluation weights (a file as `bashni tune` writes) |
+//! | `hash=MB`, `threads=N` | engine table size (default 16) and search threads (default 1) |
+//! | `name=TEXT` | the name in the records (default: the spec itself) |
+//!
+//! `exec:PROGRAM ARGS` is an external program speaking the project's engine protocol; this
+//! crate only recognises it ([`PlayerKind::External`]), the program that runs the match
+//! makes the player.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use bashni_engine::{Level, Limits, Options, Weights};
+use bashni_rules::Variant;
+
+use crate::play::TimeControl;
+use crate::player::{BuiltinPlayer, MATCH_HASH_MB, MaterialPlayer, Player};
+use crate::runner::PlayerFactory;
+
+/// Which kind of player a spec names.
+#[derive(Clone, PartialEq, Debug)]
+pub enum PlayerKind {
+    /// The built-in engine.
+    Builtin {
+        /// Level 1 to 8.
+        level: Level,
+        /// Search depth per move.
+        depth: Option<u32>,
+        /// Nodes per move.
+        nodes: Option<u64>,
+        /// Time per move.
+        movetime: Option<Duration>,
+        /// Weights instead of the tuned ones.
+        weights: Option<WeightsChoice>,
+        /// Table size in MB.
+        hash_mb: usize,
+        /// Search threads.
+        threads: usize,
+    },
+    /// The 2-ply material baseline.
+    Material2,
+    /// An external program: the command line, split at blanks.
+    External {
+        /// The program and its arguments.
+        command: Vec<String>,
+    },
+}
+
+/// Weights asked for by a spec.
+#[derive(Clone, PartialEq, Debug)]
+pub enum WeightsChoice {
+    /// The hand-set weights ([`Weights::untuned`]).
+    Untuned,
+    /// Weights read from a file.
+    Given(Weights),
+}
+
+/// A player as given on the command line.
+#[derive(Clone, PartialEq, Debug)]
+pub struct PlayerSpec {
+    /// The name in the records.
+    pub name: String,
+    /// What plays.
+    pub kind: PlayerKind,
+    /// This player's own time control, if the spec gives one.
+    pub time_control: Option<TimeControl>,
+}
+
+fn number<T: std::str::FromStr>(key: &str, value: &str) -> Result<T, String> {
+    value
+        .parse()
+        .map_err(|_| format!("`{key}={value}`: `{value}` is not a valid number"))
+}
+
+impl PlayerSpec {
+    /// Reads a spec (see the module notes). `read_file` reads a weights file named by
+    /// `weights=FILE`.
+    pub fn parse(
+        text: &str,
+        read_file: impl Fn(&str) -> Result<String, String>,
+    ) -> Result<PlayerSpec, String> {
+        let text = text.trim();
+        if let Some(command) = text.strip_prefix("exec:") {
+            let command: Vec<String> = command.split_whitespace().map(String::from).collect();
+            let Some(program) = command.first() else {
+                return Err("`exec:` needs a program".into());
+            };
+            return Ok(PlayerSpec {
+                name: program
+                    .rsplit(['/', '\\'])
+                    .next()
+                    .unwrap_or(program)
+                    .to_string(),
+                kind: PlayerKind::External { command },
+                time_control: None,
+            });
+        }
+        let mut name = None;
+        let mut material = false;
+        let mut level = Level::full();
+        let mut depth = None;
+        let mut nodes = None;
+        let mut movetime = None;
+        let mut weights = None;
+        let mut hash_mb = MATCH_HASH_MB;
+        let mut threads = 1;
+        let mut time_control = None;
+        let mut builtin_setting = None;
+        for item in text.split(',').map(str::trim) {
+            if item.is_empty() {
+                continue;
+            }
+            let (key, value) = match item.split_once('=') {
+                Some((key, value)) => (key.trim(), Some(value.trim())),
+                None => (item, None),
+            };
+            match (key, value) {
+                ("material2", None) => material = true,
+                ("untuned", None) => weights = Some(WeightsChoice::Untuned),
+                ("tuned", None) | ("builtin", None) => {}
+                ("name", Some(value)) => {
+                    name = Some(value.to_string());
+                    continue;
+                }
+                ("level", Some(value)) => {
+                    let n: u8 = number(key, value)?;
+                    level = Level::new(n).ok_or_else(|| {
+                        format!("`level={value}`: levels go from 1 to {}", Level::MAX)
+                    })?;
+                }
+                ("depth", Some(value)) => {
+                    let d: u32 = number(key, value)?;
+                    if d == 0 {
+                        return Err("`depth=0`: the depth must be at least 1".into());
+                    }
+                    depth = Some(d);
+                }
+                ("nodes", Some(value)) => {
+                    let n: u64 = number(key, value)?;
+                    if n == 0 {
+                        return Err("`nodes=0`: the node count must be at least 1".into());
+                    }
+                    nodes = Some(n);
+                }
+                ("movetime", Some(value)) => {
+                    let seconds: f64 = number(key, value)?;
+                    if !(seconds > 0.0 && seconds < 1.0e7) {
+                        return Err(format!("`movetime={value}`: give seconds above 0"));
+                    }
+                    movetime = Some(Duration::from_secs_f64(seconds));
+                }
+                ("time" | "tc", Some(value)) => {
+                    time_control = Some(TimeControl::parse(value)?);
+                    continue;
+                }
+                ("weights", Some("untuned")) => weights = Some(WeightsChoice::Untuned),
+                ("weights", Some("tuned")) => weights = None,
+                ("weights", Some(file)) => {
+                    let text = read_file(file)?;
+                    let parsed =
+                        Weights::parse(&text).map_err(|error| format!("{file}: {error}"))?;
+                    weights = Some(WeightsChoice::Given(parsed));
+                }
+                ("hash", Some(value)) => {
+                    hash_mb = number(key, value)?;
+                    if hash_mb == 0 || hash_mb > 65_536 {
+                        return Err(format!("`hash={value}`: give 1 to 65536 MB"));
+                    }
+                }
+                ("threads", Some(value)) => {
+                    threads = number(key, value)?;
+                    if threads == 0 || threads > 256 {
+                        return Err(format!("`threads={value}`: give 1 to 256 threads"));
+                    }
+                }
+                _ => {
+                    return Err(format!(
+                        "unknown player setting `{item}` (expected material2, untuned, level=, depth=, nodes=, movetime=, time=, weights=, hash=, threads=, name=, or exec:PROGRAM)"
+                    ));
+                }
+            }
+            if key != "material2" {
+                builtin_setting = Some(item.to_string());
+            }
+        }
+        if material && let Some(setting) = builtin_setting {
+            return Err(format!(
+                "`material2` is a fixed 2-ply search; `{setting}` does not apply to it"
+            ));
+        }
+        let kind = if material {
+            PlayerKind::Material2
+        } else {
+            PlayerKind::Builtin {
+                level,
+                depth,
+                nodes,
+                movetime,
+                weights,
+                hash_mb,
+                threads,
+            }
+        };
+        Ok(PlayerSpec {
+            name: name.unwrap_or_else(|| text.to_string()),
+            kind,
+            time_control,
+        })
+    }
+
+    /// Whether the player needs a clock, a depth or a node count from the match to know when
+    /// to stop: the built-in engine at full strength without limits of its own.
+    pub fn needs_limits(&self) -> bool {
+        match &self.kind {
+            PlayerKind::Builtin {
+                level,
+                depth,
+                nodes,
+                movetime,
+                ..
+            } => {
+                level.depth().is_none()
+                    && depth.is_none()
+                    && nodes.is_none()
+                    && movetime.is_none()
+                    && self.time_control.is_none()
+            }
+            _ => false,
+        }
+    }
+
+    /// The factory of this player for a match of `variant`: `depth` and `nodes` are the
+    /// match's limits per move, used where the spec gives none; `seed` makes the choices
+    /// repeatable. `None` for an external program (see the module notes).
+    pub fn factory(
+        &self,
+        variant: Variant,
+        depth: Option<u32>,
+        nodes: Option<u64>,
+        seed: u64,
+    ) -> Option<PlayerFactory> {
+        let name = self.name.clone();
+        match &self.kind {
+            PlayerKind::Material2 => Some(Arc::new(move || {
+                let mut player = MaterialPlayer::new(seed);
+                player.name = name.clone();
+                Ok(Box::new(player) as Box<dyn Player + Send>)
+            })),
+            PlayerKind::Builtin {
+                level,
+                depth: own_depth,
+                nodes: own_nodes,
+                movetime,
+                weights,
+                hash_mb,
+                threads,
+            } => {
+                let limits = Limits {
+                    depth: own_depth.or(depth),
+                    nodes: own_nodes.or(nodes),
+                    movetime: *movetime,
+                    clock: None,
+                };
+                let options = Options {
+                    hash_mb: *hash_mb,
+                    threads: *threads,
+                    ..Options::default()
+                };
+                let level = *level;
+                let weights = weights.as_ref().map(|choice| match choice {
+                    WeightsChoice::Untuned => Weights::untuned(variant),
+                    WeightsChoice::Given(weights) => weights.clone(),
+                });
+                Some(Arc::new(move || {
+                    let mut player =
+                        BuiltinPlayer::new(name.clone(), options.clone(), level, limits);
+                    player.weights = weights.clone();
+                    player.seed = seed;
+                    Ok(Box::new(player) as Box<dyn Player + Send>)
+                }))
+            }
+            PlayerKind::External { .. } => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<PlayerSpec, String> {
+        PlayerSpec::parse(text, |file| match file {
+            "w.txt" => Ok("man 90\nking 280\n".into()),
+            _ => Err(format!("{file}: no such file")),
+        })
+    }
+
+    #[test]
+    fn specs_read() {
+        let spec = parse("level=8,time=10+0.1").expect("valid");
+        assert_eq!(spec.name, "level=8,time=10+0.1");
+        assert_eq!(spec.time_control, TimeControl::parse("10+0.1").ok());
+        assert!(matches!(spec.kind, PlayerKind::Builtin { level, .. } if level == Level::full()));
+        assert!(!spec.needs_limits());
+
+        let spec = parse("level=4").expect("valid");
+        assert!(!spec.needs_limits(), "level 4 searches 4 plies at most");
+
+        assert_eq!(
+            parse("material2").expect("valid").kind,
+            PlayerKind::Material2
+        );
+        let spec = parse("material2,name=base").expect("valid");
+        assert_eq!(spec.name, "base");
+        assert!(parse("material2,depth=3").is_err());
+
+        let spec = parse("untuned").expect("valid");
+        assert!(matches!(
+            spec.kind,
+            PlayerKind::Builtin {
+                weights: Some(WeightsChoice::Untuned),
+                ..
+            }
+        ));
+        assert!(spec.needs_limits());
+
+        let spec = parse("depth=3,weights=w.txt,hash=8,threads=2").expect("valid");
+        let PlayerKind::Builtin {
+            depth,
+            weights,
+            hash_mb,
+            threads,
+            ..
+        } = spec.kind
+        else {
+            panic!("builtin expected");
+        };
+        assert_eq!((depth, hash_mb, threads), (Some(3), 8, 2));
+        let Some(WeightsChoice::Given(weights)) = weights else {
+            panic!("weights from the file");
+        };
+        assert_eq!(weights.features[0], 90);
+
+        let spec = parse("exec:/usr/local/bin/engine --fast").expect("valid");
+        assert_eq!(spec.name, "engine");
+        assert_eq!(
+            spec.kind,
+            PlayerKind::External {
+                command: vec!["/usr/local/bin/engine".into(), "--fast".into()]
+            }
+        );
+        assert!(spec.factory(Variant::Bashni, None, None, 1).is_none());
+    }
+
+    #[test]
+    fn bad_specs_are_refused() {
+        for bad in [
+            "level=0",
+            "level=9",
+            "level=x",
+            "depth=0",
+            "depth=-1",
+            "nodes=0",
+            "time=abc",
+            "movetime=0",
+            "hash=0",
+            "threads=0",
+            "weights=missing.txt",
+            "frobnicate",
+            "level",
+            "exec:",
+        ] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn factories_make_named_players() {
+        let spec = parse("depth=1,name=quick").expect("valid");
+        let factory = spec
+            .factory(Variant::Russian, None, None, 5)
+            .expect("builtin");
+        let player = factory().expect("made");
+        assert_eq!(player.name(), "quick");
+        let spec = parse("material2").expect("valid");
+        let factory = spec
+            .factory(Variant::Russian, Some(3), None, 5)
+            .expect("material");
+        assert_eq!(factory().expect("made").name(), "material2");
+    }
+}
