@@ -12,6 +12,7 @@
 //! | `movetime=S` | seconds per move at most |
 //! | `time=B+I` (or `tc=B+I`) | this player's own clock (overrides the match's `--tc`) |
 //! | `weights=tuned\|untuned\|FILE` | the evaluation weights (a file as `bashni tune` writes) |
+//! | `reductions=on\|off` | late-move reductions of the search (default on), to measure them |
 //! | `hash=MB`, `threads=N` | engine table size (default 16) and search threads (default 1) |
 //! | `name=TEXT` | the name in the records (default: the spec itself) |
 //!
@@ -48,6 +49,8 @@ pub enum PlayerKind {
         hash_mb: usize,
         /// Search threads.
         threads: usize,
+        /// Whether late-move reductions are on.
+        reductions: bool,
     },
     /// The 2-ply material baseline.
     Material2,
@@ -115,6 +118,7 @@ impl PlayerSpec {
         let mut movetime = None;
         let mut weights = None;
         let mut hash_mb = MATCH_HASH_MB;
+        let mut reductions = true;
         let mut threads = 1;
         let mut time_control = None;
         let mut builtin_setting = None;
@@ -173,6 +177,8 @@ impl PlayerSpec {
                         Weights::parse(&text).map_err(|error| format!("{file}: {error}"))?;
                     weights = Some(WeightsChoice::Given(parsed));
                 }
+                ("reductions", Some("on")) => reductions = true,
+                ("reductions", Some("off")) => reductions = false,
                 ("hash", Some(value)) => {
                     hash_mb = number(key, value)?;
                     if hash_mb == 0 || hash_mb > 65_536 {
@@ -187,7 +193,7 @@ impl PlayerSpec {
                 }
                 _ => {
                     return Err(format!(
-                        "unknown player setting `{item}` (expected material2, untuned, level=, depth=, nodes=, movetime=, time=, weights=, hash=, threads=, name=, or exec:PROGRAM)"
+                        "unknown player setting `{item}` (expected material2, untuned, level=, depth=, nodes=, movetime=, time=, weights=, reductions=on|off, hash=, threads=, name=, or exec:PROGRAM)"
                     ));
                 }
             }
@@ -211,6 +217,7 @@ impl PlayerSpec {
                 weights,
                 hash_mb,
                 threads,
+                reductions,
             }
         };
         Ok(PlayerSpec {
@@ -266,6 +273,7 @@ impl PlayerSpec {
                 weights,
                 hash_mb,
                 threads,
+                reductions,
             } => {
                 let limits = Limits {
                     depth: own_depth.or(depth),
@@ -279,6 +287,7 @@ impl PlayerSpec {
                     ..Options::default()
                 };
                 let level = *level;
+                let reductions = *reductions;
                 let weights = weights.as_ref().map(|choice| match choice {
                     WeightsChoice::Untuned => Weights::untuned(variant),
                     WeightsChoice::Given(weights) => weights.clone(),
@@ -287,6 +296,7 @@ impl PlayerSpec {
                     let mut player =
                         BuiltinPlayer::new(name.clone(), options.clone(), level, limits);
                     player.weights = weights.clone();
+                    player.engine.set_reductions(reductions);
                     player.seed = seed;
                     Ok(Box::new(player) as Box<dyn Player + Send>)
                 }))
