@@ -55,9 +55,9 @@ impl Level {
             2 => Some(2),
             3 => Some(3),
             4 => Some(4),
-            5 => Some(6),
-            6 => Some(8),
-            7 => Some(12),
+            5 => Some(5),
+            6 => Some(6),
+            7 => Some(8),
             _ => None,
         }
     }
