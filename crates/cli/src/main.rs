@@ -25,6 +25,8 @@ enum Command {
     Analyse(commands::analyse::Args),
     /// Search fixed positions to a fixed depth: node-count signature and speed.
     Bench(commands::bench::Args),
+    /// Fit the evaluation weights to the results of self-play games.
+    Tune(commands::tune::Args),
     /// Speak the engine protocol (docs/protocol.md) on standard input and output.
     Engine,
     /// Play two players against each other on balanced openings; wins, Elo, SPRT.
@@ -47,6 +49,7 @@ fn main() -> ExitCode {
         Command::Engine => commands::engine::run(),
         Command::Analyse(args) => commands::analyse::run(&args),
         Command::Bench(args) => commands::bench::run(&args),
+        Command::Tune(args) => commands::tune::run(&args),
     };
     match outcome {
         Ok(code) => code,

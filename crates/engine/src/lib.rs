@@ -24,6 +24,7 @@ pub mod level;
 pub mod score;
 pub mod search;
 pub mod tt;
+pub mod tune;
 
 pub use engine::{
     Clock, Engine, Info, Limits, MOVE_OVERHEAD, Options, SearchResult, history_of, time_budget,

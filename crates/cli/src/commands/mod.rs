@@ -8,3 +8,4 @@ pub mod moves;
 pub mod openings;
 pub mod pdn;
 pub mod perft;
+pub mod tune;
