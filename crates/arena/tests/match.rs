@@ -174,7 +174,7 @@ fn the_engine_keeps_to_its_clock() {
     let never = AtomicBool::new(false);
     let factory = spec_factory("level=8,hash=1", Variant::Russian, 1);
     let (mut white, mut black) = (factory().expect("made"), factory().expect("made"));
-    let tc = TimeControl::parse("0.4+0.02").expect("valid");
+    let tc = TimeControl::parse("1+0.05").expect("valid");
     let settings = GameSettings {
         white_clock: Some(tc),
         black_clock: Some(tc),
