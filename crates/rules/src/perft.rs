@@ -36,11 +36,3 @@ fn walk(position: &mut Position, depth: u32) -> u64 {
         }
     }
 }
-
-/// The perft count below each legal move, in the order of [`Position::legal_moves`].
-pub fn divide(position: &Position, depth: u32) -> Vec<(crate::moves::Move, u64)> {
-    let list = position.legal_moves();
-    list.iter()
-        .map(|mv| (*mv, perft(&position.after(mv), depth.saturating_sub(1))))
-        .collect()
-}
