@@ -441,8 +441,15 @@ pub fn history_of(game: &Game) -> History {
         .rev()
         .take_while(|mv| !mv.is_capture() && !mv.promotes())
         .count();
+    let king_plies = moves
+        .iter()
+        .zip(positions)
+        .rev()
+        .take_while(|(mv, before)| !mv.is_capture() && before.kings().has(mv.from()))
+        .count();
     History {
         hashes,
         quiet_plies,
+        king_plies,
     }
 }

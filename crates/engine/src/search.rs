@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-use bashni_rules::{Move, MoveList, Position, Variant};
+use bashni_rules::{Bitboard, Color, Move, MoveList, Position, Variant};
 
 use crate::eval::{Weights, evaluate};
 use crate::score::{DRAW, INFINITE, Value, WIN, WIN_BOUND};
@@ -55,14 +55,17 @@ impl Shared {
 }
 
 /// The game so far, as the search needs it: positions since the last move that cannot be
-/// undone (capture, promotion or man move), for repetitions, and plies since the last
-/// capture or promotion, for Bashni's 15-move rule.
+/// undone (capture, promotion or man move), for repetitions, plies since the last capture or
+/// promotion, for Bashni's 15-move rule and the Russian endgame counts, and plies of king
+/// moves only, for rule 6.1.8.8.
 #[derive(Clone, Debug, Default)]
 pub struct History {
     /// Hashes of the earlier positions that can still repeat, oldest first.
     pub hashes: Vec<u64>,
     /// Plies since the last capture or promotion.
     pub quiet_plies: usize,
+    /// Plies since the last capture or move of a man.
+    pub king_plies: usize,
 }
 
 /// One line found at the root: its value and moves.
@@ -84,6 +87,7 @@ pub struct Searcher<'a> {
     /// Where the positions that may repeat start in `path`, per ply of the path.
     reversible_from: Vec<usize>,
     quiet_plies: Vec<usize>,
+    king_plies: Vec<usize>,
     killers: [[Option<Move>; 2]; MAX_PLY],
     history: Box<[[i32; 64]; 64]>,
     pv: Vec<Vec<Move>>,
@@ -108,6 +112,7 @@ impl<'a> Searcher<'a> {
             variant,
             reversible_from: vec![0],
             quiet_plies: vec![history.quiet_plies],
+            king_plies: vec![history.king_plies],
             path,
             killers: [[None; 2]; MAX_PLY],
             history: Box::new([[0; 64]; 64]),
@@ -197,23 +202,35 @@ impl<'a> Searcher<'a> {
             self.quiet_plies.last().copied().unwrap_or(0) + 1
         };
         self.quiet_plies.push(quiet);
+        let king = if irreversible {
+            0
+        } else {
+            self.king_plies.last().copied().unwrap_or(0) + 1
+        };
+        self.king_plies.push(king);
     }
 
     fn leave(&mut self) {
         self.reversible_from.pop();
         self.quiet_plies.pop();
+        self.king_plies.pop();
     }
 
-    /// Whether the position with `hash`, just reached, is a draw by the rules the search
-    /// applies: a repetition of a position of the path, or Bashni's 15-move rule.
-    fn is_draw(&self, hash: u64) -> bool {
-        if self.variant == Variant::Bashni
-            && self
-                .quiet_plies
-                .last()
-                .is_some_and(|&q| q >= BASHNI_QUIET_PLIES)
-        {
-            return true;
+    /// Whether `position` (with `hash`), just reached, is a draw by the rules the search
+    /// applies: a repetition of a position of the path, Bashni's 15-move rule, or the
+    /// Russian endgame counts that depend only on material and plies (6.1.8.4, 6.1.8.6,
+    /// 6.1.8.8; see [`russian_count_draw`]).
+    fn is_draw(&self, position: &Position, hash: u64) -> bool {
+        let quiet = self.quiet_plies.last().copied().unwrap_or(0);
+        match self.variant {
+            Variant::Bashni if quiet >= BASHNI_QUIET_PLIES => return true,
+            Variant::Russian => {
+                let king_plies = self.king_plies.last().copied().unwrap_or(0);
+                if russian_count_draw(position, quiet, king_plies) {
+                    return true;
+                }
+            }
+            Variant::Bashni => {}
         }
         let from = *self.reversible_from.last().unwrap_or(&0);
         let end = self.path.len();
@@ -242,7 +259,7 @@ impl<'a> Searcher<'a> {
         }
         self.seldepth = self.seldepth.max(ply);
         let hash = position.hash();
-        if self.is_draw(hash) {
+        if self.is_draw(position, hash) {
             return DRAW;
         }
         let mut moves = MoveList::new();
@@ -383,6 +400,41 @@ impl<'a> Searcher<'a> {
     }
 }
 
+/// The Russian endgame counts, as the search applies them (the game itself applies the exact
+/// rules, see `bashni_rules::Game`): with the balance of forces unchanged for `quiet` plies
+/// (no capture, no promotion) and only kings moved for `king_plies` plies,
+/// - 6.1.8.4: three or more pieces against a lone king, 15 moves (30 plies);
+/// - 6.1.8.6: both sides with kings, 2-3 pieces: 5 moves, 4-5: 30, 6-7: 60 (each side);
+/// - 6.1.8.8: 4-5 pieces with only kings moving for 15 moves, 6-7 pieces for 25.
+pub fn russian_count_draw(position: &Position, quiet: usize, king_plies: usize) -> bool {
+    let white = position.owned_by(Color::White);
+    let black = position.owned_by(Color::Black);
+    let kings = position.kings();
+    let pieces = (white | black).count();
+    let lone_king = |side: Bitboard| side.count() == 1 && !(side & kings).is_empty();
+    if (lone_king(white) && black.count() >= 3 || lone_king(black) && white.count() >= 3)
+        && quiet >= 30
+    {
+        return true;
+    }
+    let both_have_kings = !(white & kings).is_empty() && !(black & kings).is_empty();
+    let king_ending_limit = match pieces {
+        2..=3 => 10,
+        4..=5 => 60,
+        6..=7 => 120,
+        _ => usize::MAX,
+    };
+    if both_have_kings && quiet >= king_ending_limit {
+        return true;
+    }
+    let kings_only_limit = match pieces {
+        4..=5 => 30,
+        6..=7 => 50,
+        _ => usize::MAX,
+    };
+    king_plies >= kings_only_limit
+}
+
 /// Wins and losses are stored counted from the stored position, not from the root.
 fn to_table(value: Value, ply: usize) -> Value {
     if value >= WIN_BOUND {
@@ -401,5 +453,47 @@ fn from_table(value: Value, ply: usize) -> Value {
         value + ply as Value
     } else {
         value
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Engine, Limits, Options};
+    use bashni_rules::notation::parse_position;
+
+    fn russian(text: &str) -> Position {
+        parse_position(Variant::Russian, text).expect("test position")
+    }
+
+    #[test]
+    fn russian_counts() {
+        let three_v_one = russian("White: a1 1, c1 1, e1 1; Black: h8 1; White to move");
+        assert!(!russian_count_draw(&three_v_one, 29, 29));
+        assert!(russian_count_draw(&three_v_one, 30, 30));
+        let kings_both = russian("White: a1 1, c3 0; Black: h8 1; White to move");
+        assert!(!russian_count_draw(&kings_both, 9, 0));
+        assert!(russian_count_draw(&kings_both, 10, 0));
+        let five = russian("White: a1 1, c3 0, e3 0; Black: h8 1, h6 0; White to move");
+        assert!(!russian_count_draw(&five, 29, 29));
+        assert!(russian_count_draw(&five, 30, 30), "6.1.8.8: 15 moves of kings only");
+        assert!(russian_count_draw(&five, 60, 0), "6.1.8.6: 30 moves");
+        let many = Position::start(Variant::Russian);
+        assert!(!russian_count_draw(&many, 500, 500));
+    }
+
+    #[test]
+    fn the_search_sees_a_count_running_out() {
+        let engine = Engine::new(Options::default());
+        let position = russian("White: a1 1, c1 1, e1 1; Black: h8 1; White to move");
+        let fresh = engine.search(&position, &History::default(), &Limits::depth(4), |_| {});
+        assert!(fresh.score.value() > 200, "{}", fresh.score);
+        engine.new_game();
+        let late = History {
+            quiet_plies: 29,
+            ..History::default()
+        };
+        let result = engine.search(&position, &late, &Limits::depth(4), |_| {});
+        assert_eq!(result.score.value(), DRAW, "every move ends the count");
     }
 }
