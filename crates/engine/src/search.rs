@@ -476,7 +476,10 @@ mod tests {
         assert!(russian_count_draw(&kings_both, 10, 0));
         let five = russian("White: a1 1, c3 0, e3 0; Black: h8 1, h6 0; White to move");
         assert!(!russian_count_draw(&five, 29, 29));
-        assert!(russian_count_draw(&five, 30, 30), "6.1.8.8: 15 moves of kings only");
+        assert!(
+            russian_count_draw(&five, 30, 30),
+            "6.1.8.8: 15 moves of kings only"
+        );
         assert!(russian_count_draw(&five, 60, 0), "6.1.8.6: 30 moves");
         let many = Position::start(Variant::Russian);
         assert!(!russian_count_draw(&many, 500, 500));
