@@ -1,0 +1,121 @@
+// (g) The board is drawn: pixels of squares and towers; names are text, never HTML.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  startServer, launchBrowser, newPage, tempDb, api, openGameAs, decodePng, luminance,
+} from './harness.mjs';
+
+let server; let browser; let tmp;
+
+before(async () => {
+  tmp = tempDb();
+  server = await startServer({ db: tmp.db });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) await server.stop();
+  if (tmp) tmp.remove();
+});
+
+// Where the centre of a square is in the screenshot of the board element.
+async function squareCentre(page, square) {
+  return page.evaluate((sq) => {
+    const svg = document.querySelector('svg.board');
+    const rect = svg.querySelector(`[data-square="${sq}"]`);
+    const box = svg.getBoundingClientRect();
+    const r = rect.getBoundingClientRect();
+    return { x: r.left - box.left + r.width / 2, y: r.top - box.top + r.height / 2 };
+  }, square);
+}
+
+// The centre of a light square, found from a dark one next to it.
+async function lightCentre(page, darkSquare) {
+  return page.evaluate((sq) => {
+    const svg = document.querySelector('svg.board');
+    const box = svg.getBoundingClientRect();
+    const r = svg.querySelector(`[data-square="${sq}"]`).getBoundingClientRect();
+    // the square to the right on the screen is light
+    return { x: r.left - box.left + r.width * 1.5, y: r.top - box.top + r.height / 2 };
+  }, darkSquare);
+}
+
+test('the start position is drawn with light and dark squares and towers', async () => {
+  const created = await api(server.url, 'POST', '/api/games', { variant: 'bashni', mode: 'local' });
+  const { context, page } = await newPage(browser, { viewport: { width: 1000, height: 800 } });
+  try {
+    await openGameAs(page, server.url, created);
+    const png = decodePng(await page.locator('svg.board').screenshot());
+    assert.ok(png.width > 300 && png.height > 300, `board is ${png.width}x${png.height}`);
+    const sample = async (p) => luminance(png.pixel(p.x, p.y));
+    const darkEmpty = await sample(await squareCentre(page, 'd4'));
+    const lightEmpty = await sample(await lightCentre(page, 'd4'));
+    const whiteTop = await sample(await squareCentre(page, 'c3'));
+    const blackTop = await sample(await squareCentre(page, 'f6'));
+    assert.ok(Math.abs(lightEmpty - darkEmpty) > 40, `light ${lightEmpty} and dark ${darkEmpty} squares differ`);
+    assert.ok(whiteTop > 200, `a white tower's top is light (${whiteTop})`);
+    assert.ok(blackTop < 70, `a black tower's top is dark (${blackTop})`);
+    assert.ok(whiteTop > darkEmpty + 40 && blackTop < darkEmpty - 30, 'towers stand out from the dark squares');
+    // 24 towers, each one checker, coordinates around
+    assert.equal(await page.locator('.layer-pieces .tower').count(), 24);
+    const coords = await page.$$eval('.coord', (ns) => ns.map((n) => n.textContent));
+    for (const c of ['a', 'h', '1', '8']) assert.ok(coords.includes(c));
+
+    // flipping puts Black at the bottom: c3 moves to the top half
+    const before = await squareCentre(page, 'c3');
+    await page.click('#flip');
+    const after = await squareCentre(page, 'c3');
+    assert.ok(after.y < before.y, 'the board turned');
+  } finally {
+    await context.close();
+  }
+});
+
+test('a tall tower is drawn compressed with its height, and the inspector lists it', async () => {
+  const created = await api(server.url, 'POST', '/api/games', {
+    variant: 'bashni', mode: 'local', position: 'W:Wc3=1/0000000,e3:Bf6=00/1,h8',
+  });
+  const { context, page } = await newPage(browser);
+  try {
+    await openGameAs(page, server.url, created);
+    const st = await api(server.url, 'GET', '/api/games/' + created.id);
+    assert.equal(st.position.towers.c3, 'Wbbbbbbb');
+    const tower = page.locator('.layer-pieces .tower[data-square="c3"]');
+    assert.equal(await tower.locator('.disc').count(), 8);
+    assert.equal(await tower.locator('.badge-text').textContent(), '8');
+    await page.hover('[data-square="f6"]');
+    assert.equal(await page.textContent('#inspector'), 'f6: Black man / black man / white man');
+    await page.hover('[data-square="c3"]');
+    assert.equal(await page.textContent('#inspector'),
+      'c3: White king / black man / black man / black man / black man / black man / black man / black man');
+  } finally {
+    await context.close();
+  }
+});
+
+test('a name with a script tag is shown as text and never runs', async () => {
+  const evil = '<script>window.__pwned=1</script>';
+  const { context, page } = await newPage(browser);
+  try {
+    await page.goto(server.url + '/');
+    await page.selectOption('#mode', 'engine');
+    await page.selectOption('#level', '1');
+    await page.fill('#name', evil);
+    await page.click('#create');
+    await page.waitForURL(/\/g\/[^/]+$/);
+    await page.waitForSelector('svg.board[data-version]');
+    const shown = await page.textContent('.player .name[data-color="white"]');
+    assert.equal(shown, evil);
+    assert.equal(await page.evaluate(() => window.__pwned), undefined);
+    assert.equal(await page.locator('.player script').count(), 0);
+    await page.goto(server.url + '/');
+    await page.waitForSelector('#recent a');
+    const names = await page.$$eval('#recent .names', (ns) => ns.map((n) => n.textContent));
+    assert.ok(names.some((n) => n.includes(evil)), names.join('\n'));
+    assert.equal(await page.evaluate(() => window.__pwned), undefined);
+    assert.equal(await page.locator('#recent script').count(), 0);
+  } finally {
+    await context.close();
+  }
+});
