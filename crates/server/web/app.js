@@ -54,7 +54,8 @@
   }
 
   function append(node, children) {
-    for (const child of children.flat(Infinity)) {
+    const list = Array.isArray(children) ? children.flat(Infinity) : [children];
+    for (const child of list) {
       if (child === null || child === undefined || child === false) continue;
       if (typeof child === 'string' || typeof child === 'number') {
         node.appendChild(document.createTextNode(String(child)));
@@ -198,10 +199,10 @@
   const SQ = 100;          // a square in board units
   const MARGIN = 28;       // room for the coordinates
   const BOARD = SQ * 8 + MARGIN * 2;
-  const DISC_RX = 36;
-  const DISC_RY = 13;
-  const TOP_T = 12;        // thickness of the commanding checker
-  const DISC_T = 8;        // thickness of the others
+  const DISC_RX = 40;
+  const DISC_RY = 14;
+  const TOP_T = 13;        // thickness of the commanding checker
+  const DISC_T = 9;        // thickness of the others
   const TALL = 5;          // towers higher than this are drawn compressed
 
   function squareColRow(square) {
@@ -378,7 +379,8 @@
 
     setMarks(marks) {
       this.marks = marks || {};
-      if (!this.anim) this.drawMarks();
+      if (this.anim) this.anim.marks = this.marks;
+      else this.drawMarks();
     }
 
     draw() {
@@ -491,8 +493,8 @@
         const start = performance.now();
         const ease = (p) => (p < 0.5 ? 2 * p * p : 1 - Math.pow(-2 * p + 2, 2) / 2);
         const step = (now) => {
-          if (!this.anim) return;
-          const t = now - start;
+          if (this.anim !== anim) return;
+          const t = Math.max(0, now - start);
           const seg = Math.min(segs - 1, Math.floor(t / segTime));
           const p = Math.min(1, (t - seg * segTime) / segTime);
           const a = points[seg];
@@ -529,14 +531,16 @@
           if (t >= total) {
             this.anim = null;
             clear(layer);
-            this.render(toTowers, marks);
+            this.render(toTowers, anim.marks);
             resolve();
             return;
           }
-          this.anim.frame = requestAnimationFrame(step);
+          anim.frame = requestAnimationFrame(step);
         };
-        this.anim = { frame: 0, resolve: () => { this.render(toTowers, marks); resolve(); } };
-        this.anim.frame = requestAnimationFrame(step);
+        const anim = { frame: 0, marks };
+        anim.resolve = () => { this.render(toTowers, anim.marks); resolve(); };
+        this.anim = anim;
+        anim.frame = requestAnimationFrame(step);
         this.svg.dataset.animating = 'true';
       }).then(() => { delete this.svg.dataset.animating; });
     }
@@ -948,10 +952,10 @@
     const moveInput = el('input', { id: 'move-input', type: 'text', placeholder: 'Type a move, e.g. c3-d4', autocomplete: 'off', autocapitalize: 'off', spellcheck: 'false' });
     const moveForm = el('form', { id: 'move-form', class: 'move-form' }, moveInput, el('button', { type: 'submit' }, 'Play'));
     const navButtons = el('div', { class: 'nav-buttons' },
-      el('button', { type: 'button', id: 'nav-first', title: 'Start (Home)', onclick: () => goTo(-1) }, '⏮'),
-      el('button', { type: 'button', id: 'nav-prev', title: 'Back (←)', onclick: () => step(-1) }, '◀'),
-      el('button', { type: 'button', id: 'nav-next', title: 'Forward (→)', onclick: () => step(1) }, '▶'),
-      el('button', { type: 'button', id: 'nav-last', title: 'Now (End)', onclick: () => goTo(null) }, '⏭'));
+      el('button', { type: 'button', id: 'nav-first', title: 'Start (Home)', onclick: () => goTo(-1) }, '« Start'),
+      el('button', { type: 'button', id: 'nav-prev', title: 'Back (←)', onclick: () => step(-1) }, '‹ Back'),
+      el('button', { type: 'button', id: 'nav-next', title: 'Forward (→)', onclick: () => step(1) }, 'Next ›'),
+      el('button', { type: 'button', id: 'nav-last', title: 'Now (End)', onclick: () => goTo(null) }, 'Now »'));
 
     const clockTop = el('span', { class: 'clock' });
     const clockBottom = el('span', { class: 'clock' });
@@ -1257,6 +1261,11 @@
       const ply = shownPly();
       g.lastShown = { ply, version: s.version, towers: pos.towers, len: s.moves.length };
       board.svg.dataset.chosen = g.chosen.join(' ');
+      if (board.anim && last && last.ply === ply && last.len === s.moves.length) {
+        // the same position (a clock or an offer changed): let the move finish
+        board.anim.marks = marks;
+        return;
+      }
       // Animate when exactly one move has been added to what was shown.
       if (last && ply === last.ply + 1 && ply >= 0 && last.towers && sameStart(prev, s, ply)) {
         board.animate(last.towers, s.moves[ply], pos.towers, marks);
