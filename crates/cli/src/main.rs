@@ -33,6 +33,8 @@ enum Command {
     Match(commands::matchplay::Args),
     /// Make balanced opening positions for `bashni match`.
     Openings(commands::openings::Args),
+    /// Run the web app: play, watch, replay and analyse games in the browser.
+    Serve(commands::serve::Args),
     /// Check and convert game records in PDN.
     #[command(subcommand)]
     Pdn(commands::pdn::Command),
@@ -50,6 +52,7 @@ fn main() -> ExitCode {
         Command::Analyse(args) => commands::analyse::run(&args),
         Command::Bench(args) => commands::bench::run(&args),
         Command::Tune(args) => commands::tune::run(&args),
+        Command::Serve(args) => commands::serve::run(&args),
     };
     match outcome {
         Ok(code) => code,

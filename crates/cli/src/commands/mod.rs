@@ -8,4 +8,5 @@ pub mod moves;
 pub mod openings;
 pub mod pdn;
 pub mod perft;
+pub mod serve;
 pub mod tune;
