@@ -1,0 +1,712 @@
+//! The HTTP API and the WebSocket, driven as a client would.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use bashni_server::{App, Settings, Store, router};
+use futures_util::{SinkExt, StreamExt};
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+type TestResult = Result<(), Box<dyn std::error::Error>>;
+
+fn temp_db(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("bashni-api-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::create_dir_all(&dir);
+    dir.join("games.sqlite3")
+}
+
+fn app_on(path: &PathBuf) -> Result<Arc<App>, Box<dyn std::error::Error>> {
+    Ok(App::new(
+        Store::open(path)?,
+        Settings {
+            engines: 1,
+            hash_mb: 4,
+            web_dir: None,
+        },
+    ))
+}
+
+fn memory_app() -> Result<Arc<App>, Box<dyn std::error::Error>> {
+    Ok(App::new(
+        Store::in_memory()?,
+        Settings {
+            engines: 1,
+            hash_mb: 4,
+            web_dir: None,
+        },
+    ))
+}
+
+/// Sends a request; returns the status and the body (JSON if it is JSON, else a string).
+async fn call(
+    app: &Arc<App>,
+    method: &str,
+    uri: &str,
+    token: Option<&str>,
+    body: Option<&str>,
+) -> Result<(StatusCode, Value), Box<dyn std::error::Error>> {
+    let mut request = Request::builder().method(method).uri(uri);
+    if let Some(token) = token {
+        request = request.header("x-seat-token", token);
+    }
+    if body.is_some() {
+        request = request.header("content-type", "application/json");
+    }
+    let request = request.body(Body::from(body.unwrap_or("").to_string()))?;
+    let response = router(Arc::clone(app)).oneshot(request).await?;
+    let status = response.status();
+    let bytes = response.into_body().collect().await?.to_bytes();
+    let value = serde_json::from_slice(&bytes)
+        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));
+    Ok((status, value))
+}
+
+async fn create(
+    app: &Arc<App>,
+    body: Value,
+) -> Result<(String, String, Value), Box<dyn std::error::Error>> {
+    let (status, answer) = call(app, "POST", "/api/games", None, Some(&body.to_string())).await?;
+    assert_eq!(status, StatusCode::CREATED, "{answer}");
+    let id = answer["id"].as_str().ok_or("no id")?.to_string();
+    let token = answer["token"].as_str().ok_or("no token")?.to_string();
+    Ok((id, token, answer))
+}
+
+async fn play(
+    app: &Arc<App>,
+    id: &str,
+    token: &str,
+    text: &str,
+) -> Result<(StatusCode, Value), Box<dyn std::error::Error>> {
+    call(
+        app,
+        "POST",
+        &format!("/api/games/{id}/move"),
+        Some(token),
+        Some(&json!({ "move": text }).to_string()),
+    )
+    .await
+}
+
+fn move_texts(state: &Value) -> Vec<String> {
+    state["moves"]
+        .as_array()
+        .map(|moves| {
+            moves
+                .iter()
+                .filter_map(|m| m["text"].as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Waits until `check` holds for the game's state.
+async fn wait_for(
+    app: &Arc<App>,
+    id: &str,
+    check: impl Fn(&Value) -> bool,
+) -> Result<Value, Box<dyn std::error::Error>> {
+    for _ in 0..200 {
+        let (_, state) = call(app, "GET", &format!("/api/games/{id}"), None, None).await?;
+        if check(&state) {
+            return Ok(state);
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    Err("the state never came".into())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_against_the_engine_goes_on_move_by_move() -> TestResult {
+    let app = memory_app()?;
+    let (id, token, answer) = create(
+        &app,
+        json!({"variant": "bashni", "mode": "engine", "level": 1, "color": "white", "name": "Anna"}),
+    )
+    .await?;
+    assert_eq!(answer["seat"], "white");
+    assert_eq!(answer["state"]["you"], "white");
+    assert_eq!(answer["state"]["black"]["kind"], "engine");
+    assert_eq!(
+        answer["state"]["legal_moves"].as_array().map(Vec::len),
+        Some(7)
+    );
+    let (status, state) = play(&app, &id, &token, "c3-d4").await?;
+    assert_eq!(status, StatusCode::OK, "{state}");
+    assert_eq!(move_texts(&state), ["c3-d4"]);
+    let state = wait_for(&app, &id, |s| {
+        s["moves"].as_array().map(Vec::len) == Some(2)
+    })
+    .await?;
+    assert_eq!(state["turn"], "white");
+    assert_eq!(state["engine_thinking"], false);
+    // The engine's move is legal: it reads back through the rules.
+    let second = &state["moves"][1];
+    assert_eq!(second["color"], "black");
+    // Take back: both the engine's move and ours go.
+    let (status, state) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/takeback"),
+        Some(&token),
+        Some("{}"),
+    )
+    .await?;
+    assert_eq!(status, StatusCode::OK, "{state}");
+    assert!(move_texts(&state).is_empty());
+    assert_eq!(state["turn"], "white");
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_engine_moves_first_when_the_person_takes_black() -> TestResult {
+    let app = memory_app()?;
+    let (id, _, answer) = create(
+        &app,
+        json!({"variant": "russian", "mode": "engine", "level": 1, "color": "black"}),
+    )
+    .await?;
+    assert_eq!(answer["seat"], "black");
+    let state = wait_for(&app, &id, |s| {
+        s["moves"].as_array().map(Vec::len) == Some(1)
+    })
+    .await?;
+    assert_eq!(state["turn"], "black");
+    assert_eq!(state["moves"][0]["color"], "white");
+    Ok(())
+}
+
+#[tokio::test]
+async fn an_illegal_move_is_refused_with_its_reason_and_changes_nothing() -> TestResult {
+    let app = memory_app()?;
+    let (id, token, answer) = create(&app, json!({"variant": "russian", "mode": "local"})).await?;
+    let version = answer["state"]["version"].clone();
+    let (status, error) = play(&app, &id, &token, "c3-e5").await?;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(error["code"], "illegal_move");
+    assert!(
+        error["error"].as_str().is_some_and(|e| e.contains("c3-e5")),
+        "{error}"
+    );
+    assert_eq!(error["legal"].as_array().map(Vec::len), Some(7));
+    let (status, error) = play(&app, &id, &token, "").await?;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{error}");
+    let (_, state) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await?;
+    assert_eq!(state["version"], version);
+    assert!(move_texts(&state).is_empty());
+    Ok(())
+}
+
+#[tokio::test]
+async fn seats_need_their_own_token() -> TestResult {
+    let app = memory_app()?;
+    let (id, white, answer) = create(
+        &app,
+        json!({"variant": "bashni", "mode": "friend", "name": "Anna"}),
+    )
+    .await?;
+    let invite_url = answer["invite_url"]
+        .as_str()
+        .ok_or("no invite")?
+        .to_string();
+    let invite = invite_url.rsplit('/').next().ok_or("bad invite")?;
+    // Nobody can move before the second player joins.
+    let (status, _) = play(&app, &id, &white, "c3-d4").await?;
+    assert_eq!(status, StatusCode::CONFLICT);
+    // A wrong invite is refused; the right one gives Black's seat once.
+    let join = |code: &str| json!({"invite": code, "name": "Boris"}).to_string();
+    let (status, _) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        None,
+        Some(&join("00")),
+    )
+    .await?;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, joined) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        None,
+        Some(&join(invite)),
+    )
+    .await?;
+    assert_eq!(status, StatusCode::OK, "{joined}");
+    assert_eq!(joined["seat"], "black");
+    let black = joined["token"].as_str().ok_or("no token")?.to_string();
+    assert_eq!(black.len(), 32);
+    assert_ne!(black, white);
+    let (status, _) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        None,
+        Some(&join(invite)),
+    )
+    .await?;
+    assert_eq!(status, StatusCode::CONFLICT);
+    // Missing and wrong tokens, and the wrong seat, are refused.
+    let (status, _) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/move"),
+        None,
+        Some(r#"{"move":"c3-d4"}"#),
+    )
+    .await?;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, _) = play(&app, &id, "0123456789abcdef0123456789abcdef", "c3-d4").await?;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, _) = play(&app, &id, &black, "c3-d4").await?;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, state) = play(&app, &id, &white, "c3-d4").await?;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(state["you"], "white");
+    // No answer shows a token: not to a watcher, not to the other seat.
+    let (_, watched) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await?;
+    let (_, as_black) = call(&app, "GET", &format!("/api/games/{id}"), Some(&black), None).await?;
+    assert_eq!(as_black["you"], "black");
+    assert_eq!(watched["you"], Value::Null);
+    for text in [watched.to_string(), as_black.to_string(), state.to_string()] {
+        assert!(!text.contains(&white) && !text.contains(&black));
+    }
+    let (_, list) = call(&app, "GET", "/api/games", None, None).await?;
+    assert!(!list.to_string().contains(&white));
+    assert_eq!(list["games"][0]["white"], "Anna");
+    assert_eq!(list["games"][0]["black"], "Boris");
+    Ok(())
+}
+
+#[tokio::test]
+async fn resignation_and_draws_end_the_game_with_their_reason() -> TestResult {
+    let app = memory_app()?;
+    let (id, token, _) = create(&app, json!({"variant": "bashni", "mode": "local"})).await?;
+    let (status, state) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/resign"),
+        Some(&token),
+        Some("{}"),
+    )
+    .await?;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(state["result"]["score"], "0-1");
+    assert_eq!(state["result"]["code"], "resignation");
+    assert_eq!(state["legal_moves"].as_array().map(Vec::len), Some(0));
+    let (status, _) = play(&app, &id, &token, "c3-d4").await?;
+    assert_eq!(status, StatusCode::CONFLICT);
+
+    // Bashni: a draw by repetition is claimed, not automatic.
+    let (id, token, _) = create(
+        &app,
+        json!({"variant": "bashni", "mode": "local", "position": "White: a1 1, c3 0; Black: h8 1, f6 0; White to move"}),
+    )
+    .await?;
+    let draw = |action: &str| json!({"action": action}).to_string();
+    let (status, _) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/draw"),
+        Some(&token),
+        Some(&draw("claim")),
+    )
+    .await?;
+    assert_eq!(status, StatusCode::CONFLICT);
+    let mut state = Value::Null;
+    for _ in 0..2 {
+        for text in ["a1-b2", "h8-g7", "b2-a1", "g7-h8"] {
+            let (status, answer) = play(&app, &id, &token, text).await?;
+            assert_eq!(status, StatusCode::OK, "{answer}");
+            state = answer;
+        }
+    }
+    assert_eq!(state["result"], Value::Null);
+    assert!(state["can_claim_draw"].as_str().is_some(), "{state}");
+    let (status, state) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/draw"),
+        Some(&token),
+        Some(&draw("claim")),
+    )
+    .await?;
+    assert_eq!(status, StatusCode::OK, "{state}");
+    assert_eq!(state["result"]["score"], "1/2-1/2");
+    assert_eq!(state["result"]["code"], "repetition");
+
+    // An offer and its acceptance.
+    let (id, token, _) = create(&app, json!({"variant": "bashni", "mode": "local"})).await?;
+    let (status, state) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/draw"),
+        Some(&token),
+        Some(&draw("offer")),
+    )
+    .await?;
+    assert_eq!(status, StatusCode::OK, "{state}");
+    assert_eq!(state["draw_offer"], "white");
+    let (_, state) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/draw"),
+        Some(&token),
+        Some(&draw("accept")),
+    )
+    .await?;
+    assert_eq!(state["result"]["code"], "agreement");
+    let (status, _) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/draw"),
+        Some(&token),
+        Some(&draw("dance")),
+    )
+    .await?;
+    assert_eq!(status, StatusCode::CONFLICT);
+
+    // Russian 6.1.8.1: no offer before the 20th move.
+    let (id, token, _) = create(&app, json!({"variant": "russian", "mode": "local"})).await?;
+    let (status, error) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/draw"),
+        Some(&token),
+        Some(&draw("offer")),
+    )
+    .await?;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert!(
+        error["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("6.1.8.1"))
+    );
+    Ok(())
+}
+
+#[tokio::test]
+async fn malformed_requests_are_refused_with_what_is_wrong() -> TestResult {
+    let app = memory_app()?;
+    let cases = [
+        ("/api/games", "{", StatusCode::BAD_REQUEST),
+        (
+            "/api/games",
+            r#"{"variant":"chess","mode":"local"}"#,
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "/api/games",
+            r#"{"variant":"bashni","mode":"moon"}"#,
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "/api/games",
+            r#"{"variant":"bashni","mode":"engine","level":9}"#,
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "/api/games",
+            r#"{"variant":"bashni","mode":"local","extra":1}"#,
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "/api/games",
+            r#"{"variant":"bashni","mode":"local","time":{"minutes":-1}}"#,
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "/api/games",
+            r#"{"variant":"bashni","mode":"local","position":"White: z9 0"}"#,
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "/api/position",
+            r#"{"variant":"bashni","towers":{"c3":"wxq"}}"#,
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "/api/games/nosuchgame/move",
+            r#"{"move":"c3-d4"}"#,
+            StatusCode::NOT_FOUND,
+        ),
+    ];
+    for (uri, body, expected) in cases {
+        let (status, answer) = call(&app, "POST", uri, None, Some(body)).await?;
+        assert_eq!(status, expected, "{uri} {body}: {answer}");
+        assert!(
+            answer["error"].as_str().is_some_and(|e| !e.is_empty()),
+            "{answer}"
+        );
+    }
+    let name = "x".repeat(41);
+    let (status, _) = call(
+        &app,
+        "POST",
+        "/api/games",
+        None,
+        Some(&json!({"variant":"bashni","mode":"local","name":name}).to_string()),
+    )
+    .await?;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let huge = format!(
+        r#"{{"variant":"bashni","mode":"local","name":"{}"}}"#,
+        "x".repeat(300_000)
+    );
+    let (status, answer) = call(&app, "POST", "/api/games", None, Some(&huge)).await?;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{answer}");
+    let (status, _) = call(&app, "GET", "/api/nothing", None, None).await?;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    Ok(())
+}
+
+#[tokio::test]
+async fn names_are_data_and_the_page_is_served() -> TestResult {
+    let app = memory_app()?;
+    let name = "<script>alert(1)</script>";
+    let (_, _, answer) = create(
+        &app,
+        json!({"variant": "bashni", "mode": "local", "name": name}),
+    )
+    .await?;
+    assert_eq!(answer["state"]["white"]["name"], name);
+    let (status, page) = call(&app, "GET", "/", None, None).await?;
+    assert_eq!(status, StatusCode::OK);
+    assert!(page.as_str().is_some_and(|p| p.contains("/assets/app.js")));
+    let (status, _) = call(&app, "GET", "/assets/app.js", None, None).await?;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _) = call(&app, "GET", "/assets/secret.txt", None, None).await?;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    Ok(())
+}
+
+#[tokio::test]
+async fn a_restart_keeps_every_game_and_move() -> TestResult {
+    let path = temp_db("restart");
+    let (id, token) = {
+        let app = app_on(&path)?;
+        let (id, token, _) = create(
+            &app,
+            json!({"variant": "bashni", "mode": "local", "time": {"minutes": 5, "increment_s": 3}}),
+        )
+        .await?;
+        for text in ["c3-d4", "f6-g5", "g3-h4"] {
+            let (status, answer) = play(&app, &id, &token, text).await?;
+            assert_eq!(status, StatusCode::OK, "{answer}");
+        }
+        (id, token)
+    };
+    let app = app_on(&path)?;
+    let (status, state) =
+        call(&app, "GET", &format!("/api/games/{id}"), Some(&token), None).await?;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(move_texts(&state), ["c3-d4", "f6-g5", "g3-h4"]);
+    assert_eq!(state["you"], "both");
+    assert_eq!(state["turn"], "black");
+    // Three seconds were added per move: White has more than 5 minutes.
+    assert!(
+        state["clock"]["white_ms"]
+            .as_i64()
+            .is_some_and(|t| t > 300_000),
+        "{state}"
+    );
+    let (status, state) = play(&app, &id, &token, "g5-f4").await?;
+    assert_eq!(status, StatusCode::OK, "{state}");
+    assert_eq!(move_texts(&state).len(), 4);
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_clock_that_runs_out_loses_the_game() -> TestResult {
+    let app = memory_app()?;
+    let (id, token, _) = create(
+        &app,
+        json!({"variant": "russian", "mode": "local", "time": {"minutes": 0.005}}),
+    )
+    .await?;
+    let state = wait_for(&app, &id, |s| !s["result"].is_null()).await?;
+    assert_eq!(state["result"]["code"], "time");
+    assert_eq!(state["result"]["score"], "0-1");
+    assert_eq!(state["clock"]["white_ms"], 0);
+    let (status, _) = play(&app, &id, &token, "c3-d4").await?;
+    assert_eq!(status, StatusCode::CONFLICT);
+    Ok(())
+}
+
+#[tokio::test]
+async fn a_game_downloads_as_pdn_and_uploads_back() -> TestResult {
+    let app = memory_app()?;
+    let (id, token, _) = create(
+        &app,
+        json!({"variant": "bashni", "mode": "local", "name": "Anna", "opponent_name": "Boris"}),
+    )
+    .await?;
+    for text in ["c3-d4", "f6-e5", "d4:f6", "g7:e5"] {
+        let (status, answer) = play(&app, &id, &token, text).await?;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+    }
+    call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/resign"),
+        Some(&token),
+        Some("{}"),
+    )
+    .await?;
+    let (status, pdn) = call(&app, "GET", &format!("/api/games/{id}/pdn"), None, None).await?;
+    assert_eq!(status, StatusCode::OK);
+    let pdn = pdn.as_str().ok_or("PDN is text")?.to_string();
+    assert!(
+        pdn.contains("[White \"Anna\"]") && pdn.contains("[GameType \"60\"]"),
+        "{pdn}"
+    );
+    assert!(pdn.contains("[Result \"0-1\"]"), "{pdn}");
+    let (status, uploaded) = call(&app, "POST", "/api/pdn", None, Some(&pdn)).await?;
+    assert_eq!(status, StatusCode::OK, "{uploaded}");
+    let record = uploaded["games"][0]["id"]
+        .as_str()
+        .ok_or("no id")?
+        .to_string();
+    let (_, original) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await?;
+    let (_, copy) = call(&app, "GET", &format!("/api/games/{record}"), None, None).await?;
+    assert_eq!(move_texts(&copy), move_texts(&original));
+    assert_eq!(copy["mode"], "record");
+    assert_eq!(copy["result"]["score"], "0-1");
+    assert_eq!(copy["white"]["name"], "Anna");
+    assert_eq!(copy["position"], original["position"]);
+    let (status, _) = play(&app, &record, &token, "c3-d4").await?;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    // A broken record is reported with its place; the good game before it is kept.
+    let broken = format!("{pdn}\n[GameType \"60\"]\n1. c3-d4 c3-d4 *\n");
+    let (_, uploaded) = call(&app, "POST", "/api/pdn", None, Some(&broken)).await?;
+    assert!(uploaded["games"][0]["id"].is_string());
+    assert!(
+        uploaded["games"][1]["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("game 2")),
+        "{uploaded}"
+    );
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn positions_are_checked_and_analysed() -> TestResult {
+    let app = memory_app()?;
+    let body = json!({"variant": "bashni", "towers": {"c3": "wbb", "d4": "b", "g7": "b"}, "turn": "white"});
+    let (status, answer) =
+        call(&app, "POST", "/api/position", None, Some(&body.to_string())).await?;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["position"]["towers"]["c3"], "wbb");
+    assert_eq!(answer["legal_moves"][0]["text"], "c3:e5");
+    assert_eq!(answer["legal_moves"][0]["captured"], json!(["d4"]));
+    let body = json!({"variant": "russian", "position": "start", "movetime_ms": 200, "lines": 2});
+    let (status, answer) =
+        call(&app, "POST", "/api/analyse", None, Some(&body.to_string())).await?;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["lines"].as_array().map(Vec::len), Some(2));
+    assert!(answer["depth"].as_u64().is_some_and(|d| d >= 1));
+    let first = answer["lines"][0]["moves"][0].as_str().ok_or("no move")?;
+    let (_, legal) = call(
+        &app,
+        "POST",
+        "/api/position",
+        None,
+        Some(&json!({"variant": "russian"}).to_string()),
+    )
+    .await?;
+    let legal: Vec<&str> = legal["legal_moves"]
+        .as_array()
+        .ok_or("no moves")?
+        .iter()
+        .filter_map(|m| m["text"].as_str())
+        .collect();
+    assert!(legal.contains(&first), "{first} in {legal:?}");
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_websocket_tells_watchers_and_takes_moves() -> TestResult {
+    let app = memory_app()?;
+    let (id, token, _) = create(&app, json!({"variant": "bashni", "mode": "local"})).await?;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let address = listener.local_addr()?;
+    tokio::spawn(bashni_server::serve(listener, Arc::clone(&app)));
+    let url = format!("ws://{address}/api/games/{id}/ws");
+    let (mut player, _) = tokio_tungstenite::connect_async(&url).await?;
+    let (mut watcher, _) = tokio_tungstenite::connect_async(&url).await?;
+    async fn next_json(
+        socket: &mut (
+                 impl StreamExt<
+            Item = Result<
+                tokio_tungstenite::tungstenite::Message,
+                tokio_tungstenite::tungstenite::Error,
+            >,
+        > + Unpin
+             ),
+        kind: &str,
+    ) -> Result<Value, Box<dyn std::error::Error>> {
+        loop {
+            let message = tokio::time::timeout(Duration::from_secs(5), socket.next())
+                .await?
+                .ok_or("socket closed")??;
+            if let Ok(text) = message.to_text() {
+                let value: Value = serde_json::from_str(text)?;
+                if value["type"] == kind {
+                    return Ok(value);
+                }
+            }
+        }
+    }
+    let first = next_json(&mut watcher, "state").await?;
+    assert!(move_texts(&first["state"]).is_empty());
+    next_json(&mut player, "state").await?;
+    let send =
+        |value: Value| tokio_tungstenite::tungstenite::Message::Text(value.to_string().into());
+    player
+        .send(send(
+            json!({"type": "move", "id": 1, "token": token, "move": "c3-d4"}),
+        ))
+        .await?;
+    let ack = next_json(&mut player, "ack").await?;
+    assert_eq!(ack["id"], 1);
+    let seen = next_json(&mut watcher, "state").await?;
+    assert_eq!(move_texts(&seen["state"]), ["c3-d4"]);
+    // The move was stored before the acknowledgement.
+    let (_, state) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await?;
+    assert_eq!(move_texts(&state), ["c3-d4"]);
+    player
+        .send(send(
+            json!({"type": "move", "id": 2, "token": token, "move": "a1-h8"}),
+        ))
+        .await?;
+    let error = next_json(&mut player, "error").await?;
+    assert_eq!(error["id"], 2);
+    assert_eq!(error["code"], "illegal_move");
+    player
+        .send(send(
+            json!({"type": "move", "id": 3, "token": "nope", "move": "f6-g5"}),
+        ))
+        .await?;
+    assert_eq!(next_json(&mut player, "error").await?["code"], "forbidden");
+    player
+        .send(tokio_tungstenite::tungstenite::Message::Text(
+            "not json".into(),
+        ))
+        .await?;
+    assert_eq!(
+        next_json(&mut player, "error").await?["code"],
+        "bad_request"
+    );
+    player.send(send(json!({"type": "dance", "id": 4}))).await?;
+    assert_eq!(
+        next_json(&mut player, "error").await?["code"],
+        "bad_request"
+    );
+    Ok(())
+}
