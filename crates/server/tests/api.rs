@@ -21,7 +21,7 @@ fn temp_db(name: &str) -> PathBuf {
     dir.join("games.sqlite3")
 }
 
-fn app_on(path: &PathBuf) -> Result<Arc<App>, Box<dyn std::error::Error>> {
+fn app_on(path: &std::path::Path) -> Result<Arc<App>, Box<dyn std::error::Error>> {
     Ok(App::new(
         Store::open(path)?,
         Settings {
