@@ -44,7 +44,7 @@ async function playOut(page, maxPlies) {
   return { capped: false, clicked };
 }
 
-test('a Russian game from the start against level 1, clicked to the end', { timeout: 240000 }, async () => {
+test('a Russian game from the start against level 1, clicked to the end', { timeout: 240000 }, async (t) => {
   const { context, page } = await newPage(browser);
   try {
     await page.goto(server.url + '/');
@@ -76,6 +76,7 @@ test('a Russian game from the start against level 1, clicked to the end', { time
     const shown = await page.textContent('#result');
     assert.ok(shown.includes(final.result.score), `result "${shown}" shows ${final.result.score}`);
     assert.ok(shown.includes(final.result.reason), `result "${shown}" shows "${final.result.reason}"`);
+    t.diagnostic(`${final.moves.length} plies, ${clicked} clicked${capped ? ', capped' : ''}: ${shown}`);
     const list = await moveListTexts(page);
     assert.deepEqual(list, final.moves.map((m) => m.text), 'the move list is the game');
     // no move controls once the game is over
@@ -87,7 +88,7 @@ test('a Russian game from the start against level 1, clicked to the end', { time
   }
 });
 
-test('a Bashni ending set up on the study board, played from there to the result', { timeout: 120000 }, async () => {
+test('a Bashni ending set up on the study board, played from there to the result', { timeout: 120000 }, async (t) => {
   const { context, page } = await newPage(browser);
   try {
     // White has a king and two men against one black man: the game ends soon.
@@ -116,6 +117,7 @@ test('a Bashni ending set up on the study board, played from there to the result
     assert.ok(final.result);
     const shown = await page.textContent('#result');
     assert.ok(shown.includes(final.result.score) && shown.includes(final.result.reason), shown);
+    t.diagnostic(`${final.moves.length} plies${capped ? ', capped' : ''}: ${shown}`);
   } finally {
     await context.close();
   }

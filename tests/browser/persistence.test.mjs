@@ -26,8 +26,17 @@ async function playOneMove(page) {
   assert.equal(what, 'move', 'the game goes on');
   const now = await stateOf(page, server.url);
   await clickPath(page, now.legal_moves[0].path);
-  await page.waitForFunction((n) => Number(document.querySelector('svg.board').dataset.plies) > n,
-    now.moves.length, { timeout: 15000, polling: 50 });
+  try {
+    await page.waitForFunction((n) => Number(document.querySelector('svg.board').dataset.plies) > n,
+      now.moves.length, { timeout: 15000, polling: 50 });
+  } catch (e) {
+    const info = await page.evaluate(() => ({
+      message: document.getElementById('message').textContent,
+      connection: document.getElementById('connection').textContent,
+      board: { ...document.querySelector('svg.board').dataset },
+    }));
+    throw new Error('the move did not arrive: ' + JSON.stringify(info) + '\n' + server.stderr());
+  }
   // wait for the engine's answer too
   await waitTurnOrEnd(page, now.moves.length + 2);
 }

@@ -74,7 +74,7 @@ test('the start position is drawn with light and dark squares and towers', async
 
 test('a tall tower is drawn compressed with its height, and the inspector lists it', async () => {
   const created = await api(server.url, 'POST', '/api/games', {
-    variant: 'bashni', mode: 'local', position: 'W:Wc3=1/0000000,e3:Bf6=00/1,h8',
+    variant: 'bashni', mode: 'local', position: 'W:Wc3=1/0000000,e3:Bf6=00/0,h8',
   });
   const { context, page } = await newPage(browser);
   try {

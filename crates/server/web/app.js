@@ -454,6 +454,7 @@
       if (this.anim) {
         const a = this.anim;
         this.anim = null;
+        delete this.svg.dataset.animating;
         cancelAnimationFrame(a.frame);
         clear(this.layers.anim);
         a.resolve();
@@ -530,6 +531,7 @@
           }
           if (t >= total) {
             this.anim = null;
+            delete this.svg.dataset.animating;
             clear(layer);
             this.render(toTowers, anim.marks);
             resolve();
@@ -542,7 +544,7 @@
         this.anim = anim;
         anim.frame = requestAnimationFrame(step);
         this.svg.dataset.animating = 'true';
-      }).then(() => { delete this.svg.dataset.animating; });
+      });
     }
 
     // Events: click, hover, long press, drag.
@@ -805,9 +807,10 @@
       const games = (data && data.games) || [];
       if (!games.length) list.appendChild(el('li', null, 'No games yet.'));
       for (const g of games) {
-        const w = (g.white && g.white.name) || 'White';
-        const b = (g.black && g.black.name) || 'Black';
-        const status = g.result ? g.result.score : 'in play';
+        const nameOf = (p, fallback) => (typeof p === 'string' ? p : (p && p.name)) || fallback;
+        const w = nameOf(g.white, 'White');
+        const b = nameOf(g.black, 'Black');
+        const status = !g.result ? 'in play' : typeof g.result === 'string' ? g.result : g.result.score;
         list.appendChild(el('li', null,
           el('a', { href: '/g/' + encodeURIComponent(g.id) },
             el('span', { class: 'names' }, w + ' – ' + b),
@@ -1218,9 +1221,12 @@
 
     // ---- drawing the state
 
-    function applyState(state, fromRequest) {
+    function applyState(state, fromRequest, force) {
       if (!state) return;
-      if (g.state && state.version < g.state.version) return;
+      // An older version is a late message; but after the server restarts its
+      // versions may start again from lower numbers, so a fresh connection's
+      // first state is always taken.
+      if (g.state && state.version < g.state.version && !force) return;
       const prev = g.state;
       if (fromRequest && state.you !== undefined && g.token) {
         if (state.you) g.you = state.you;
@@ -1613,7 +1619,6 @@
         } else if (state.you) {
           g.you = state.you;
         }
-        if (g.state && state.version < g.state.version) return;
         applyState(state, true);
       } catch (e) {
         if (e.status === 404) {
@@ -1641,6 +1646,7 @@
       g.ws = ws;
       ws.onopen = () => {
         g.wsOpen = true;
+        g.fresh = true;
         g.backoff = 500;
         conn.hidden = true;
         conn.textContent = '';
@@ -1651,7 +1657,10 @@
       ws.onmessage = (ev) => {
         let msg;
         try { msg = JSON.parse(ev.data); } catch (e) { return; }
-        if (msg.type === 'state') applyState(msg.state, false);
+        if (msg.type === 'state') {
+          applyState(msg.state, false, g.fresh);
+          g.fresh = false;
+        }
         else if (msg.type === 'ack' || msg.type === 'error') {
           const p = g.pending.get(msg.id);
           if (!p) {
