@@ -12,7 +12,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use bashni_engine::{Limits, Score, history_of};
 use bashni_pdn::{MoveForm, Reader, record, replay, write_game};
-use bashni_rules::notation::{parse_fen, parse_position, write_fen, write_full_marked};
+use bashni_rules::notation::{parse_fen, parse_position, write_fen};
 use bashni_rules::{Color, Game, Position, Setup, Square, Tower, Variant};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
@@ -829,11 +829,10 @@ fn store_record(
     let moves: Vec<MoveRow> = game
         .moves()
         .iter()
-        .zip(game.positions())
         .enumerate()
-        .map(|(ply, (mv, before))| MoveRow {
+        .map(|(ply, mv)| MoveRow {
             ply: ply as u32,
-            text: write_full_marked(before, mv),
+            text: mv.to_string(),
             white_ms: None,
             black_ms: None,
             at_ms: now,
@@ -962,11 +961,10 @@ pub async fn analyse(
                     let mut line = game.clone();
                     let mut moves = Vec::new();
                     for mv in &info.pv {
-                        let before = *line.position();
                         if line.play(mv).is_err() {
                             break;
                         }
-                        moves.push(write_full_marked(&before, mv));
+                        moves.push(mv.to_string());
                     }
                     json!({
                         "score": score_text(info.score),

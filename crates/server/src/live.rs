@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use bashni_rules::notation::{MoveTextError, parse_fen, parse_move, write_full_marked};
+use bashni_rules::notation::{MoveTextError, parse_fen, parse_move};
 use bashni_rules::{Color, Game, GameError, Move, Outcome, Position, Reason, Variant};
 
 use crate::error::ApiError;
@@ -352,7 +352,6 @@ impl LiveGame {
             self.check_flag(now);
             return Err(ApiError::conflict(format!("{mover} ran out of time")));
         }
-        let position = *self.game.position();
         if claim_draw {
             self.game.claim_draw_with_move(&mv).map_err(game_error)?;
         } else {
@@ -374,7 +373,7 @@ impl LiveGame {
         let ply = (self.game.ply() - 1) as u32;
         let row = MoveRow {
             ply,
-            text: write_full_marked(&position, &mv),
+            text: mv.to_string(),
             white_ms: self.row.white_ms,
             black_ms: self.row.black_ms,
             at_ms: self.row.updated_ms,

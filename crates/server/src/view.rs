@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-use bashni_rules::notation::{write_fen, write_full_marked, write_position, write_short};
+use bashni_rules::notation::{write_fen, write_position, write_short};
 use bashni_rules::{Color, Move, Position, Tower};
 use serde::Serialize;
 use serde_json::Value;
@@ -79,7 +79,7 @@ impl MoveView {
         let mut path = vec![mv.from().to_string()];
         path.extend(mv.landings().iter().map(|s| s.to_string()));
         MoveView {
-            text: write_full_marked(position, mv),
+            text: mv.to_string(),
             short: write_short(position, mv),
             path,
             captured: mv.captured().iter().map(|s| s.to_string()).collect(),
