@@ -885,12 +885,15 @@
   function analysisView(data, turn) {
     const box = el('div', { class: 'analysis-result' });
     box.appendChild(el('p', { class: 'analysis-summary' },
-      'Depth ' + data.depth + ', ' + Number(data.nodes || 0).toLocaleString('en') + ' positions.'));
+      'Depth ' + data.depth + ', ' + Number(data.nodes || 0).toLocaleString('en') + ' positions. ' +
+      'Scores are in men (1.00 = one man); plus is good for the side named.'));
     const ol = el('ol', { class: 'lines' });
     for (const line of data.lines || []) {
       ol.appendChild(el('li', null,
         el('b', { class: 'score' }, line.score),
-        ' (' + capital(turn) + ' to move; for White ' + scoreForWhite(line, turn) + ') ',
+        turn === 'black' && /^[+-]?\d/.test(line.score)
+          ? ' for Black (' + scoreForWhite(line, turn) + ' for White) '
+          : ' for ' + capital(turn) + ' ',
         el('span', { class: 'line' }, (line.moves || []).join(' '))));
     }
     box.appendChild(ol);
@@ -1610,6 +1613,12 @@
 
     // ---- connection
 
+    let refreshTimer = 0;
+    function refreshSoon() {
+      clearTimeout(refreshTimer);
+      refreshTimer = setTimeout(refresh, 30);
+    }
+
     async function refresh() {
       try {
         const state = await api('GET', '/api/games/' + encodeURIComponent(id), undefined, g.token);
@@ -1660,6 +1669,9 @@
         if (msg.type === 'state') {
           applyState(msg.state, false, g.fresh);
           g.fresh = false;
+          // The socket's states are made for watchers: ask for the seat's own view
+          // (take back, invite link) when this page holds a seat.
+          if (g.token && g.state && g.state.mode !== 'record') refreshSoon();
         }
         else if (msg.type === 'ack' || msg.type === 'error') {
           const p = g.pending.get(msg.id);

@@ -1,0 +1,81 @@
+// Buttons beside the board: take back, draw offer and answer, resign.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  startServer, launchBrowser, newPage, tempDb, api, openGameAs, stateOf, clickPath, waitPlies,
+  moveListTexts,
+} from './harness.mjs';
+
+let server; let browser; let tmp;
+
+before(async () => {
+  tmp = tempDb();
+  server = await startServer({ db: tmp.db });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) await server.stop();
+  if (tmp) tmp.remove();
+});
+
+test('at one screen: take back, then a draw offered and accepted', { timeout: 60000 }, async () => {
+  const created = await api(server.url, 'POST', '/api/games', { variant: 'bashni', mode: 'local', name: 'Ann', opponent_name: 'Bob' });
+  const { context, page } = await newPage(browser);
+  try {
+    await openGameAs(page, server.url, created);
+    assert.equal(await page.locator('#takeback').count(), 0, 'nothing to take back yet');
+    for (let i = 0; i < 2; i++) {
+      const st = await stateOf(page, server.url);
+      await clickPath(page, st.legal_moves[0].path);
+      await waitPlies(page, i + 1);
+    }
+    const two = await moveListTexts(page);
+    assert.equal(two.length, 2);
+    await page.click('#takeback');
+    await page.waitForFunction(() => Number(document.querySelector('svg.board').dataset.plies) === 1);
+    assert.deepEqual(await moveListTexts(page), two.slice(0, 1));
+    assert.equal((await stateOf(page, server.url)).turn, 'black');
+
+    await page.click('#draw-offer');
+    await page.waitForSelector('#draw-accept');
+    assert.match(await page.textContent('#draw-offer-text'), /offers a draw/);
+    await page.click('#draw-accept');
+    await page.waitForSelector('#result:not([hidden])');
+    const final = await stateOf(page, server.url);
+    assert.equal(final.result.code, 'agreement');
+    assert.ok((await page.textContent('#result')).includes(final.result.reason));
+  } finally {
+    await context.close();
+  }
+});
+
+test('resigning asks once more, then ends the game', { timeout: 60000 }, async () => {
+  const { context, page } = await newPage(browser);
+  try {
+    await page.goto(server.url + '/');
+    await page.selectOption('#mode', 'engine');
+    await page.selectOption('#level', '1');
+    await page.selectOption('#time', '3+2');
+    await page.click('#create');
+    await page.waitForURL(/\/g\/[^/]+$/);
+    await page.waitForSelector('#clock-white');
+    const st = await stateOf(page, server.url);
+    assert.equal(st.clock.base_ms, 180000);
+    assert.equal(st.clock.increment_ms, 2000);
+    // both clocks are shown; White's runs
+    assert.match(await page.textContent('#clock-black'), /^3:00$/);
+    await page.waitForFunction(() => document.getElementById('clock-white').textContent !== '3:00', null, { timeout: 5000 });
+    await page.click('#resign');
+    assert.equal(await page.locator('#result').isVisible(), false, 'one click does not resign');
+    await page.click('#resign-confirm');
+    await page.waitForSelector('#result:not([hidden])');
+    const final = await stateOf(page, server.url);
+    assert.equal(final.result.code, 'resignation');
+    assert.equal(final.result.winner, 'black');
+    assert.ok((await page.textContent('#result')).startsWith(final.result.score));
+  } finally {
+    await context.close();
+  }
+});
