@@ -80,7 +80,7 @@ test('clicking start and end square shows a chooser; the second choice is played
     assert.deepEqual(afterState.moves[0].after.towers, expected);
     // the board shows the new towers once the animation has run
     await page.waitForFunction(() => !document.querySelector('svg.board').dataset.animating);
-    const drawn = await page.$$eval('.layer-pieces .tower', (ns) => Object.fromEntries(ns.map((n) => [n.dataset.square, n.dataset.tower])));
+    const drawn = await page.$$eval('.layer-pieces .tower', (ns) => Object.fromEntries(ns.map((n) => [n.dataset.at, n.dataset.tower])));
     assert.deepEqual(drawn, expected);
     // the captured squares of the last move are marked
     assert.equal(await page.locator('.mark-captured').count(), options[1].captured.length);

@@ -79,3 +79,38 @@ test('resigning asks once more, then ends the game', { timeout: 60000 }, async (
     await context.close();
   }
 });
+
+test('a tower can be dragged to its square; a wrong square is refused with a reason', { timeout: 60000 }, async () => {
+  const created = await api(server.url, 'POST', '/api/games', { variant: 'russian', mode: 'local' });
+  const { context, page } = await newPage(browser);
+  try {
+    await openGameAs(page, server.url, created);
+    const centre = async (sq) => {
+      const b = await page.locator(`rect[data-square="${sq}"]`).boundingBox();
+      return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+    };
+    const from = await centre('c3');
+    const to = await centre('d4');
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.mouse.move(from.x + 15, from.y - 15, { steps: 3 });
+    await page.mouse.move(to.x, to.y, { steps: 5 });
+    await page.mouse.up();
+    await waitPlies(page, 1);
+    assert.deepEqual(await moveListTexts(page), ['c3-d4']);
+
+    // typed moves go to the server as they are; its reason is shown
+    await page.fill('#move-input', 'a7-b6');
+    await page.press('#move-input', 'Enter');
+    await page.waitForSelector('#message.error');
+    const reason = await page.textContent('#message');
+    assert.ok(reason.length > 5, reason);
+    assert.equal((await stateOf(page, server.url)).moves.length, 1, 'nothing was played');
+    await page.fill('#move-input', 'fg5');
+    await page.press('#move-input', 'Enter');
+    await waitPlies(page, 2);
+    assert.deepEqual(await moveListTexts(page), ['c3-d4', 'f6-g5']);
+  } finally {
+    await context.close();
+  }
+});

@@ -94,7 +94,7 @@ test('invite link, two players and a watcher', { timeout: 120000 }, async () => 
     for (const p of [a.page, b.page, c.page]) {
       assert.deepEqual(await moveListTexts(p), expected);
     }
-    const drawn = await c.page.$$eval('.layer-pieces .tower', (ns) => Object.fromEntries(ns.map((n) => [n.dataset.square, n.dataset.tower])));
+    const drawn = await c.page.$$eval('.layer-pieces .tower', (ns) => Object.fromEntries(ns.map((n) => [n.dataset.at, n.dataset.tower])));
     assert.deepEqual(drawn, final.position.towers, "the watcher's board shows the position");
     const rows = await c.page.$$eval('#moves .move-row', (ns) => ns.map((n) =>
       [n.querySelector('.num').textContent, ...Array.from(n.querySelectorAll('.mv')).map((m) => m.textContent)].join(' ')));

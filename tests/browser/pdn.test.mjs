@@ -69,12 +69,12 @@ test('PDN export and import give the same moves', { timeout: 90000 }, async () =
     assert.equal(await page.locator('#resign').count(), 0);
     await page.keyboard.press('Home');
     assert.equal((await boardData(page)).view, '-1');
-    let drawn = await page.$$eval('.layer-pieces .tower', (ns) => Object.fromEntries(ns.map((n) => [n.dataset.square, n.dataset.tower])));
+    let drawn = await page.$$eval('.layer-pieces .tower', (ns) => Object.fromEntries(ns.map((n) => [n.dataset.at, n.dataset.tower])));
     assert.deepEqual(drawn, record.start.towers);
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowRight');
     assert.equal((await boardData(page)).view, '1');
-    drawn = await page.$$eval('.layer-pieces .tower', (ns) => Object.fromEntries(ns.map((n) => [n.dataset.square, n.dataset.tower])));
+    drawn = await page.$$eval('.layer-pieces .tower', (ns) => Object.fromEntries(ns.map((n) => [n.dataset.at, n.dataset.tower])));
     assert.deepEqual(drawn, record.moves[1].after.towers);
     await page.click('#moves .mv[data-ply="4"]');
     assert.equal((await boardData(page)).view, '4');

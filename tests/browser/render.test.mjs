@@ -81,7 +81,7 @@ test('a tall tower is drawn compressed with its height, and the inspector lists 
     await openGameAs(page, server.url, created);
     const st = await api(server.url, 'GET', '/api/games/' + created.id);
     assert.equal(st.position.towers.c3, 'Wbbbbbbb');
-    const tower = page.locator('.layer-pieces .tower[data-square="c3"]');
+    const tower = page.locator('.layer-pieces .tower[data-at="c3"]');
     assert.equal(await tower.locator('.disc').count(), 8);
     assert.equal(await tower.locator('.badge-text').textContent(), '8');
     await page.hover('[data-square="f6"]');

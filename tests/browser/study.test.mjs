@@ -56,7 +56,7 @@ test('towers are built top first; the text follows; bad positions are refused', 
     await page.check('#brush-pop');
     await page.click('[data-square="d4"]');
     await page.waitForFunction(() => document.getElementById('position-text').textContent.includes('d4 00'));
-    assert.equal(await page.getAttribute('.layer-pieces .tower[data-square="d4"]', 'data-tower'), 'bb');
+    assert.equal(await page.getAttribute('.layer-pieces .tower[data-at="d4"]', 'data-tower'), 'bb');
 
     // a white man on its crowning rank is not allowed
     await page.check('#brush-w');

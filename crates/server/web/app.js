@@ -402,9 +402,8 @@
         const c = this.centre(square);
         const g = drawTower(tower);
         g.setAttribute('transform', 'translate(' + c.x + ' ' + c.y + ')');
-        g.dataset.square = square;
+        g.dataset.at = square;
         g.dataset.tower = tower;
-        g.setAttribute('data-on', square);
         layer.appendChild(g);
       }
     }
@@ -600,6 +599,8 @@
             try { svg.setPointerCapture(ev.pointerId); } catch (e) { /* ignore */ }
             this.finishAnimation();
             if (this.options.onDragStart) this.options.onDragStart(press.square);
+            const lifted = this.layers.pieces.querySelector('.tower[data-at="' + press.square + '"]');
+            if (lifted) lifted.classList.add('lifted');
             const ghost = drawTower(this.towers[press.square]);
             ghost.classList.add('ghost');
             this.layers.anim.appendChild(ghost);
@@ -622,6 +623,8 @@
         press = null;
         if (!p.dragging) return;
         if (p.ghost) p.ghost.remove();
+        const lifted = this.layers.pieces.querySelector('.tower.lifted');
+        if (lifted) lifted.classList.remove('lifted');
         suppressClick = true;
         setTimeout(() => { suppressClick = false; }, 0);
         if (cancelled) return;
