@@ -327,6 +327,7 @@ pub fn create_game(app: &Arc<App>, request: CreateRequest) -> Result<(Value, Str
         tags: "[]".into(),
         created_ms: now,
         updated_ms: now,
+        version: 1,
     };
     let mut live = LiveGame::restore(row, &[]).map_err(ApiError::internal)?;
     // A start position with no move for the side to move ends the game at once.
@@ -453,8 +454,7 @@ pub async fn join(
             live.row.invite = None;
             live.turn_started = Instant::now();
             live.sync_result();
-            live.version += 1;
-            live.row.updated_ms = now_ms();
+            live.touch();
             Ok((color, Change::Game))
         })
         .await?;
@@ -825,6 +825,7 @@ fn store_record(
         tags: serde_json::to_string(&tags).unwrap_or_else(|_| "[]".into()),
         created_ms: now,
         updated_ms: now,
+        version: 1,
     };
     let moves: Vec<MoveRow> = game
         .moves()

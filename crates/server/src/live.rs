@@ -199,13 +199,14 @@ impl LiveGame {
             };
         }
         let engine_color = row.engine_color.as_deref().and_then(parse_color);
+        let version = row.version.max(moves.len() as i64).max(1) as u64;
         Ok(LiveGame {
             row,
             game,
             mode,
             engine_color,
             turn_started: Instant::now(),
-            version: 1,
+            version,
             engine_thinking: false,
             move_clocks,
         })
@@ -274,8 +275,10 @@ impl LiveGame {
         self.row.reason_code = Some(reason_code(outcome.reason).to_string());
     }
 
-    fn touch(&mut self) {
+    /// Counts a change: a new version, stored with the row.
+    pub fn touch(&mut self) {
         self.version += 1;
+        self.row.version = self.version as i64;
         self.row.updated_ms = now_ms();
     }
 

@@ -49,6 +49,8 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (game_id, ply)
     ) WITHOUT ROWID;
     CREATE INDEX games_by_update ON games(updated_ms);",
+    // 2: the game's change counter, so that it keeps growing across restarts.
+    "ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0;",
 ];
 
 /// A failure of the database.
@@ -125,6 +127,8 @@ pub struct GameRow {
     pub created_ms: i64,
     /// When it last changed.
     pub updated_ms: i64,
+    /// How many changes the game has seen (grows with every change, never goes back).
+    pub version: i64,
 }
 
 /// One move as stored.
@@ -159,7 +163,7 @@ pub struct Store {
 const GAME_COLUMNS: &str = "id, variant, mode, start_fen, level, engine_color, creator, \
     white_name, black_name, white_token, black_token, white_joined, black_joined, invite, \
     base_ms, increment_ms, white_ms, black_ms, result, reason, reason_code, draw_offer, tags, \
-    created_ms, updated_ms";
+    created_ms, updated_ms, version";
 
 fn game_from_row(row: &Row<'_>) -> rusqlite::Result<GameRow> {
     Ok(GameRow {
@@ -192,6 +196,7 @@ fn game_from_row(row: &Row<'_>) -> rusqlite::Result<GameRow> {
         tags: row.get(22)?,
         created_ms: row.get(23)?,
         updated_ms: row.get(24)?,
+        version: row.get(25)?,
     })
 }
 
@@ -256,7 +261,7 @@ impl Store {
         transaction.execute(
             &format!(
                 "INSERT INTO games ({GAME_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, \
-                 ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)"
+                 ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)"
             ),
             params![
                 game.id,
@@ -284,6 +289,7 @@ impl Store {
                 game.tags,
                 game.created_ms,
                 game.updated_ms,
+                game.version,
             ],
         )?;
         for mv in moves {
@@ -368,7 +374,7 @@ impl Store {
             .query_map(params![limit], |row| {
                 Ok(GameSummary {
                     row: game_from_row(row)?,
-                    moves: row.get(25)?,
+                    moves: row.get(26)?,
                 })
             })?
             .collect::<Result<Vec<_>, _>>()?;
@@ -399,7 +405,7 @@ fn update_game(connection: &Connection, game: &GameRow) -> Result<(), StoreError
             "UPDATE games SET white_name = ?2, black_name = ?3, white_token = ?4, \
              black_token = ?5, white_joined = ?6, black_joined = ?7, invite = ?8, white_ms = ?9, \
              black_ms = ?10, result = ?11, reason = ?12, reason_code = ?13, draw_offer = ?14, \
-             updated_ms = ?15 WHERE id = ?1",
+             updated_ms = ?15, version = ?16 WHERE id = ?1",
         )?
         .execute(params![
             game.id,
@@ -417,6 +423,7 @@ fn update_game(connection: &Connection, game: &GameRow) -> Result<(), StoreError
             game.reason_code,
             game.draw_offer,
             game.updated_ms,
+            game.version,
         ])?;
     if changed == 1 {
         Ok(())
@@ -463,6 +470,7 @@ mod tests {
             tags: "[]".into(),
             created_ms: 1,
             updated_ms: 1,
+            version: 1,
         }
     }
 
@@ -509,6 +517,27 @@ mod tests {
         assert!(store.append_move(&game, &mv(0, "c3-b4")).is_err());
         let (_, moves) = store.load_game("g1")?.ok_or(StoreError("missing".into()))?;
         assert_eq!(moves, vec![mv(0, "c3-d4")]);
+        Ok(())
+    }
+
+    #[test]
+    fn an_older_database_is_brought_up_to_date() -> Result<(), StoreError> {
+        let connection = Connection::open_in_memory()?;
+        connection.execute_batch(MIGRATIONS[0])?;
+        connection.pragma_update(None, "user_version", 1)?;
+        connection.execute(
+            "INSERT INTO games (id, variant, mode, start_fen, white_name, black_name, \
+             white_joined, black_joined, tags, created_ms, updated_ms) \
+             VALUES ('old', 'russian', 'local', 'W:W:B', 'A', 'B', 1, 1, '[]', 1, 1)",
+            [],
+        )?;
+        let store = Store::setup(connection)?;
+        assert_eq!(store.schema_version()?, MIGRATIONS.len() as i64);
+        let (game, _) = store
+            .load_game("old")?
+            .ok_or(StoreError("missing".into()))?;
+        assert_eq!(game.version, 0);
+        assert_eq!(game.white.name, "A");
         Ok(())
     }
 

@@ -489,7 +489,7 @@ async fn names_are_data_and_the_page_is_served() -> TestResult {
 #[tokio::test]
 async fn a_restart_keeps_every_game_and_move() -> TestResult {
     let path = temp_db("restart");
-    let (id, token) = {
+    let (id, token, version) = {
         let app = app_on(&path)?;
         let (id, token, _) = create(
             &app,
@@ -500,7 +500,8 @@ async fn a_restart_keeps_every_game_and_move() -> TestResult {
             let (status, answer) = play(&app, &id, &token, text).await?;
             assert_eq!(status, StatusCode::OK, "{answer}");
         }
-        (id, token)
+        let (_, state) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await?;
+        (id, token, state["version"].as_u64().ok_or("no version")?)
     };
     let app = app_on(&path)?;
     let (status, state) =
@@ -509,6 +510,7 @@ async fn a_restart_keeps_every_game_and_move() -> TestResult {
     assert_eq!(move_texts(&state), ["c3-d4", "f6-g5", "g3-h4"]);
     assert_eq!(state["you"], "both");
     assert_eq!(state["turn"], "black");
+    assert_eq!(state["version"].as_u64(), Some(version));
     // Three seconds were added per move: White has more than 5 minutes.
     assert!(
         state["clock"]["white_ms"]
@@ -518,6 +520,7 @@ async fn a_restart_keeps_every_game_and_move() -> TestResult {
     );
     let (status, state) = play(&app, &id, &token, "g5-f4").await?;
     assert_eq!(status, StatusCode::OK, "{state}");
+    assert!(state["version"].as_u64().is_some_and(|v| v > version));
     assert_eq!(move_texts(&state).len(), 4);
     Ok(())
 }
