@@ -299,6 +299,11 @@ pub enum GameError {
     NothingToClaim,
     /// Russian draughts, 6.1.8.1: a draw may be offered only after each side's 20th move.
     DrawOfferTooEarly,
+    /// Bashni, 1.13.3: a draw is offered only by the side to move, with its move.
+    DrawOfferNotOnMove,
+    /// Bashni, 1.13.3: after a refused offer, the same side may offer again only once the
+    /// opponent has offered in turn.
+    DrawOfferRepeated,
     /// There is no open draw offer from the opponent to answer.
     NoDrawOffer,
 }
@@ -314,6 +319,12 @@ impl fmt::Display for GameError {
                 "in Russian draughts a draw may be offered only after each side has made {RUSSIAN_DRAW_OFFER_MOVES} moves (6.1.8.1)"
             ),
             GameError::NoDrawOffer => f.write_str("the opponent has not offered a draw"),
+            GameError::DrawOfferNotOnMove => f.write_str(
+                "in Bashni a draw is offered only on your own turn, together with your move (1.13.3)",
+            ),
+            GameError::DrawOfferRepeated => f.write_str(
+                "in Bashni you may offer a draw again only after your opponent has offered one (1.13.3)",
+            ),
         }
     }
 }
@@ -384,6 +395,8 @@ pub struct Game {
     declared: Option<Outcome>,
     /// The side whose draw offer is open.
     draw_offer: Option<Color>,
+    /// Bashni 1.13.3: the side that made the last draw offer.
+    last_offer: Option<Color>,
     /// The result, if the game is over: the declared one, else the one found by the rules.
     outcome: Option<Outcome>,
 }
@@ -397,6 +410,7 @@ impl Game {
             automatic_draws: false,
             declared: None,
             draw_offer: None,
+            last_offer: None,
             outcome: None,
         };
         game.refresh();
@@ -601,6 +615,15 @@ impl Game {
                     && self.moves_made(Color::Black) >= RUSSIAN_DRAW_OFFER_MOVES))
     }
 
+    /// Whether `color` may offer a draw now. Bashni (1.13.3): only the side to move, with
+    /// its move, and not twice in a row without an offer from the opponent in between.
+    pub fn may_offer_draw_by(&self, color: Color) -> bool {
+        self.may_offer_draw()
+            && (self.variant() != Variant::Bashni
+                || self.draw_offer == Some(color.opponent())
+                || (self.side_to_move() == color && self.last_offer != Some(color)))
+    }
+
     fn check_draw_offer(&self) -> Result<(), GameError> {
         if self.is_over() {
             Err(GameError::GameOver)
@@ -612,13 +635,24 @@ impl Game {
     }
 
     /// `color` offers a draw. The offer stays open until the opponent accepts, declines or
-    /// makes a move. If the opponent's own offer is open, this accepts it.
+    /// makes a move. If the opponent's own offer is open, this accepts it. In Bashni
+    /// (1.13.3) only the side to move offers, before its move, and a side whose offer was
+    /// refused may offer again only after the opponent has offered.
     pub fn offer_draw(&mut self, color: Color) -> Result<(), GameError> {
         self.check_draw_offer()?;
         if self.draw_offer == Some(color.opponent()) {
             return self.accept_draw(color);
         }
+        if self.variant() == Variant::Bashni {
+            if self.side_to_move() != color {
+                return Err(GameError::DrawOfferNotOnMove);
+            }
+            if self.last_offer == Some(color) {
+                return Err(GameError::DrawOfferRepeated);
+            }
+        }
         self.draw_offer = Some(color);
+        self.last_offer = Some(color);
         Ok(())
     }
 
@@ -1173,6 +1207,12 @@ mod tests {
     #[test]
     fn bashni_draw_offer_is_refused_by_a_move() {
         let mut game = Game::start(Variant::Bashni);
+        assert_eq!(
+            game.offer_draw(Color::Black),
+            Err(GameError::DrawOfferNotOnMove)
+        );
+        assert!(game.may_offer_draw_by(Color::White));
+        assert!(!game.may_offer_draw_by(Color::Black));
         game.offer_draw(Color::White).expect("offer");
         play(&mut game, "c3-d4");
         assert_eq!(
@@ -1183,12 +1223,21 @@ mod tests {
         play(&mut game, "f6-g5");
         assert_eq!(game.draw_offer(), None);
         assert_eq!(game.accept_draw(Color::Black), Err(GameError::NoDrawOffer));
-        game.offer_draw(Color::White).expect("offer");
-        game.decline_draw(Color::Black).expect("decline");
+        // 1.13.3: White may offer again only after Black has offered.
+        assert_eq!(
+            game.offer_draw(Color::White),
+            Err(GameError::DrawOfferRepeated)
+        );
+        assert!(!game.may_offer_draw_by(Color::White));
+        play(&mut game, "d4-c5");
+        game.offer_draw(Color::Black).expect("Black's first offer");
+        game.decline_draw(Color::White).expect("decline");
         assert_eq!(game.draw_offer(), None);
-        game.offer_draw(Color::Black).expect("offer");
+        play(&mut game, "b6:d4");
         game.offer_draw(Color::White)
-            .expect("crossing offers agree");
+            .expect("White may offer again");
+        game.offer_draw(Color::Black)
+            .expect("an offer against an open offer agrees");
         assert_eq!(game.outcome(), Some(Outcome::draw(Reason::Agreement)));
     }
 

@@ -181,6 +181,12 @@ pub fn game_state(live: &LiveGame, records: &[Value], seat: Option<Seat>, now: I
     };
     let can_take_back = seat.is_some_and(|s| live.takeback_plies(s).is_ok()) && !over;
     let playing = !over && live.mode != Mode::Record;
+    let may_offer_draw = match seat {
+        Some(Seat::White) => live.game.may_offer_draw_by(Color::White),
+        Some(Seat::Black) => live.game.may_offer_draw_by(Color::Black),
+        Some(_) => live.game.may_offer_draw_by(position.side_to_move()),
+        None => live.game.may_offer_draw(),
+    };
     serde_json::json!({
         "id": live.row.id,
         "variant": live.row.variant,
@@ -196,7 +202,7 @@ pub fn game_state(live: &LiveGame, records: &[Value], seat: Option<Seat>, now: I
         "must_capture": playing && position.has_capture(),
         "clock": clock,
         "draw_offer": live.row.draw_offer,
-        "may_offer_draw": playing && live.game.may_offer_draw(),
+        "may_offer_draw": playing && may_offer_draw,
         "can_claim_draw": live.game.can_claim_draw().map(|r| r.to_string()),
         "can_take_back": can_take_back,
         "engine_thinking": live.engine_thinking,
