@@ -573,6 +573,14 @@ impl Game {
         Ok(())
     }
 
+    /// Bashni: whether playing `mv` (a legal move) would put the same position on the board
+    /// for the third time, so that a draw can be claimed with it (1.13.2).
+    pub fn move_allows_claim(&self, mv: &Move) -> bool {
+        !self.is_over()
+            && self.variant() == Variant::Bashni
+            && self.occurrences(&self.position().after(mv)) + 1 >= REPETITIONS_FOR_DRAW
+    }
+
     /// Bashni: the side to move announces `mv`, whose result stands on the board for the
     /// third time, and claims the draw. The move is recorded and the game
     /// ends drawn by repetition. If `mv` is not legal or would not make a third occurrence,

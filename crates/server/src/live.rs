@@ -355,9 +355,10 @@ impl LiveGame {
             self.check_flag(now);
             return Err(ApiError::conflict(format!("{mover} ran out of time")));
         }
-        if claim_draw {
+        if claim_draw && self.game.move_allows_claim(&mv) {
             self.game.claim_draw_with_move(&mv).map_err(game_error)?;
         } else {
+            // 1.13.2, note b: a claim that finds no repetition leaves the move made.
             self.game.play(&mv).map_err(game_error)?;
         }
         if self.running_clock_for_move(mover) {

@@ -71,6 +71,10 @@ pub struct MoveView {
     pub captured: Vec<String>,
     /// Whether a man is crowned.
     pub promotes: bool,
+    /// Bashni: whether the move puts the same position on the board a third time, so a
+    /// draw may be claimed with it (1.13.2).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub claims_draw: bool,
 }
 
 impl MoveView {
@@ -84,6 +88,7 @@ impl MoveView {
             path,
             captured: mv.captured().iter().map(|s| s.to_string()).collect(),
             promotes: mv.promotes(),
+            claims_draw: false,
         }
     }
 }
@@ -147,7 +152,10 @@ pub fn game_state(live: &LiveGame, records: &[Value], seat: Option<Seat>, now: I
         live.game
             .legal_moves()
             .iter()
-            .map(|mv| MoveView::of(position, mv))
+            .map(|mv| MoveView {
+                claims_draw: live.game.move_allows_claim(mv),
+                ..MoveView::of(position, mv)
+            })
             .collect()
     };
     let clock = live.row.base_ms.map(|base| {

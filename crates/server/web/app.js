@@ -1110,7 +1110,28 @@
       g.chosen = [];
       closeChooser();
       redrawMarks();
+      if (move.claims_draw) { askClaim(move); return; }
       sendMove(move.text);
+    }
+
+    // Bashni 1.13.2: a move that repeats the position a third time may carry a draw claim.
+    function askClaim(move) {
+      clear(chooser);
+      g.chooser = { square: null, options: [move], hover: move };
+      chooser.appendChild(el('p', { class: 'chooser-title', id: 'claim-title' },
+        move.text + ' puts the same position on the board for the third time. ' +
+        'You may claim a draw with this move (rule 1.13.2).'));
+      const list = el('div', { class: 'chooser-options' });
+      list.appendChild(el('button', { type: 'button', class: 'choice', id: 'claim-with-move',
+        onclick: () => { closeChooser(); redrawMarks(); sendMove(move.text, true); } },
+        'Play it and claim a draw'));
+      list.appendChild(el('button', { type: 'button', class: 'choice', id: 'play-without-claim',
+        onclick: () => { closeChooser(); redrawMarks(); sendMove(move.text); } },
+        'Just play it'));
+      chooser.appendChild(list);
+      chooser.appendChild(el('button', { type: 'button', class: 'link', onclick: () => clearSelection() }, 'Cancel'));
+      chooser.hidden = false;
+      redrawMarks();
     }
 
     function openChooser(sq, options, via) {
@@ -1192,16 +1213,16 @@
       });
     }
 
-    async function sendMove(text) {
+    async function sendMove(text, claimDraw) {
       if (!g.token) { flash('You only watch this game.', true); return false; }
       g.busy = true;
       updateBoardData();
       message.textContent = '';
       try {
         if (g.ws && g.wsOpen) {
-          await wsSend({ type: 'move', token: g.token, move: text });
+          await wsSend({ type: 'move', token: g.token, move: text, claim_draw: !!claimDraw });
         } else {
-          const state = await api('POST', '/api/games/' + encodeURIComponent(id) + '/move', { move: text }, g.token);
+          const state = await api('POST', '/api/games/' + encodeURIComponent(id) + '/move', { move: text, claim_draw: !!claimDraw }, g.token);
           applyState(state, true);
         }
         return true;
