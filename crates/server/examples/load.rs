@@ -74,6 +74,7 @@ struct Server {
 fn start_server(binary: &str, addr: &str, db: &str) -> Result<Server, Error> {
     let mut child = Command::new(binary)
         .args(["serve", "--addr", addr, "--db", db])
+        .args(["--connections-per-address", "1000000"])
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()?;

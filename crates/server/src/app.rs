@@ -118,6 +118,8 @@ pub struct Settings {
     pub hash_mb: usize,
     /// Serve the page's files from this folder instead of the copies built in (development).
     pub web_dir: Option<std::path::PathBuf>,
+    /// The most connections one address may hold open.
+    pub connections_per_address: usize,
 }
 
 impl Default for Settings {
@@ -126,6 +128,7 @@ impl Default for Settings {
             engines: 2,
             hash_mb: 16,
             web_dir: None,
+            connections_per_address: 64,
         }
     }
 }

@@ -11,12 +11,12 @@ pub mod api;
 pub mod app;
 pub mod assets;
 pub mod error;
+pub mod limits;
 pub mod live;
 pub mod store;
 pub mod view;
 pub mod ws;
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Router;
@@ -64,11 +64,10 @@ pub fn router(app: Arc<App>) -> Router {
         .with_state(app)
 }
 
-/// Runs the server on `listener` until the process is stopped.
+/// Runs the server on `listener` until the process is stopped, with at most
+/// `Settings::connections_per_address` connections open from one address.
 pub async fn serve(listener: tokio::net::TcpListener, app: Arc<App>) -> std::io::Result<()> {
-    axum::serve(
-        listener,
-        router(app).into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .await
+    let limits = limits::ConnectionLimits::new(app.settings.connections_per_address);
+    let listener = limits::LimitedListener::new(listener, limits);
+    axum::serve(listener, router(app)).await
 }

@@ -2,6 +2,7 @@
 //! may act over the same socket.
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
@@ -14,9 +15,18 @@ use tokio::sync::broadcast::error::RecvError;
 use crate::api::{draw_action, play_move, resign_game, take_back};
 use crate::app::{App, GameSlot};
 use crate::error::ApiError;
+use crate::limits::MessageRate;
 
 /// The largest message a client may send.
 pub const MAX_MESSAGE_BYTES: usize = 16 * 1024;
+
+/// Messages a client may send at once, then per second on average.
+pub const MESSAGE_BURST: u32 = 20;
+/// See [`MESSAGE_BURST`].
+pub const MESSAGES_PER_SECOND: u32 = 10;
+
+/// Refused messages after which the socket is closed.
+pub const MAX_REFUSED_MESSAGES: u32 = 100;
 
 /// Opens the game's socket.
 pub async fn handler(
@@ -53,6 +63,8 @@ async fn current_state(slot: &GameSlot) -> Utf8Bytes {
 async fn run(app: Arc<App>, slot: Arc<GameSlot>, socket: WebSocket) {
     let (mut sink, mut stream) = socket.split();
     let mut updates = slot.updates.subscribe();
+    let mut rate = MessageRate::new(MESSAGE_BURST, MESSAGES_PER_SECOND);
+    let mut refused = 0u32;
     if sink
         .send(Message::Text(current_state(&slot).await))
         .await
@@ -75,6 +87,16 @@ async fn run(app: Arc<App>, slot: Arc<GameSlot>, socket: WebSocket) {
             }
             incoming = stream.next() => {
                 let reply = match incoming {
+                    Some(Ok(Message::Text(_))) if !rate.allow(Instant::now()) => {
+                        refused += 1;
+                        if refused > MAX_REFUSED_MESSAGES {
+                            break;
+                        }
+                        json!({
+                            "type": "error", "id": null, "code": "too_many",
+                            "error": "too many messages; slow down",
+                        })
+                    }
                     Some(Ok(Message::Text(text))) => answer(&app, &slot, text.as_str()).await,
                     Some(Ok(Message::Binary(_))) => json!({
                         "type": "error", "id": null, "code": "bad_request",

@@ -28,6 +28,7 @@ fn app_on(path: &std::path::Path) -> Result<Arc<App>, Box<dyn std::error::Error>
             engines: 1,
             hash_mb: 4,
             web_dir: None,
+            connections_per_address: 8,
         },
     ))
 }
@@ -39,6 +40,7 @@ fn memory_app() -> Result<Arc<App>, Box<dyn std::error::Error>> {
             engines: 1,
             hash_mb: 4,
             web_dir: None,
+            connections_per_address: 8,
         },
     ))
 }
@@ -711,5 +713,78 @@ async fn the_websocket_tells_watchers_and_takes_moves() -> TestResult {
         next_json(&mut player, "error").await?["code"],
         "bad_request"
     );
+    Ok(())
+}
+
+/// Reads what the server sends on a raw connection until it closes or goes quiet.
+async fn read_some(stream: &mut tokio::net::TcpStream) -> String {
+    use tokio::io::AsyncReadExt;
+    let mut buffer = vec![0u8; 4096];
+    match tokio::time::timeout(Duration::from_secs(5), stream.read(&mut buffer)).await {
+        Ok(Ok(n)) => String::from_utf8_lossy(&buffer[..n]).into_owned(),
+        _ => String::new(),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn too_many_connections_from_one_address_are_refused() -> TestResult {
+    use tokio::io::AsyncWriteExt;
+    let app = memory_app()?;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let address = listener.local_addr()?;
+    tokio::spawn(bashni_server::serve(listener, Arc::clone(&app)));
+    let mut open = Vec::new();
+    for _ in 0..8 {
+        open.push(tokio::net::TcpStream::connect(address).await?);
+    }
+    let mut ninth = tokio::net::TcpStream::connect(address).await?;
+    let refusal = read_some(&mut ninth).await;
+    assert!(refusal.starts_with("HTTP/1.1 429"), "{refusal}");
+    assert!(refusal.contains("too many open connections"), "{refusal}");
+    // Closing one frees a place.
+    drop(open.pop());
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let mut again = tokio::net::TcpStream::connect(address).await?;
+    again
+        .write_all(b"GET /api/health HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n")
+        .await?;
+    let answer = read_some(&mut again).await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_of_socket_messages_is_slowed_down() -> TestResult {
+    let app = memory_app()?;
+    let (id, _, _) = create(&app, json!({"variant": "bashni", "mode": "local"})).await?;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let address = listener.local_addr()?;
+    tokio::spawn(bashni_server::serve(listener, Arc::clone(&app)));
+    let (mut socket, _) =
+        tokio_tungstenite::connect_async(format!("ws://{address}/api/games/{id}/ws")).await?;
+    let flood = 60;
+    for n in 0..flood {
+        let message = json!({"type": "draw", "id": n, "token": "nope", "action": "offer"});
+        socket
+            .send(tokio_tungstenite::tungstenite::Message::Text(
+                message.to_string().into(),
+            ))
+            .await?;
+    }
+    let mut too_many = 0;
+    let mut answers = 0;
+    while answers < flood {
+        let message = tokio::time::timeout(Duration::from_secs(5), socket.next())
+            .await?
+            .ok_or("socket closed")??;
+        let value: Value = serde_json::from_str(message.to_text()?)?;
+        if value["type"] == "error" {
+            answers += 1;
+            if value["code"] == "too_many" {
+                too_many += 1;
+            }
+        }
+    }
+    assert!(too_many >= flood - 30, "{too_many} of {flood} refused");
     Ok(())
 }

@@ -22,6 +22,9 @@ pub struct Args {
     /// Table size of each engine, in MB.
     #[arg(long, default_value_t = 16)]
     hash: usize,
+    /// The most connections one address may hold open (more are refused with 429).
+    #[arg(long, default_value_t = 64)]
+    connections_per_address: usize,
     /// Serve the page's files from this folder instead of the built-in copies
     /// (for working on the page).
     #[arg(long, env = "BASHNI_WEB_DIR")]
@@ -36,6 +39,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
         engines: args.engines.max(1),
         hash_mb: args.hash.clamp(1, 4096),
         web_dir: args.web_dir.clone(),
+        connections_per_address: args.connections_per_address.max(1),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -1,0 +1,240 @@
+//! Limits that keep one client from taking the server for itself: open connections per
+//! address (counted where connections are accepted) and messages per WebSocket.
+
+use std::collections::HashMap;
+use std::io;
+use std::net::{IpAddr, SocketAddr};
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
+
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
+
+/// How many connections each address holds open.
+pub struct ConnectionLimits {
+    per_address: usize,
+    open: Mutex<HashMap<IpAddr, usize>>,
+}
+
+impl ConnectionLimits {
+    /// At most `per_address` open connections from one address.
+    pub fn new(per_address: usize) -> Arc<ConnectionLimits> {
+        Arc::new(ConnectionLimits {
+            per_address: per_address.max(1),
+            open: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// Counts a new connection from `ip`, unless that address is at its limit.
+    pub fn enter(self: &Arc<Self>, ip: IpAddr) -> Option<ConnectionGuard> {
+        let mut open = self.open.lock().unwrap_or_else(|p| p.into_inner());
+        let count = open.entry(ip).or_insert(0);
+        if *count >= self.per_address {
+            return None;
+        }
+        *count += 1;
+        Some(ConnectionGuard {
+            limits: Arc::clone(self),
+            ip,
+        })
+    }
+
+    /// How many connections `ip` holds open.
+    pub fn open_from(&self, ip: IpAddr) -> usize {
+        self.open
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&ip)
+            .copied()
+            .unwrap_or(0)
+    }
+}
+
+/// One counted connection; dropping it frees its place.
+pub struct ConnectionGuard {
+    limits: Arc<ConnectionLimits>,
+    ip: IpAddr,
+}
+
+impl Drop for ConnectionGuard {
+    fn drop(&mut self) {
+        let mut open = self.limits.open.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(count) = open.get_mut(&self.ip) {
+            *count -= 1;
+            if *count == 0 {
+                open.remove(&self.ip);
+            }
+        }
+    }
+}
+
+/// A TCP listener that refuses connections beyond the limit per address, answering them
+/// with `429 Too Many Requests`.
+pub struct LimitedListener {
+    inner: TcpListener,
+    limits: Arc<ConnectionLimits>,
+}
+
+impl LimitedListener {
+    /// Wraps `inner`.
+    pub fn new(inner: TcpListener, limits: Arc<ConnectionLimits>) -> LimitedListener {
+        LimitedListener { inner, limits }
+    }
+}
+
+const REFUSAL_BODY: &str =
+    r#"{"error":"too many open connections from your address","code":"too_many"}"#;
+
+impl axum::serve::Listener for LimitedListener {
+    type Io = CountedStream;
+    type Addr = SocketAddr;
+
+    async fn accept(&mut self) -> (CountedStream, SocketAddr) {
+        loop {
+            let (stream, address) = match self.inner.accept().await {
+                Ok(accepted) => accepted,
+                Err(error) => {
+                    // Out of file descriptors and the like: wait, then go on accepting.
+                    tracing::warn!("accept: {error}");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            };
+            match self.limits.enter(address.ip()) {
+                Some(guard) => {
+                    return (
+                        CountedStream {
+                            inner: stream,
+                            _guard: guard,
+                        },
+                        address,
+                    );
+                }
+                None => {
+                    let refusal = format!(
+                        "HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\n\
+                         content-length: {}\r\nconnection: close\r\n\r\n{REFUSAL_BODY}",
+                        REFUSAL_BODY.len()
+                    );
+                    let _ = stream.try_write(refusal.as_bytes());
+                }
+            }
+        }
+    }
+
+    fn local_addr(&self) -> io::Result<SocketAddr> {
+        self.inner.local_addr()
+    }
+}
+
+/// An accepted connection that keeps its place counted while open.
+pub struct CountedStream {
+    inner: TcpStream,
+    _guard: ConnectionGuard,
+}
+
+impl AsyncRead for CountedStream {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().inner).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for CountedStream {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.get_mut().inner).poll_write(cx, buf)
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().inner).poll_flush(cx)
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().inner).poll_shutdown(cx)
+    }
+
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.get_mut().inner).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+}
+
+/// A token bucket: `burst` messages at once, then `per_second` on average.
+pub struct MessageRate {
+    burst: f64,
+    per_second: f64,
+    tokens: f64,
+    last: Instant,
+}
+
+impl MessageRate {
+    /// A full bucket.
+    pub fn new(burst: u32, per_second: u32) -> MessageRate {
+        MessageRate {
+            burst: f64::from(burst),
+            per_second: f64::from(per_second),
+            tokens: f64::from(burst),
+            last: Instant::now(),
+        }
+    }
+
+    /// Takes one message's token at `now`; `false` when the client is too fast.
+    pub fn allow(&mut self, now: Instant) -> bool {
+        let elapsed = now.saturating_duration_since(self.last).as_secs_f64();
+        self.last = now;
+        self.tokens = (self.tokens + elapsed * self.per_second).min(self.burst);
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn connections_are_counted_per_address_and_freed() {
+        let limits = ConnectionLimits::new(2);
+        let ip: IpAddr = [127, 0, 0, 1].into();
+        let other: IpAddr = [10, 0, 0, 1].into();
+        let first = limits.enter(ip);
+        let second = limits.enter(ip);
+        assert!(first.is_some() && second.is_some());
+        assert!(limits.enter(ip).is_none());
+        assert!(limits.enter(other).is_some());
+        drop(first);
+        assert_eq!(limits.open_from(ip), 1);
+        assert!(limits.enter(ip).is_some());
+    }
+
+    #[test]
+    fn the_bucket_refills_with_time() {
+        let start = Instant::now();
+        let mut rate = MessageRate::new(3, 10);
+        rate.last = start;
+        assert!((0..3).all(|_| rate.allow(start)));
+        assert!(!rate.allow(start));
+        assert!(rate.allow(start + Duration::from_millis(150)));
+        assert!(!rate.allow(start + Duration::from_millis(150)));
+    }
+}
