@@ -19,7 +19,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use subtle::ConstantTimeEq;
 
-use crate::app::{App, Change};
+use crate::app::{App, Change, StateText};
 use crate::error::ApiError;
 use crate::live::{
     LiveGame, Mode, Seat, color_name, now_ms, parse_color, parse_variant, variant_name,
@@ -339,7 +339,13 @@ pub fn create_game(app: &Arc<App>, request: CreateRequest) -> Result<(Value, Str
         _ => Seat::Black,
     };
     let records = Vec::new();
-    let state = crate::view::game_state(&live, &records, Some(seat), Instant::now());
+    let state = serde_json::to_value(crate::view::game_state(
+        &live,
+        &records,
+        Some(seat),
+        Instant::now(),
+    ))
+    .unwrap_or_default();
     app.add(live);
     let answer = json!({
         "id": id,
@@ -391,7 +397,7 @@ pub async fn show(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<StateText, ApiError> {
     let slot = app.slot(&id)?;
     let mut state = slot.live.lock().await;
     if state.game.check_flag(Instant::now()) {
@@ -401,7 +407,7 @@ pub async fn show(
     }
     let token = token_of(&headers);
     let seat = seat_of(&state.game, token.as_deref());
-    Ok(Json(state.state(seat)))
+    Ok(state.state_text(seat))
 }
 
 #[derive(Deserialize)]
@@ -461,7 +467,7 @@ pub async fn join(
     Ok(Json(json!({
         "seat": color_name(seat),
         "token": given,
-        "state": state,
+        "state": state.value(),
     })))
 }
 
@@ -483,7 +489,7 @@ pub async fn play(
     Path(id): Path<String>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<StateText, ApiError> {
     let request: MoveRequest = parse_body(body)?;
     let slot = app.slot(&id)?;
     let token = token_of(&headers);
@@ -495,7 +501,7 @@ pub async fn play(
         request.claim_draw,
     )
     .await?;
-    Ok(Json(state))
+    Ok(state)
 }
 
 /// Plays a move for the holder of `token`; answers once it is stored.
@@ -505,7 +511,7 @@ pub async fn play_move(
     token: Option<&str>,
     text: &str,
     claim_draw: bool,
-) -> Result<Value, ApiError> {
+) -> Result<StateText, ApiError> {
     let (_, state) = app
         .act(slot, token, |live| {
             let seat = require_seat(live, token)?;
@@ -521,10 +527,10 @@ pub async fn resign(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<StateText, ApiError> {
     let slot = app.slot(&id)?;
     let token = token_of(&headers);
-    Ok(Json(resign_game(&app, &slot, token.as_deref()).await?))
+    resign_game(&app, &slot, token.as_deref()).await
 }
 
 /// Resigns for the holder of `token`.
@@ -532,7 +538,7 @@ pub async fn resign_game(
     app: &Arc<App>,
     slot: &Arc<crate::app::GameSlot>,
     token: Option<&str>,
-) -> Result<Value, ApiError> {
+) -> Result<StateText, ApiError> {
     let (_, state) = app
         .act(slot, token, |live| {
             let seat = require_seat(live, token)?;
@@ -555,13 +561,11 @@ pub async fn draw(
     Path(id): Path<String>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<StateText, ApiError> {
     let request: DrawRequest = parse_body(body)?;
     let slot = app.slot(&id)?;
     let token = token_of(&headers);
-    Ok(Json(
-        draw_action(&app, &slot, token.as_deref(), &request.action).await?,
-    ))
+    draw_action(&app, &slot, token.as_deref(), &request.action).await
 }
 
 /// A draw action for the holder of `token`; against the engine, an offer is answered.
@@ -570,7 +574,7 @@ pub async fn draw_action(
     slot: &Arc<crate::app::GameSlot>,
     token: Option<&str>,
     action: &str,
-) -> Result<Value, ApiError> {
+) -> Result<StateText, ApiError> {
     let (engine_game, mut state) = app
         .act(slot, token, |live| {
             let seat = require_seat(live, token)?;
@@ -599,10 +603,10 @@ pub async fn takeback(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<StateText, ApiError> {
     let slot = app.slot(&id)?;
     let token = token_of(&headers);
-    Ok(Json(take_back(&app, &slot, token.as_deref()).await?))
+    take_back(&app, &slot, token.as_deref()).await
 }
 
 /// Takes back moves for the holder of `token`.
@@ -610,7 +614,7 @@ pub async fn take_back(
     app: &Arc<App>,
     slot: &Arc<crate::app::GameSlot>,
     token: Option<&str>,
-) -> Result<Value, ApiError> {
+) -> Result<StateText, ApiError> {
     let (_, state) = app
         .act(slot, token, |live| {
             let seat = require_seat(live, token)?;

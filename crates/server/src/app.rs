@@ -5,15 +5,18 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
 use bashni_engine::{Clock, Engine, Level, Limits, Options, history_of};
 use bashni_rules::{Color, Game};
-use serde_json::Value;
+use serde::Serialize;
+use serde_json::value::RawValue;
 use tokio::sync::{Semaphore, broadcast};
 
 use crate::error::ApiError;
 use crate::live::{LiveGame, Seat};
 use crate::store::{MoveRow, Store};
-use crate::view::{game_state, move_record};
+use crate::view::{GameStateView, game_state, move_record};
 
 /// Engine time per move in a game without a clock.
 const UNTIMED_MOVE_TIME: Duration = Duration::from_millis(1000);
@@ -31,7 +34,7 @@ pub struct LiveState {
     /// The game.
     pub game: LiveGame,
     /// The JSON record of each move.
-    pub records: Vec<Value>,
+    pub records: Vec<Box<RawValue>>,
 }
 
 impl LiveState {
@@ -54,9 +57,55 @@ impl LiveState {
     }
 
     /// The game's state as `seat` sees it.
-    pub fn state(&self, seat: Option<Seat>) -> Value {
+    pub fn state(&self, seat: Option<Seat>) -> GameStateView<'_> {
         game_state(&self.game, &self.records, seat, Instant::now())
     }
+
+    /// The message that tells watchers the game's state, as JSON text.
+    pub fn state_message(&self) -> String {
+        let message = StateMessage {
+            kind: "state",
+            state: self.state(None),
+        };
+        serde_json::to_string(&message).unwrap_or_default()
+    }
+
+    /// The game's state as `seat` sees it, as JSON text.
+    pub fn state_text(&self, seat: Option<Seat>) -> StateText {
+        StateText {
+            json: serde_json::to_string(&self.state(seat)).unwrap_or_default(),
+            version: self.game.version,
+        }
+    }
+}
+
+/// A game's state, serialised once, and its version.
+pub struct StateText {
+    /// The JSON text.
+    pub json: String,
+    /// The state's version.
+    pub version: u64,
+}
+
+impl StateText {
+    /// The state as a JSON value (for answers that wrap it).
+    pub fn value(&self) -> serde_json::Value {
+        serde_json::from_str(&self.json).unwrap_or_default()
+    }
+}
+
+impl IntoResponse for StateText {
+    fn into_response(self) -> Response {
+        ([(header::CONTENT_TYPE, "application/json")], self.json).into_response()
+    }
+}
+
+/// The message that tells watchers about a change.
+#[derive(Serialize)]
+struct StateMessage<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    state: GameStateView<'a>,
 }
 
 /// Engines lent to searches, one search each at a time.
@@ -220,7 +269,7 @@ impl App {
         slot: &Arc<GameSlot>,
         token: Option<&str>,
         action: impl FnOnce(&mut LiveGame) -> Result<(T, Change), ApiError>,
-    ) -> Result<(T, Value), ApiError> {
+    ) -> Result<(T, StateText), ApiError> {
         let mut state = slot.live.lock().await;
         // A flag that fell while nobody was looking counts first.
         if state.game.check_flag(Instant::now()) {
@@ -231,7 +280,7 @@ impl App {
         self.store_change(&mut state, change)?;
         self.broadcast(slot, &state);
         let seat = crate::api::seat_of(&state.game, token);
-        let seat_state = state.state(seat);
+        let seat_state = state.state_text(seat);
         drop(state);
         self.after_change(slot);
         Ok((value, seat_state))
@@ -258,8 +307,7 @@ impl App {
         if slot.updates.receiver_count() == 0 {
             return;
         }
-        let message = serde_json::json!({"type": "state", "state": state.state(None)});
-        let _ = slot.updates.send(Arc::from(message.to_string()));
+        let _ = slot.updates.send(Arc::from(state.state_message()));
     }
 
     /// After any change: start the engine's search if it is to move, and watch the clock.

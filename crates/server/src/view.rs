@@ -7,6 +7,7 @@ use bashni_rules::notation::{write_fen, write_position, write_short};
 use bashni_rules::{Color, Move, Position, Tower};
 use serde::Serialize;
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use crate::live::{LiveGame, Mode, Seat, color_name, variant_name};
 
@@ -109,8 +110,8 @@ pub struct MoveRecord {
     pub after: PositionView,
 }
 
-/// The record of the game's moves, built once per move and kept.
-pub fn move_record(game: &bashni_rules::Game, ply: usize) -> Option<Value> {
+/// The record of the game's moves, built once per move and kept as JSON text.
+pub fn move_record(game: &bashni_rules::Game, ply: usize) -> Option<Box<RawValue>> {
     let before = game.positions().get(ply)?;
     let after = game.positions().get(ply + 1)?;
     let mv = game.moves().get(ply)?;
@@ -122,7 +123,7 @@ pub fn move_record(game: &bashni_rules::Game, ply: usize) -> Option<Value> {
         color: color_name(before.side_to_move()),
         after: PositionView::of(after),
     };
-    serde_json::to_value(record).ok()
+    serde_json::value::to_raw_value(&record).ok()
 }
 
 fn seat_view(live: &LiveGame, color: Color) -> Value {
@@ -142,8 +143,40 @@ fn seat_view(live: &LiveGame, color: Color) -> Value {
     value
 }
 
+/// The state of a game as the API shows it (see `docs/api.md`).
+#[derive(Serialize)]
+pub struct GameStateView<'a> {
+    id: &'a str,
+    variant: &'a str,
+    mode: &'static str,
+    white: Value,
+    black: Value,
+    you: Option<&'static str>,
+    start: PositionView,
+    moves: &'a [Box<RawValue>],
+    position: PositionView,
+    turn: &'static str,
+    legal_moves: Vec<MoveView>,
+    must_capture: bool,
+    clock: Option<Value>,
+    draw_offer: Option<&'a str>,
+    may_offer_draw: bool,
+    can_claim_draw: Option<String>,
+    can_take_back: bool,
+    engine_thinking: bool,
+    result: Option<Value>,
+    invite_url: Option<String>,
+    /// Grows with every change of the game.
+    pub version: u64,
+}
+
 /// The whole state of a game as `seat` (or a watcher, `None`) sees it.
-pub fn game_state(live: &LiveGame, records: &[Value], seat: Option<Seat>, now: Instant) -> Value {
+pub fn game_state<'a>(
+    live: &'a LiveGame,
+    records: &'a [Box<RawValue>],
+    seat: Option<Seat>,
+    now: Instant,
+) -> GameStateView<'a> {
     let position = live.game.position();
     let over = live.is_over();
     let legal: Vec<MoveView> = if over || live.mode == Mode::Record {
@@ -195,27 +228,27 @@ pub fn game_state(live: &LiveGame, records: &[Value], seat: Option<Seat>, now: I
         Some(_) => live.game.may_offer_draw_by(position.side_to_move()),
         None => live.game.may_offer_draw(),
     };
-    serde_json::json!({
-        "id": live.row.id,
-        "variant": live.row.variant,
-        "mode": live.mode.name(),
-        "white": seat_view(live, Color::White),
-        "black": seat_view(live, Color::Black),
-        "you": seat.map(Seat::name),
-        "start": PositionView::of(live.game.start_position()),
-        "moves": records,
-        "position": PositionView::of(position),
-        "turn": color_name(position.side_to_move()),
-        "legal_moves": legal,
-        "must_capture": playing && position.has_capture(),
-        "clock": clock,
-        "draw_offer": live.row.draw_offer,
-        "may_offer_draw": playing && may_offer_draw,
-        "can_claim_draw": live.game.can_claim_draw().map(|r| r.to_string()),
-        "can_take_back": can_take_back,
-        "engine_thinking": live.engine_thinking,
-        "result": result,
-        "invite_url": invite_url,
-        "version": live.version,
-    })
+    GameStateView {
+        id: &live.row.id,
+        variant: &live.row.variant,
+        mode: live.mode.name(),
+        white: seat_view(live, Color::White),
+        black: seat_view(live, Color::Black),
+        you: seat.map(Seat::name),
+        start: PositionView::of(live.game.start_position()),
+        moves: records,
+        position: PositionView::of(position),
+        turn: color_name(position.side_to_move()),
+        legal_moves: legal,
+        must_capture: playing && position.has_capture(),
+        clock,
+        draw_offer: live.row.draw_offer.as_deref(),
+        may_offer_draw: playing && may_offer_draw,
+        can_claim_draw: live.game.can_claim_draw().map(|r| r.to_string()),
+        can_take_back,
+        engine_thinking: live.engine_thinking,
+        result,
+        invite_url,
+        version: live.version,
+    }
 }

@@ -57,7 +57,7 @@ struct Action {
 
 async fn current_state(slot: &GameSlot) -> Utf8Bytes {
     let state = slot.live.lock().await;
-    Utf8Bytes::from(json!({"type": "state", "state": state.state(None)}).to_string())
+    Utf8Bytes::from(state.state_message())
 }
 
 async fn run(app: Arc<App>, slot: Arc<GameSlot>, socket: WebSocket) {
@@ -141,7 +141,7 @@ async fn answer(app: &Arc<App>, slot: &Arc<GameSlot>, text: &str) -> Value {
         ))),
     };
     match done {
-        Ok(state) => json!({"type": "ack", "id": action.id, "version": state["version"]}),
+        Ok(state) => json!({"type": "ack", "id": action.id, "version": state.version}),
         Err(error) => {
             let mut reply = json!({
                 "type": "error", "id": action.id, "error": error.error, "code": error.code,
