@@ -1,0 +1,91 @@
+//! The PDN reader, writer and replay.
+
+use bashni_pdn::{
+    Annotation, GameResult, MoveForm, RawGame, Reader, clean_comment, ordered_tags, record, replay,
+    write_game,
+};
+use bashni_rules::Variant;
+
+/// At most this many games of one input are checked.
+const MAX_GAMES: usize = 32;
+
+/// Reads the bytes as PDN. Every game read must be written and read back the same (tags in
+/// the writer's order, moves, annotations as the writer cleans them, result); every game
+/// that replays by the rules must be recorded, in full and abbreviated form, as text that
+/// replays to the same moves, position and outcome.
+pub fn pdn(data: &[u8]) {
+    for read in Reader::new(data).take(MAX_GAMES) {
+        let Ok(raw) = read else { continue };
+        let text = written(&raw);
+        assert_reads_back(&raw, &text);
+        let Ok(game) = replay(&raw, Some(Variant::Bashni)) else {
+            continue;
+        };
+        for form in [MoveForm::Full, MoveForm::Short] {
+            let text = written(&record(&game, &raw.tags, form));
+            let back = read_one(&text);
+            let again = match replay(&back, None) {
+                Ok(again) => again,
+                Err(error) => panic!("a recorded game does not replay: {error}\n{text}"),
+            };
+            assert_eq!(again.moves(), game.moves(), "{text}");
+            assert_eq!(again.position(), game.position(), "{text}");
+            assert_eq!(again.outcome(), game.outcome(), "{text}");
+        }
+    }
+}
+
+fn written(raw: &RawGame) -> String {
+    let mut text = String::new();
+    assert!(
+        write_game(&mut text, raw).is_ok(),
+        "writing to a String fails"
+    );
+    text
+}
+
+fn read_one(text: &str) -> RawGame {
+    let mut games: Vec<_> = Reader::new(text.as_bytes()).collect();
+    assert_eq!(
+        games.len(),
+        1,
+        "a written game reads as {} games:\n{text}",
+        games.len()
+    );
+    match games.remove(0) {
+        Ok(game) => game,
+        Err(error) => panic!("a written game does not read: {error}\n{text}"),
+    }
+}
+
+fn assert_reads_back(raw: &RawGame, text: &str) {
+    let back = read_one(text);
+    let tags: Vec<(String, String)> = ordered_tags(&raw.tags).into_iter().cloned().collect();
+    assert_eq!(back.tags, tags, "{text}");
+    assert_eq!(
+        back.result,
+        Some(raw.result.unwrap_or(GameResult::Unfinished)),
+        "{text}"
+    );
+    assert_eq!(back.intro, clean(&raw.intro), "{text}");
+    let texts =
+        |game: &RawGame| -> Vec<String> { game.moves.iter().map(|mv| mv.text.clone()).collect() };
+    assert_eq!(texts(&back), texts(raw), "{text}");
+    for (got, want) in back.moves.iter().zip(&raw.moves) {
+        assert_eq!(got.after, clean(&want.after), "{text}");
+    }
+}
+
+/// Annotations as the writer leaves them: comments cleaned, variations on one line.
+fn clean(annotations: &[Annotation]) -> Vec<Annotation> {
+    annotations
+        .iter()
+        .map(|annotation| match annotation {
+            Annotation::Comment(text) => Annotation::Comment(clean_comment(text)),
+            Annotation::Variation(text) => {
+                Annotation::Variation(text.split_whitespace().collect::<Vec<_>>().join(" "))
+            }
+            other => other.clone(),
+        })
+        .collect()
+}
