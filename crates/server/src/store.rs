@@ -207,9 +207,31 @@ impl Store {
     /// before the call returns, so a killed server loses nothing it acknowledged; only a
     /// power cut can lose the last commits. That keeps a move's write well under a
     /// millisecond, where a full sync per move would cost several.
+    ///
+    /// Checkpoints (copying the log back into the database file, with its syncs) are not
+    /// left to the writer, which would stall the move that happens to cross the threshold:
+    /// a background thread runs them once a second on its own connection, and they never
+    /// block writers.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
         let connection = Connection::open(path)?;
-        Store::setup(connection)
+        let store = Store::setup(connection)?;
+        store.lock().pragma_update(None, "wal_autocheckpoint", 0)?;
+        let checkpoints = Connection::open(path)?;
+        checkpoints.busy_timeout(std::time::Duration::from_secs(5))?;
+        std::thread::Builder::new()
+            .name("checkpoints".into())
+            .spawn(move || {
+                loop {
+                    std::thread::sleep(std::time::Duration::from_secs(1));
+                    if let Err(error) =
+                        checkpoints.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()))
+                    {
+                        tracing::warn!("checkpoint: {error}");
+                    }
+                }
+            })
+            .map_err(|e| StoreError(format!("cannot start the checkpoint thread: {e}")))?;
+        Ok(store)
     }
 
     /// A database in memory, for tests.
