@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
 # The whole test suite: unit, integration and doc tests of every crate, one quick pass of
-# each benchmark (which checks the benchmarks' node counts), and the browser tests of the
-# web app (Chromium driven by playwright-core; see tests/browser/run.sh).
+# each benchmark (which checks the benchmarks' node counts), a short load run against the
+# server with a kill and restart in the middle, and the browser tests of the web app
+# (Chromium driven by playwright-core; see tests/browser/run.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+target="${CARGO_TARGET_DIR:-target}"
 cargo test --workspace --all-targets --locked
 cargo test --workspace --doc --locked
-cargo build -p bashni --locked
+cargo build -p bashni -p bashni-server --examples --bins --locked
+# Load smoke run: 20 games over WebSocket, the server killed (SIGKILL) and restarted after
+# 2.5 s; fails if an acknowledged move is lost or a game's PDN differs from what clients saw.
+"$target/debug/examples/load" --server "$target/debug/bashni" --games 20 --plies 40 \
+    --think-ms 100 --kill-after-ms 2500
 tests/browser/run.sh
