@@ -726,6 +726,14 @@ impl<R: BufRead> Reader<R> {
                 self.pos = end;
                 return Ok(false);
             }
+            // `1.1-0`: a result glued to a number is the result, as it is on its own (the
+            // writer puts it after a space, where it could not be read as a move).
+            let glued: String = word[digits + dots..].iter().collect();
+            if let Some(result) = GameResult::from_token(&glued) {
+                self.pos = end;
+                b.game.result = Some(result);
+                return Ok(true);
+            }
             return self.read_move(b, rest, end).map(|()| false);
         }
         if word.iter().all(|&c| c == '.') {

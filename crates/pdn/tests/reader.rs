@@ -187,6 +187,24 @@ fn every_result_form_ends_a_game() {
 }
 
 #[test]
+fn a_result_glued_to_a_move_number_ends_the_game() {
+    // Written back, `1.1-0` becomes `1. 1-0`, which must mean the same.
+    for text in ["1. c3-b4 2.1-0", "1.1/2-1/2", "1...0-1"] {
+        let mut games = read_all(text);
+        assert_eq!(games.len(), 1, "{text}");
+        let game = games.remove(0).expect("valid");
+        assert!(game.result.is_some(), "{text}");
+        assert!(
+            game.moves
+                .iter()
+                .all(|mv| GameResult::from_token(&mv.text).is_none()),
+            "{text}: {:?}",
+            game.moves
+        );
+    }
+}
+
+#[test]
 fn move_numbers_and_sides() {
     let game =
         read_one("[FEN \"B:...\"]\n1... b6-c5 2. c3-b4 c5:a3 3.d2-c3 3. ... a7-b6 4...h6-g5 *");
