@@ -163,6 +163,29 @@ fn move_texts(state: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// A server message, with only what a player needs.
+#[derive(serde::Deserialize)]
+struct Incoming {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    id: Option<u64>,
+    state: Option<LiteState>,
+}
+
+#[derive(serde::Deserialize)]
+struct LiteState {
+    moves: Vec<LiteMove>,
+    turn: String,
+    legal_moves: Vec<LiteMove>,
+    result: Option<serde::de::IgnoredAny>,
+}
+
+#[derive(serde::Deserialize)]
+struct LiteMove {
+    text: String,
+}
+
 struct Random(u64);
 
 impl Random {
@@ -207,11 +230,12 @@ async fn play_seat(
             let Ok(text) = message.to_text() else {
                 continue;
             };
-            let value: Value = serde_json::from_str(text)?;
-            match value["type"].as_str() {
-                Some("ack") => {
+            // Only the fields a player needs are read; the rest is skipped unparsed.
+            let incoming: Incoming = serde_json::from_str(text)?;
+            match incoming.kind.as_str() {
+                "ack" => {
                     if let Some((id, sent, ply, mv)) = pending.take() {
-                        if value["id"] == id {
+                        if incoming.id == Some(id) {
                             let mut record = record.lock().map_err(|_| "lock")?;
                             record.latencies_us.push(sent.elapsed().as_micros() as u64);
                             record
@@ -224,34 +248,33 @@ async fn play_seat(
                         }
                     }
                 }
-                Some("error") => {
+                "error" => {
                     pending = None;
                     record.lock().map_err(|_| "lock")?.refused += 1;
                 }
-                Some("state") => {
-                    let state = &value["state"];
-                    let moves = move_texts(state);
+                "state" => {
+                    let Some(state) = incoming.state else {
+                        continue;
+                    };
+                    let moves: Vec<String> = state.moves.into_iter().map(|m| m.text).collect();
                     record
                         .lock()
                         .map_err(|_| "lock")?
                         .seen
                         .insert(seat.game.clone(), moves.clone());
-                    if !state["result"].is_null() || moves.len() >= plies {
+                    if state.result.is_some() || moves.len() >= plies {
                         return Ok(());
                     }
-                    if state["turn"] != seat.color || pending.is_some() {
+                    if state.turn != seat.color || pending.is_some() {
                         continue;
                     }
-                    let Some(legal) = state["legal_moves"].as_array() else {
-                        continue;
-                    };
+                    let legal = state.legal_moves;
                     if legal.is_empty() {
                         continue;
                     }
-                    let choice = legal[(random.next() % legal.len() as u64) as usize]["text"]
-                        .as_str()
-                        .unwrap_or_default()
-                        .to_string();
+                    let choice = legal[(random.next() % legal.len() as u64) as usize]
+                        .text
+                        .clone();
                     if think_ms > 0 {
                         let wait = random.next() % (2 * think_ms);
                         tokio::time::sleep(Duration::from_millis(wait)).await;
