@@ -35,6 +35,8 @@ enum Command {
     Openings(commands::openings::Args),
     /// Run the web app: play, watch, replay and analyse games in the browser.
     Serve(commands::serve::Args),
+    /// Play in the terminal, full screen: against the engine or two people; replay PDN.
+    Play(commands::play::Args),
     /// Check and convert game records in PDN.
     #[command(subcommand)]
     Pdn(commands::pdn::Command),
@@ -53,6 +55,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => commands::bench::run(&args),
         Command::Tune(args) => commands::tune::run(&args),
         Command::Serve(args) => commands::serve::run(&args),
+        Command::Play(args) => commands::play::run(&args),
     };
     match outcome {
         Ok(code) => code,

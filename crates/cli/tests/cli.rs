@@ -160,3 +160,26 @@ fn pdn_check_reports_the_bad_move_and_fails() {
     assert!(short.contains("1. cb4 bc5"), "{short}");
     std::fs::remove_dir_all(&dir).expect("clean up");
 }
+
+#[test]
+fn play_explains_itself_and_refuses_bad_options_before_taking_the_screen() {
+    let output = bashni(&["play", "--help"], "");
+    assert!(output.status.success());
+    let text = stdout(&output);
+    for option in [
+        "--level",
+        "--two-players",
+        "--time",
+        "--position",
+        "--pdn",
+        "--no-color",
+    ] {
+        assert!(text.contains(option), "{option} missing: {text}");
+    }
+    let output = bashni(&["play", "--time", "x+1"], "");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("3+2"));
+    let output = bashni(&["play", "--pdn", "/nonexistent/none.pdn"], "");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("Cannot open"));
+}

@@ -8,5 +8,6 @@ pub mod moves;
 pub mod openings;
 pub mod pdn;
 pub mod perft;
+pub mod play;
 pub mod serve;
 pub mod tune;

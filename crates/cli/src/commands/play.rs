@@ -1,0 +1,82 @@
+//! `bashni play`: the full-screen game in the terminal (see docs/play.md).
+
+use std::error::Error;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use bashni_engine::Level;
+use bashni_rules::{Color, Variant};
+use bashni_tui::{App, Config, TimeControl, colors_wanted};
+
+use crate::input::{VariantArg, read_position};
+
+/// The side the person plays against the engine.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum ColorArg {
+    /// White moves first.
+    White,
+    /// Black.
+    Black,
+}
+
+/// Arguments of `bashni play`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The game.
+    #[arg(long, value_enum, default_value = "bashni")]
+    variant: VariantArg,
+    /// Play against the engine at this level (1-8); without it two people play.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=8), conflicts_with = "two_players")]
+    level: Option<u8>,
+    /// Two people at this screen (the default when no level is given).
+    #[arg(long)]
+    two_players: bool,
+    /// Your side against the engine.
+    #[arg(long, value_enum, default_value = "white")]
+    color: ColorArg,
+    /// Clocks: minutes for the game and seconds added per move, e.g. 3+2.
+    #[arg(long, value_name = "MIN+INC")]
+    time: Option<String>,
+    /// The start position (rulebook notation or FEN).
+    #[arg(long, conflicts_with = "pdn")]
+    position: Option<String>,
+    /// Open a game of this PDN file to replay it move by move.
+    #[arg(long)]
+    pdn: Option<PathBuf>,
+    /// Which game of the PDN file (1-based).
+    #[arg(long, default_value_t = 1, requires = "pdn")]
+    game: usize,
+    /// Plain text only, no colours (also when NO_COLOR is set or TERM is dumb).
+    #[arg(long)]
+    no_color: bool,
+}
+
+/// Runs the command.
+pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
+    let variant = Variant::from(args.variant);
+    let mut config = Config::new(variant);
+    if let Some(text) = &args.position {
+        config.position = Some(read_position(variant, text)?);
+    }
+    config.level = match args.level {
+        Some(n) if !args.two_players => Some(Level::new(n).ok_or("levels go from 1 to 8")?),
+        _ => None,
+    };
+    config.color = match args.color {
+        ColorArg::White => Color::White,
+        ColorArg::Black => Color::Black,
+    };
+    if let Some(text) = &args.time {
+        config.time = Some(TimeControl::parse(text)?);
+    }
+    if let Some(file) = &args.pdn {
+        if args.game == 0 {
+            return Err("--game counts from 1".into());
+        }
+        config.pdn = Some((file.clone(), args.game));
+    }
+    config.colors = !args.no_color && colors_wanted();
+    let app = App::new(config)?;
+    bashni_tui::run(app)?;
+    Ok(ExitCode::SUCCESS)
+}
