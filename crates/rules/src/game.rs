@@ -669,6 +669,21 @@ impl Game {
         self.draw_offer
     }
 
+    /// The side that made the last draw offer, open or not (Bashni 1.13.3 counts it).
+    pub fn last_draw_offer(&self) -> Option<Color> {
+        self.last_offer
+    }
+
+    /// Puts back the draw offers of a stored game after its moves have been replayed: the
+    /// open offer and the side that offered last. Nothing is checked; the values must be
+    /// ones this game had.
+    pub fn restore_draw_offers(&mut self, open: Option<Color>, last: Option<Color>) {
+        if !self.is_over() {
+            self.draw_offer = open;
+        }
+        self.last_offer = last.or(open);
+    }
+
     /// `color` accepts the opponent's open draw offer: the game is drawn.
     pub fn accept_draw(&mut self, color: Color) -> Result<(), GameError> {
         self.check_draw_offer()?;

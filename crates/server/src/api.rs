@@ -328,6 +328,7 @@ pub fn create_game(app: &Arc<App>, request: CreateRequest) -> Result<(Value, Str
         created_ms: now,
         updated_ms: now,
         version: 1,
+        last_offer: None,
     };
     let mut live = LiveGame::restore(row, &[]).map_err(ApiError::internal)?;
     // A start position with no move for the side to move ends the game at once.
@@ -830,6 +831,7 @@ fn store_record(
         created_ms: now,
         updated_ms: now,
         version: 1,
+        last_offer: None,
     };
     let moves: Vec<MoveRow> = game
         .moves()

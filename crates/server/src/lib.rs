@@ -10,6 +10,7 @@
 pub mod api;
 pub mod app;
 pub mod assets;
+pub mod diagram;
 pub mod error;
 pub mod limits;
 pub mod live;
@@ -45,6 +46,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/draw", post(api::draw))
         .route("/api/games/{id}/takeback", post(api::takeback))
         .route("/api/games/{id}/pdn", get(api::pdn))
+        .route("/api/games/{id}/diagram.svg", get(diagram::svg))
         .route("/api/games/{id}/ws", get(ws::handler))
         .route("/api/position", post(api::position))
         .route("/api/analyse", post(api::analyse))

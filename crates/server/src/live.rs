@@ -198,6 +198,10 @@ impl LiveGame {
                 _ => Ok(()),
             };
         }
+        game.restore_draw_offers(
+            row.draw_offer.as_deref().and_then(parse_color),
+            row.last_offer.as_deref().and_then(parse_color),
+        );
         let engine_color = row.engine_color.as_deref().and_then(parse_color);
         let version = row.version.max(moves.len() as i64).max(1) as u64;
         Ok(LiveGame {
@@ -267,6 +271,10 @@ impl LiveGame {
             self.set_outcome(outcome);
         }
         self.row.draw_offer = self.game.draw_offer().map(|c| color_name(c).to_string());
+        self.row.last_offer = self
+            .game
+            .last_draw_offer()
+            .map(|c| color_name(c).to_string());
     }
 
     fn set_outcome(&mut self, outcome: Outcome) {

@@ -51,6 +51,8 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX games_by_update ON games(updated_ms);",
     // 2: the game's change counter, so that it keeps growing across restarts.
     "ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0;",
+    // 3: the side that offered a draw last (Bashni 1.13.3 limits repeated offers).
+    "ALTER TABLE games ADD COLUMN last_offer TEXT;",
 ];
 
 /// A failure of the database.
@@ -129,6 +131,8 @@ pub struct GameRow {
     pub updated_ms: i64,
     /// How many changes the game has seen (grows with every change, never goes back).
     pub version: i64,
+    /// The colour that offered a draw last, open or not.
+    pub last_offer: Option<String>,
 }
 
 /// One move as stored.
@@ -163,7 +167,7 @@ pub struct Store {
 const GAME_COLUMNS: &str = "id, variant, mode, start_fen, level, engine_color, creator, \
     white_name, black_name, white_token, black_token, white_joined, black_joined, invite, \
     base_ms, increment_ms, white_ms, black_ms, result, reason, reason_code, draw_offer, tags, \
-    created_ms, updated_ms, version";
+    created_ms, updated_ms, version, last_offer";
 
 fn game_from_row(row: &Row<'_>) -> rusqlite::Result<GameRow> {
     Ok(GameRow {
@@ -197,6 +201,7 @@ fn game_from_row(row: &Row<'_>) -> rusqlite::Result<GameRow> {
         created_ms: row.get(23)?,
         updated_ms: row.get(24)?,
         version: row.get(25)?,
+        last_offer: row.get(26)?,
     })
 }
 
@@ -283,7 +288,7 @@ impl Store {
         transaction.execute(
             &format!(
                 "INSERT INTO games ({GAME_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, \
-                 ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)"
+                 ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27)"
             ),
             params![
                 game.id,
@@ -312,6 +317,7 @@ impl Store {
                 game.created_ms,
                 game.updated_ms,
                 game.version,
+                game.last_offer,
             ],
         )?;
         for mv in moves {
@@ -396,7 +402,7 @@ impl Store {
             .query_map(params![limit], |row| {
                 Ok(GameSummary {
                     row: game_from_row(row)?,
-                    moves: row.get(26)?,
+                    moves: row.get(27)?,
                 })
             })?
             .collect::<Result<Vec<_>, _>>()?;
@@ -427,7 +433,7 @@ fn update_game(connection: &Connection, game: &GameRow) -> Result<(), StoreError
             "UPDATE games SET white_name = ?2, black_name = ?3, white_token = ?4, \
              black_token = ?5, white_joined = ?6, black_joined = ?7, invite = ?8, white_ms = ?9, \
              black_ms = ?10, result = ?11, reason = ?12, reason_code = ?13, draw_offer = ?14, \
-             updated_ms = ?15, version = ?16 WHERE id = ?1",
+             updated_ms = ?15, version = ?16, last_offer = ?17 WHERE id = ?1",
         )?
         .execute(params![
             game.id,
@@ -446,6 +452,7 @@ fn update_game(connection: &Connection, game: &GameRow) -> Result<(), StoreError
             game.draw_offer,
             game.updated_ms,
             game.version,
+            game.last_offer,
         ])?;
     if changed == 1 {
         Ok(())
@@ -493,6 +500,7 @@ mod tests {
             created_ms: 1,
             updated_ms: 1,
             version: 1,
+            last_offer: None,
         }
     }
 

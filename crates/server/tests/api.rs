@@ -788,3 +788,53 @@ async fn a_flood_of_socket_messages_is_slowed_down() -> TestResult {
     assert!(too_many >= flood - 30, "{too_many} of {flood} refused");
     Ok(())
 }
+
+#[tokio::test]
+async fn an_open_draw_offer_survives_a_restart() -> TestResult {
+    let path = temp_db("offer");
+    let draw = |action: &str| json!({ "action": action }).to_string();
+    let (id, token) = {
+        let app = app_on(&path)?;
+        let (id, token, _) = create(&app, json!({"variant": "bashni", "mode": "local"})).await?;
+        let (status, state) = call(
+            &app,
+            "POST",
+            &format!("/api/games/{id}/draw"),
+            Some(&token),
+            Some(&draw("offer")),
+        )
+        .await?;
+        assert_eq!(status, StatusCode::OK, "{state}");
+        let (status, state) = play(&app, &id, &token, "c3-d4").await?;
+        assert_eq!(status, StatusCode::OK, "{state}");
+        assert_eq!(state["draw_offer"], "white");
+        (id, token)
+    };
+    let app = app_on(&path)?;
+    let (_, state) = call(&app, "GET", &format!("/api/games/{id}"), Some(&token), None).await?;
+    assert_eq!(state["draw_offer"], "white");
+    // Black declines by moving; White offered last, so (1.13.3) may not offer again yet.
+    let (status, state) = play(&app, &id, &token, "f6-g5").await?;
+    assert_eq!(status, StatusCode::OK, "{state}");
+    assert_eq!(state["draw_offer"], Value::Null);
+    drop(app);
+    let app = app_on(&path)?;
+    let (_, state) = call(&app, "GET", &format!("/api/games/{id}"), Some(&token), None).await?;
+    assert_eq!(state["may_offer_draw"], false, "{state}");
+    let (status, error) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/draw"),
+        Some(&token),
+        Some(&draw("offer")),
+    )
+    .await?;
+    assert_eq!(status, StatusCode::CONFLICT, "{error}");
+    assert!(
+        error["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("1.13.3")),
+        "{error}"
+    );
+    Ok(())
+}
