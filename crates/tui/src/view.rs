@@ -139,7 +139,10 @@ pub(crate) fn draw(app: &App, frame: &mut Frame) {
 
 fn draw_board(app: &App, frame: &mut Frame, area: Rect, cw: u16, ch: u16, theme: &Theme) {
     let position = app.shown_position();
-    let variant = position.variant().name();
+    let variant = match position.variant() {
+        bashni_rules::Variant::Bashni => "Bashni",
+        bashni_rules::Variant::Russian => "Russian draughts",
+    };
     let title = match &app.replay {
         Some(replay) => format!(" {variant}: replay of {} ", replay.name),
         None => format!(" {variant} "),
