@@ -37,6 +37,8 @@ enum Command {
     Serve(commands::serve::Args),
     /// Play in the terminal, full screen: against the engine or two people; replay PDN.
     Play(commands::play::Args),
+    /// Draw a position or a whole game as SVG, PNG or an animated GIF.
+    Diagram(commands::diagram::Args),
     /// Check and convert game records in PDN.
     #[command(subcommand)]
     Pdn(commands::pdn::Command),
@@ -55,6 +57,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => commands::bench::run(&args),
         Command::Tune(args) => commands::tune::run(&args),
         Command::Serve(args) => commands::serve::run(&args),
+        Command::Diagram(args) => commands::diagram::run(&args),
         Command::Play(args) => commands::play::run(&args),
     };
     match outcome {

@@ -2,6 +2,7 @@
 
 pub mod analyse;
 pub mod bench;
+pub mod diagram;
 pub mod engine;
 pub mod matchplay;
 pub mod moves;
