@@ -814,11 +814,21 @@
         const w = nameOf(g.white, 'White');
         const b = nameOf(g.black, 'Black');
         const status = !g.result ? 'in play' : typeof g.result === 'string' ? g.result : g.result.score;
+        // A thumbnail of the current position, drawn by the server as the board is drawn here;
+        // the move count in the address asks for a new picture once the game has gone on.
+        const thumb = el('img', {
+          class: 'thumb',
+          src: '/api/games/' + encodeURIComponent(g.id) + '/diagram.svg?size=128&seen=' + encodeURIComponent(g.moves),
+          width: 64, height: 64, alt: '', loading: 'lazy',
+          style: 'flex: none; width: 64px; height: 64px; border-radius: 3px;',
+        });
         list.appendChild(el('li', null,
-          el('a', { href: '/g/' + encodeURIComponent(g.id) },
-            el('span', { class: 'names' }, w + ' – ' + b),
-            el('span', { class: 'meta' }, variantName(g.variant) + ', ' + modeName(g.mode) + ', ' +
-              g.moves + (g.moves === 1 ? ' move' : ' moves') + ', ' + status))));
+          el('a', { href: '/g/' + encodeURIComponent(g.id), style: 'flex-direction: row; align-items: center; gap: 0.7rem;' },
+            thumb,
+            el('span', { style: 'display: flex; flex-direction: column; min-width: 0;' },
+              el('span', { class: 'names' }, w + ' – ' + b),
+              el('span', { class: 'meta' }, variantName(g.variant) + ', ' + modeName(g.mode) + ', ' +
+                g.moves + (g.moves === 1 ? ' move' : ' moves') + ', ' + status)))));
       }
     }).catch((e) => {
       clear(list);
