@@ -82,6 +82,7 @@ fn local_row(variant: Variant, clock: bool) -> GameRow {
         created_ms: 0,
         updated_ms: 0,
         version: 1,
+        last_offer: None,
     }
 }
 
@@ -228,4 +229,14 @@ fn assert_consistent(live: &LiveGame, stored: &[MoveRow], action: &str) {
         "after {action}: the restored game ends differently"
     );
     assert_eq!(restored.is_over(), live.is_over());
+    assert_eq!(
+        restored.game.draw_offer(),
+        game.draw_offer(),
+        "after {action}: the restored game has another draw offer"
+    );
+    assert_eq!(
+        restored.game.last_draw_offer(),
+        game.last_draw_offer(),
+        "after {action}: the restored game forgot who offered last"
+    );
 }
