@@ -664,9 +664,9 @@ impl Game {
         Ok(())
     }
 
-    /// The side whose draw offer is open, if any.
+    /// The side whose draw offer is open, if any. An offer closes when the game ends.
     pub fn draw_offer(&self) -> Option<Color> {
-        self.draw_offer
+        self.draw_offer.filter(|_| !self.is_over())
     }
 
     /// The side that made the last draw offer, open or not (Bashni 1.13.3 counts it).
@@ -1262,6 +1262,15 @@ mod tests {
         game.offer_draw(Color::Black)
             .expect("an offer against an open offer agrees");
         assert_eq!(game.outcome(), Some(Outcome::draw(Reason::Agreement)));
+    }
+
+    #[test]
+    fn an_open_draw_offer_closes_when_the_game_ends() {
+        let mut game = game(Variant::Bashni, "White: c3 0; Black: d4 0; White to move");
+        game.offer_draw(Color::White).expect("offer");
+        play(&mut game, "c3:e5");
+        assert!(game.is_over());
+        assert_eq!(game.draw_offer(), None);
     }
 
     #[test]
