@@ -43,6 +43,7 @@
 //! assert_eq!(games[1].result, Some(GameResult::BlackWins));
 //! ```
 
+mod date;
 mod error;
 mod game;
 mod game_type;
@@ -50,6 +51,7 @@ mod reader;
 mod replay;
 mod writer;
 
+pub use date::{date_tag, date_tag_of_ms};
 pub use error::{Location, PdnError};
 pub use game::{Annotation, GameResult, RawGame, RawMove, UnknownResult};
 pub use game_type::{

@@ -626,25 +626,10 @@ pub async fn take_back(
     Ok(state)
 }
 
-/// Days since 1970 as (year, month, day), proleptic Gregorian.
-fn civil_date(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day)
-}
-
 /// The game as PDN text.
 pub fn game_pdn(live: &LiveGame) -> String {
     let stored: Vec<(String, String)> = serde_json::from_str(&live.row.tags).unwrap_or_default();
     let mut tags: Vec<(String, String)> = if stored.is_empty() {
-        let (year, month, day) = civil_date(live.row.created_ms.div_euclid(86_400_000));
         let event = match live.variant() {
             Variant::Bashni => "Bashni game",
             Variant::Russian => "Russian draughts game",
@@ -652,7 +637,10 @@ pub fn game_pdn(live: &LiveGame) -> String {
         let mut tags = vec![
             ("Event".to_string(), event.to_string()),
             ("Site".to_string(), "bashni serve".to_string()),
-            ("Date".to_string(), format!("{year:04}.{month:02}.{day:02}")),
+            (
+                "Date".to_string(),
+                bashni_pdn::date_tag_of_ms(live.row.created_ms),
+            ),
             ("White".to_string(), live.row.white.name.clone()),
             ("Black".to_string(), live.row.black.name.clone()),
         ];
@@ -1000,13 +988,6 @@ pub async fn health(State(app): State<Arc<App>>) -> Json<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn dates_from_days() {
-        assert_eq!(civil_date(0), (1970, 1, 1));
-        assert_eq!(civil_date(20_786), (2026, 11, 29));
-        assert_eq!(civil_date(11_016), (2000, 2, 29));
-    }
 
     #[test]
     fn tokens_compare_exactly() {

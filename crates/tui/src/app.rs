@@ -1000,10 +1000,9 @@ impl App {
         let days = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| d.as_secs() / 86_400) as i64;
-        let (year, month, day) = civil_from_days(days);
         let mut tags = vec![
             ("Event".to_string(), "Casual game".to_string()),
-            ("Date".to_string(), format!("{year:04}.{month:02}.{day:02}")),
+            ("Date".to_string(), bashni_pdn::date_tag(days)),
             ("White".to_string(), name(Color::White)),
             ("Black".to_string(), name(Color::Black)),
         ];
@@ -1110,20 +1109,6 @@ fn start_cursor(side: Color) -> (u8, u8) {
     }
 }
 
-/// Year, month, day of a count of days since 1970-01-01 (Howard Hinnant's algorithm).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1139,11 +1124,5 @@ mod tests {
         );
         assert!(TimeControl::parse("x+1").is_err());
         assert!(TimeControl::parse("0+1").is_err());
-    }
-
-    #[test]
-    fn dates_from_days() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(19_723), (2024, 1, 1));
     }
 }
