@@ -355,7 +355,7 @@ impl App {
             if self.store_change(&mut state, Change::Game).is_ok() {
                 self.broadcast(slot, &state);
             }
-        } else if state.game.version == version {
+        } else {
             drop(state);
             // The clock was not yet out (the timer fired early): look again.
             self.after_change(slot);
