@@ -18,7 +18,7 @@
 
 use std::fmt::Write as _;
 
-use bashni_engine::search::History;
+use bashni_engine::Past;
 use bashni_engine::{Engine, Limits, Options, Score};
 use bashni_rules::notation::{parse_position, write_position};
 use bashni_rules::{Game, Position, Variant};
@@ -144,7 +144,7 @@ pub fn generate(
         engine.new_game();
         let result = engine.search(
             position,
-            &History::default(),
+            &Past::default(),
             &Limits::depth(settings.depth.max(1)),
             |_| {},
         );

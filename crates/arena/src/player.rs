@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use bashni_engine::{Clock, Engine, Level, Limits, Options, Weights, history_of};
+use bashni_engine::{Clock, Engine, Level, Limits, Options, Past, Weights};
 use bashni_rules::{Color, Game, Move, Position};
 
 use crate::rng::mix;
@@ -128,7 +128,7 @@ impl Player for BuiltinPlayer {
         if game.legal_moves().is_empty() {
             return Ok(None);
         }
-        let mut limits = self.limits;
+        let mut limits = self.limits.clone();
         limits.clock = clock;
         let bounded = limits.depth.is_some()
             || limits.nodes.is_some()
@@ -147,7 +147,7 @@ impl Player for BuiltinPlayer {
         let result = self.level.choose(
             &self.engine,
             game.position(),
-            &history_of(game),
+            &Past::of(game),
             &limits,
             seed,
         );

@@ -280,6 +280,7 @@ impl PlayerSpec {
                     nodes: own_nodes.or(nodes),
                     movetime: *movetime,
                     clock: None,
+                    stop: None,
                 };
                 let options = Options {
                     hash_mb: *hash_mb,
@@ -294,7 +295,7 @@ impl PlayerSpec {
                 });
                 Some(Arc::new(move || {
                     let mut player =
-                        BuiltinPlayer::new(name.clone(), options.clone(), level, limits);
+                        BuiltinPlayer::new(name.clone(), options.clone(), level, limits.clone());
                     player.weights = weights.clone();
                     player.engine.set_reductions(reductions);
                     player.seed = seed;

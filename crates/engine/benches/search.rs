@@ -7,8 +7,8 @@
 
 use std::hint::black_box;
 
+use bashni_engine::Past;
 use bashni_engine::bench::{POSITIONS, position};
-use bashni_engine::search::History;
 use bashni_engine::{Engine, Limits, Options};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
@@ -20,7 +20,7 @@ fn nodes(engine: &Engine, index: usize) -> u64 {
     engine
         .search(
             &position(variant, text),
-            &History::default(),
+            &Past::default(),
             &Limits::depth(DEPTH),
             |_| {},
         )

@@ -1,6 +1,6 @@
 //! Keeps the lines of a `find_tactics` file whose move a depth-7 search finds and a depth-10
 //! search confirms with a margin of 100: the criteria of `tests/tactics.rs`.
-use bashni_engine::search::History;
+use bashni_engine::Past;
 use bashni_engine::{Engine, Limits, Options};
 use bashni_rules::Variant;
 use bashni_rules::notation::{parse_move, parse_position};
@@ -16,18 +16,12 @@ fn main() {
             hash_mb: 16,
             ..Options::default()
         });
-        let shallow = engine.search(&position, &History::default(), &Limits::depth(7), |_| {});
+        let shallow = engine.search(&position, &Past::default(), &Limits::depth(7), |_| {});
         let engine = Engine::new(Options {
             hash_mb: 16,
             ..Options::default()
         });
-        let deep = engine.search_lines(
-            &position,
-            &History::default(),
-            &Limits::depth(10),
-            2,
-            |_| {},
-        );
+        let deep = engine.search_lines(&position, &Past::default(), &Limits::depth(10), 2, |_| {});
         let ok = shallow
             .best
             .is_some_and(|b| b.same_result(&expected, variant))

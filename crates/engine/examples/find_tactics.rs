@@ -3,7 +3,7 @@
 //!
 //! `cargo run --release -p bashni-engine --example find_tactics -- bashni 40 7`
 //! prints lines `variant<TAB>position<TAB>best move<TAB>gain<TAB>themes`.
-use bashni_engine::search::History;
+use bashni_engine::Past;
 use bashni_engine::{Engine, Limits, Options};
 use bashni_rules::notation::write_position;
 use bashni_rules::{Game, Position, Variant};
@@ -66,18 +66,13 @@ fn main() {
             let position = *game.position();
             if ply >= 6 && !moves[0].is_capture() && moves.len() >= 3 {
                 engine.new_game();
-                let deep = engine.search_lines(
-                    &position,
-                    &History::default(),
-                    &Limits::depth(9),
-                    2,
-                    |_| {},
-                );
+                let deep =
+                    engine.search_lines(&position, &Past::default(), &Limits::depth(9), 2, |_| {});
                 if deep.lines.len() == 2 {
                     let best = deep.lines[0].score.value();
                     let second = deep.lines[1].score.value();
                     let shallow =
-                        engine.search(&position, &History::default(), &Limits::depth(1), |_| {});
+                        engine.search(&position, &Past::default(), &Limits::depth(1), |_| {});
                     let base = shallow.score.value();
                     if best - second >= 150 && best - base >= 150 && best < 5000 {
                         let line = &deep.lines[0].pv;

@@ -1,5 +1,5 @@
 //! Searches the start position for a while: `cargo run --release --example think -- bashni 1000`.
-use bashni_engine::search::History;
+use bashni_engine::Past;
 use bashni_engine::{Engine, Limits, Options};
 use bashni_rules::{Position, Variant};
 fn main() {
@@ -15,7 +15,7 @@ fn main() {
     });
     let result = engine.search(
         &Position::start(variant),
-        &History::default(),
+        &Past::default(),
         &Limits::movetime(std::time::Duration::from_millis(ms)),
         |i| {
             let pv: Vec<String> = i.pv.iter().map(|m| m.to_string()).collect();

@@ -7,8 +7,9 @@ use std::time::{Duration, Instant};
 use bashni_rules::notation::parse_position;
 use bashni_rules::{Position, Variant};
 
-use crate::engine::{Engine, Limits, Options};
-use crate::search::History;
+use crate::engine::{Engine, Options};
+use crate::limits::Limits;
+use crate::past::Past;
 
 /// The bench positions: both starts and positions with towers and kings.
 pub const POSITIONS: &[(Variant, &str)] = &[
@@ -71,7 +72,7 @@ pub fn run(depth: u32, mut on_line: impl FnMut(&BenchLine)) -> Vec<BenchLine> {
         let started = Instant::now();
         let result = engine.search(
             &position(variant, text),
-            &History::default(),
+            &Past::default(),
             &Limits::depth(depth),
             |_| {},
         );

@@ -8,87 +8,12 @@ use std::time::{Duration, Instant};
 use bashni_rules::{Game, Move, Position, Variant};
 
 use crate::eval::Weights;
+use crate::limits::Limits;
+use crate::past::Past;
 use crate::score::{INFINITE, Score};
-use crate::search::{History, Line, MAX_PLY, Searcher, Shared};
+use crate::search::{Line, MAX_PLY, Searcher, Shared};
+use crate::time::time_budget;
 use crate::tt::TranspositionTable;
-
-/// A clock: time left, and what each move adds.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub struct Clock {
-    /// Time left on the side to move's clock.
-    pub remaining: Duration,
-    /// Time added after each move.
-    pub increment: Duration,
-    /// Moves until the next time control, if the control has one.
-    pub moves_to_go: Option<u32>,
-}
-
-/// When to stop searching. With none set, the search goes on until stopped.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub struct Limits {
-    /// Search at most this deep (plies, captures beyond it not counted).
-    pub depth: Option<u32>,
-    /// Search at most this many nodes.
-    pub nodes: Option<u64>,
-    /// Use at most this much time for the move.
-    pub movetime: Option<Duration>,
-    /// Share out the time of a clock.
-    pub clock: Option<Clock>,
-}
-
-impl Limits {
-    /// Only a depth.
-    pub fn depth(depth: u32) -> Limits {
-        Limits {
-            depth: Some(depth),
-            ..Limits::default()
-        }
-    }
-
-    /// Only a time per move.
-    pub fn movetime(time: Duration) -> Limits {
-        Limits {
-            movetime: Some(time),
-            ..Limits::default()
-        }
-    }
-
-    /// Only a node count.
-    pub fn nodes(nodes: u64) -> Limits {
-        Limits {
-            nodes: Some(nodes),
-            ..Limits::default()
-        }
-    }
-}
-
-/// Time kept back from every budget for the program around the engine to answer.
-pub const MOVE_OVERHEAD: Duration = Duration::from_millis(20);
-
-/// The time to aim for and the time never to pass, for one move.
-pub fn time_budget(limits: &Limits) -> (Option<Duration>, Option<Duration>) {
-    let mut soft: Option<Duration> = None;
-    let mut hard: Option<Duration> = None;
-    if let Some(time) = limits.movetime {
-        let time = time
-            .saturating_sub(MOVE_OVERHEAD)
-            .max(Duration::from_millis(1));
-        soft = Some(time);
-        hard = Some(time);
-    }
-    if let Some(clock) = limits.clock {
-        let left = clock.remaining.saturating_sub(MOVE_OVERHEAD);
-        let moves = clock.moves_to_go.unwrap_or(30).clamp(1, 60);
-        let base = left / moves + clock.increment * 3 / 4;
-        // Never more than a third of what is left, so that a slow move cannot lose on time.
-        let cap = (left / 3).max(Duration::from_millis(1));
-        let clock_hard = (base * 3).min(cap);
-        let clock_soft = base.min(clock_hard);
-        soft = Some(soft.map_or(clock_soft, |s| s.min(clock_soft)));
-        hard = Some(hard.map_or(clock_hard, |h| h.min(clock_hard)));
-    }
-    (soft, hard)
-}
 
 /// How the engine is set up.
 #[derive(Clone, Debug)]
@@ -154,7 +79,6 @@ pub struct SearchResult {
 /// The engine.
 pub struct Engine {
     table: Arc<TranspositionTable>,
-    stop: Arc<AtomicBool>,
     options: Options,
     weights: [Weights; 2],
     reductions: bool,
@@ -172,7 +96,6 @@ impl Engine {
     pub fn new(options: Options) -> Engine {
         Engine {
             table: Arc::new(TranspositionTable::new(options.hash_mb)),
-            stop: Arc::new(AtomicBool::new(false)),
             weights: [
                 Weights::tuned(Variant::Bashni),
                 Weights::tuned(Variant::Russian),
@@ -210,11 +133,6 @@ impl Engine {
         &self.weights[variant_slot(variant)]
     }
 
-    /// A handle that stops the running search when set (from another thread).
-    pub fn stop_handle(&self) -> Arc<AtomicBool> {
-        Arc::clone(&self.stop)
-    }
-
     /// Forgets what earlier searches learned.
     pub fn new_game(&self) {
         self.table.clear();
@@ -227,36 +145,36 @@ impl Engine {
         limits: &Limits,
         on_info: impl FnMut(&Info),
     ) -> SearchResult {
-        self.search(game.position(), &history_of(game), limits, on_info)
+        self.search(game.position(), &Past::of(game), limits, on_info)
     }
 
-    /// Searches `position`, reached after `history`, within `limits`.
+    /// Searches `position`, reached after `past`, within `limits`.
     pub fn search(
         &self,
         position: &Position,
-        history: &History,
+        past: &Past,
         limits: &Limits,
         on_info: impl FnMut(&Info),
     ) -> SearchResult {
-        self.search_lines(position, history, limits, self.options.multipv, on_info)
+        self.search_lines(position, past, limits, self.options.multipv, on_info)
     }
 
     /// Like [`Engine::search`], reporting the best `multipv` lines.
     pub fn search_lines(
         &self,
         position: &Position,
-        history: &History,
+        past: &Past,
         limits: &Limits,
         multipv: usize,
         mut on_info: impl FnMut(&Info),
     ) -> SearchResult {
         let started = Instant::now();
-        self.stop.store(false, Ordering::Relaxed);
         self.table.new_search();
         let (soft, hard) = time_budget(limits);
         let shared = Shared {
             table: Arc::clone(&self.table),
-            stop: Arc::clone(&self.stop),
+            stop: AtomicBool::new(false),
+            token: limits.stop.clone(),
             nodes: AtomicU64::new(0),
             node_limit: limits.nodes,
             deadline: hard.map(|h| started + h),
@@ -285,10 +203,10 @@ impl Engine {
                 let shared = &shared;
                 let moves = root_moves.clone();
                 scope.spawn(move || {
-                    helper_thread(shared, weights, position, history, moves, max_depth, thread)
+                    helper_thread(shared, weights, position, past, moves, max_depth, thread)
                 });
             }
-            let mut searcher = Searcher::new(&shared, weights, position.variant(), history);
+            let mut searcher = Searcher::new(&shared, weights, past);
             for depth in 1..=max_depth {
                 searcher.seldepth = 0;
                 let mut lines: Vec<Line> = Vec::new();
@@ -356,7 +274,7 @@ impl Engine {
                         }
                     }
                 }
-                if !complete || shared.stop.load(Ordering::Relaxed) {
+                if !complete || shared.stop.load(Ordering::Relaxed) || shared.told_to_stop() {
                     break;
                 }
                 if root_moves.len() == 1 {
@@ -394,12 +312,12 @@ fn helper_thread(
     shared: &Shared,
     weights: &Weights,
     position: &Position,
-    history: &History,
+    past: &Past,
     moves: Vec<Move>,
     max_depth: u32,
     thread: usize,
 ) {
-    let mut searcher = Searcher::new(shared, weights, position.variant(), history);
+    let mut searcher = Searcher::new(shared, weights, past);
     let mut moves = moves;
     // Threads try the root moves in different orders, to explore different parts first.
     let shift = thread % moves.len().max(1);
@@ -419,37 +337,4 @@ fn helper_thread(
         }
     }
     searcher.flush_nodes();
-}
-
-/// What the search must know of a game's past: positions that may still repeat, and plies
-/// since the last capture or promotion.
-pub fn history_of(game: &Game) -> History {
-    let positions = game.positions();
-    let moves = game.moves();
-    let mut hashes = Vec::new();
-    for (ply, mv) in moves.iter().enumerate().rev() {
-        let before = &positions[ply];
-        // After a capture, a crowning or a man's step, no earlier position can come back.
-        if mv.is_capture() || mv.promotes() || !before.kings().has(mv.from()) {
-            break;
-        }
-        hashes.push(before.hash());
-    }
-    hashes.reverse();
-    let quiet_plies = moves
-        .iter()
-        .rev()
-        .take_while(|mv| !mv.is_capture() && !mv.promotes())
-        .count();
-    let king_plies = moves
-        .iter()
-        .zip(positions)
-        .rev()
-        .take_while(|(mv, before)| !mv.is_capture() && before.kings().has(mv.from()))
-        .count();
-    History {
-        hashes,
-        quiet_plies,
-        king_plies,
-    }
 }

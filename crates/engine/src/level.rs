@@ -8,8 +8,9 @@
 
 use bashni_rules::{Move, Position};
 
-use crate::engine::{Engine, Limits, SearchResult};
-use crate::search::History;
+use crate::engine::{Engine, SearchResult};
+use crate::limits::Limits;
+use crate::past::Past;
 
 /// A level of play, 1 (beginner) to [`Level::MAX`] (full strength).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, PartialOrd, Ord, Hash)]
@@ -81,20 +82,20 @@ impl Level {
         self,
         engine: &Engine,
         position: &Position,
-        history: &History,
+        past: &Past,
         limits: &Limits,
         seed: u64,
     ) -> SearchResult {
-        let mut limits = *limits;
+        let mut limits = limits.clone();
         if let Some(depth) = self.depth() {
             limits.depth = Some(limits.depth.map_or(depth, |d| d.min(depth)));
         }
         let temperature = self.temperature();
         if temperature == 0 {
-            return engine.search(position, history, &limits, |_| {});
+            return engine.search(position, past, &limits, |_| {});
         }
         let all = position.legal_moves().len();
-        let mut result = engine.search_lines(position, history, &limits, all, |_| {});
+        let mut result = engine.search_lines(position, past, &limits, all, |_| {});
         let candidates: Vec<(Move, i32)> = result
             .lines
             .iter()
@@ -158,8 +159,7 @@ mod tests {
             let start = Position::start(variant);
             for number in 1..=Level::MAX {
                 let level = Level::new(number).expect("level");
-                let result =
-                    level.choose(&engine, &start, &History::default(), &Limits::depth(3), 7);
+                let result = level.choose(&engine, &start, &Past::default(), &Limits::depth(3), 7);
                 let best = result.best.expect("a move");
                 assert!(
                     start.legal_moves().contains(&best),

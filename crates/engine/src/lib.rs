@@ -7,13 +7,12 @@
 //! input or output; the `bashni` program's protocol and commands translate for it.
 //!
 //! ```
-//! use bashni_engine::{Engine, Limits, Options};
+//! use bashni_engine::{Engine, Limits, Options, Past};
 //! use bashni_rules::{Position, Variant};
-//! use bashni_engine::search::History;
 //!
 //! let engine = Engine::new(Options::default());
 //! let start = Position::start(Variant::Bashni);
-//! let result = engine.search(&start, &History::default(), &Limits::depth(4), |_| {});
+//! let result = engine.search(&start, &Past::default(), &Limits::depth(4), |_| {});
 //! assert!(start.legal_moves().contains(&result.best.unwrap()));
 //! ```
 
@@ -21,14 +20,18 @@ pub mod bench;
 mod engine;
 pub mod eval;
 pub mod level;
+pub mod limits;
+pub mod past;
 pub mod score;
 pub mod search;
+pub mod time;
 pub mod tt;
 pub mod tune;
 
-pub use engine::{
-    Clock, Engine, Info, Limits, MOVE_OVERHEAD, Options, SearchResult, history_of, time_budget,
-};
+pub use engine::{Engine, Info, Options, SearchResult};
 pub use eval::{Feature, Weights};
 pub use level::Level;
+pub use limits::{Limits, StopToken};
+pub use past::Past;
 pub use score::{Score, Value};
+pub use time::{Clock, MOVE_OVERHEAD, time_budget};

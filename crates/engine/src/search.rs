@@ -1,6 +1,7 @@
 //! The search: iterative deepening, principal-variation alpha-beta with a transposition
 //! table, killer and history move ordering, and captures searched out before a position is
-//! evaluated. Repetitions and Bashni's 15-move rule count as draws inside the search.
+//! evaluated. Repetitions and the draw rules that count moves ([`bashni_rules::draw`]: Bashni's
+//! 15-move rule, Russian 6.1.8.4-6.1.8.8) count as draws inside the search.
 //!
 //! One [`Searcher`] runs in each thread; all share the table and the stop flag.
 
@@ -8,24 +9,25 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-use bashni_rules::{Bitboard, Color, Move, MoveList, Position, Variant};
+use bashni_rules::{DrawCounts, Move, MoveList, Position};
 
 use crate::eval::{Weights, evaluate};
+use crate::limits::StopToken;
+use crate::past::Past;
 use crate::score::{DRAW, INFINITE, Value, WIN, WIN_BOUND};
 use crate::tt::{Bound, Entry, TranspositionTable, find, fingerprint};
 
 /// The deepest ply the search goes to, captures included.
 pub const MAX_PLY: usize = 128;
 
-/// Plies without capture or promotion after which a Bashni game is drawn (rulebook 1.13).
-const BASHNI_QUIET_PLIES: usize = 30;
-
 /// What all threads of one search share.
 pub struct Shared {
     /// The transposition table.
     pub table: Arc<TranspositionTable>,
-    /// Set to stop every thread at once.
-    pub stop: Arc<AtomicBool>,
+    /// Set to stop every thread at once; belongs to this search alone.
+    pub stop: AtomicBool,
+    /// The caller's token, if it may stop the search from outside.
+    pub token: Option<StopToken>,
     /// Nodes searched by all threads.
     pub nodes: AtomicU64,
     /// Stop when this many nodes have been searched (all threads together).
@@ -37,13 +39,20 @@ pub struct Shared {
 }
 
 impl Shared {
-    fn should_stop(&self) -> bool {
+    /// Whether the caller's token says stop.
+    pub fn told_to_stop(&self) -> bool {
+        self.token.as_ref().is_some_and(StopToken::is_stopped)
+    }
+
+    /// Whether the search must stop now; once it must, it stays stopped.
+    pub fn should_stop(&self) -> bool {
         if self.stop.load(Ordering::Relaxed) {
             return true;
         }
-        let over = self
-            .node_limit
-            .is_some_and(|limit| self.nodes.load(Ordering::Relaxed) >= limit)
+        let over = self.told_to_stop()
+            || self
+                .node_limit
+                .is_some_and(|limit| self.nodes.load(Ordering::Relaxed) >= limit)
             || self
                 .deadline
                 .is_some_and(|deadline| Instant::now() >= deadline);
@@ -52,20 +61,6 @@ impl Shared {
         }
         over
     }
-}
-
-/// The game so far, as the search needs it: positions since the last move that cannot be
-/// undone (capture, promotion or man move), for repetitions, plies since the last capture or
-/// promotion, for Bashni's 15-move rule and the Russian endgame counts, and plies of king
-/// moves only, for rule 6.1.8.8.
-#[derive(Clone, Debug, Default)]
-pub struct History {
-    /// Hashes of the earlier positions that can still repeat, oldest first.
-    pub hashes: Vec<u64>,
-    /// Plies since the last capture or promotion.
-    pub quiet_plies: usize,
-    /// Plies since the last capture or move of a man.
-    pub king_plies: usize,
 }
 
 /// One line found at the root: its value and moves.
@@ -81,15 +76,16 @@ pub struct Line {
 pub struct Searcher<'a> {
     shared: &'a Shared,
     weights: &'a Weights,
-    variant: Variant,
     /// Hashes along the game and the current path, for repetitions.
     path: Vec<u64>,
     /// Where the positions that may repeat start in `path`, per ply of the path.
     reversible_from: Vec<usize>,
-    quiet_plies: Vec<usize>,
-    king_plies: Vec<usize>,
+    /// The draw counts of each position of the path.
+    counts: Vec<DrawCounts>,
     killers: [[Option<Move>; 2]; MAX_PLY],
-    history: Box<[[i32; 64]; 64]>,
+    /// The history heuristic: how often a quiet move from one square to another caused a
+    /// cut-off, weighted by depth.
+    move_history: Box<[[i32; 64]; 64]>,
     pv: Vec<Vec<Move>>,
     local_nodes: u64,
     /// The deepest ply reached in the last iteration.
@@ -97,25 +93,20 @@ pub struct Searcher<'a> {
 }
 
 impl<'a> Searcher<'a> {
-    /// A searcher for positions of `variant` after `history`.
-    pub fn new(
-        shared: &'a Shared,
-        weights: &'a Weights,
-        variant: Variant,
-        history: &History,
-    ) -> Self {
-        let mut path = history.hashes.clone();
+    /// A searcher for positions reached after `past`.
+    pub fn new(shared: &'a Shared, weights: &'a Weights, past: &Past) -> Self {
+        let mut path = past.hashes.clone();
         path.reserve(MAX_PLY + 2);
+        let mut counts = Vec::with_capacity(MAX_PLY + 2);
+        counts.push(past.counts);
         Searcher {
             shared,
             weights,
-            variant,
             reversible_from: vec![0],
-            quiet_plies: vec![history.quiet_plies],
-            king_plies: vec![history.king_plies],
+            counts,
             path,
             killers: [[None; 2]; MAX_PLY],
-            history: Box::new([[0; 64]; 64]),
+            move_history: Box::new([[0; 64]; 64]),
             pv: vec![Vec::new(); MAX_PLY + 1],
             local_nodes: 0,
             seldepth: 0,
@@ -196,41 +187,25 @@ impl<'a> Searcher<'a> {
             *self.reversible_from.last().unwrap_or(&0)
         };
         self.reversible_from.push(from);
-        let quiet = if mv.is_capture() || mv.promotes() {
-            0
-        } else {
-            self.quiet_plies.last().copied().unwrap_or(0) + 1
-        };
-        self.quiet_plies.push(quiet);
-        let king = if irreversible {
-            0
-        } else {
-            self.king_plies.last().copied().unwrap_or(0) + 1
-        };
-        self.king_plies.push(king);
+        let counts = self.counts.last().copied().unwrap_or_default();
+        self.counts.push(counts.after(position, mv));
     }
 
     fn leave(&mut self) {
         self.reversible_from.pop();
-        self.quiet_plies.pop();
-        self.king_plies.pop();
+        self.counts.pop();
     }
 
     /// Whether `position` (with `hash`), just reached, is a draw by the rules the search
-    /// applies: a repetition of a position of the path, Bashni's 15-move rule, or the
-    /// Russian endgame counts that depend only on material and plies (6.1.8.4, 6.1.8.6,
-    /// 6.1.8.8; see [`russian_count_draw`]).
+    /// applies: a repetition of a position of the path, or a draw count that has run out
+    /// ([`DrawCounts::verdict`]: Bashni's 15-move rule, the Russian endgame counts).
     fn is_draw(&self, position: &Position, hash: u64) -> bool {
-        let quiet = self.quiet_plies.last().copied().unwrap_or(0);
-        match self.variant {
-            Variant::Bashni if quiet >= BASHNI_QUIET_PLIES => return true,
-            Variant::Russian => {
-                let king_plies = self.king_plies.last().copied().unwrap_or(0);
-                if russian_count_draw(position, quiet, king_plies) {
-                    return true;
-                }
-            }
-            Variant::Bashni => {}
+        if self
+            .counts
+            .last()
+            .is_some_and(|counts| counts.verdict(position).is_some())
+        {
+            return true;
         }
         let from = *self.reversible_from.last().unwrap_or(&0);
         let end = self.path.len();
@@ -372,7 +347,7 @@ impl<'a> Searcher<'a> {
     /// history.
     fn order(&self, moves: &mut MoveList, table_move: Option<Move>, ply: usize) {
         let killers = self.killers[ply];
-        let history = &self.history;
+        let history = &self.move_history;
         moves.as_mut_slice().sort_unstable_by_key(|mv| {
             let key: i64 = if Some(*mv) == table_move {
                 1 << 40
@@ -395,44 +370,9 @@ impl<'a> Searcher<'a> {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = Some(*mv);
         }
-        let cell = &mut self.history[mv.from().index()][mv.to().index()];
+        let cell = &mut self.move_history[mv.from().index()][mv.to().index()];
         *cell = (*cell + depth * depth).min(1 << 20);
     }
-}
-
-/// The Russian endgame counts, as the search applies them (the game itself applies the exact
-/// rules, see `bashni_rules::Game`): with the balance of forces unchanged for `quiet` plies
-/// (no capture, no promotion) and only kings moved for `king_plies` plies,
-/// - 6.1.8.4: three or more pieces against a lone king, 15 moves (30 plies);
-/// - 6.1.8.6: both sides with kings, 2-3 pieces: 5 moves, 4-5: 30, 6-7: 60 (each side);
-/// - 6.1.8.8: 4-5 pieces with only kings moving for 15 moves, 6-7 pieces for 25.
-pub fn russian_count_draw(position: &Position, quiet: usize, king_plies: usize) -> bool {
-    let white = position.owned_by(Color::White);
-    let black = position.owned_by(Color::Black);
-    let kings = position.kings();
-    let pieces = (white | black).count();
-    let lone_king = |side: Bitboard| side.count() == 1 && !(side & kings).is_empty();
-    if (lone_king(white) && black.count() >= 3 || lone_king(black) && white.count() >= 3)
-        && quiet >= 30
-    {
-        return true;
-    }
-    let both_have_kings = !(white & kings).is_empty() && !(black & kings).is_empty();
-    let king_ending_limit = match pieces {
-        2..=3 => 10,
-        4..=5 => 60,
-        6..=7 => 120,
-        _ => usize::MAX,
-    };
-    if both_have_kings && quiet >= king_ending_limit {
-        return true;
-    }
-    let kings_only_limit = match pieces {
-        4..=5 => 30,
-        6..=7 => 50,
-        _ => usize::MAX,
-    };
-    king_plies >= kings_only_limit
 }
 
 /// Wins and losses are stored counted from the stored position, not from the root.
@@ -459,44 +399,62 @@ fn from_table(value: Value, ply: usize) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{Engine, Limits, Options};
+    use crate::engine::{Engine, Options};
+    use crate::limits::Limits;
     use bashni_rules::notation::parse_position;
+    use bashni_rules::{Color, Variant};
 
     fn russian(text: &str) -> Position {
         parse_position(Variant::Russian, text).expect("test position")
     }
 
     #[test]
-    fn russian_counts() {
-        let three_v_one = russian("White: a1 1, c1 1, e1 1; Black: h8 1; White to move");
-        assert!(!russian_count_draw(&three_v_one, 29, 29));
-        assert!(russian_count_draw(&three_v_one, 30, 30));
-        let kings_both = russian("White: a1 1, c3 0; Black: h8 1; White to move");
-        assert!(!russian_count_draw(&kings_both, 9, 0));
-        assert!(russian_count_draw(&kings_both, 10, 0));
-        let five = russian("White: a1 1, c3 0, e3 0; Black: h8 1, h6 0; White to move");
-        assert!(!russian_count_draw(&five, 29, 29));
-        assert!(
-            russian_count_draw(&five, 30, 30),
-            "6.1.8.8: 15 moves of kings only"
-        );
-        assert!(russian_count_draw(&five, 60, 0), "6.1.8.6: 30 moves");
-        let many = Position::start(Variant::Russian);
-        assert!(!russian_count_draw(&many, 500, 500));
-    }
-
-    #[test]
     fn the_search_sees_a_count_running_out() {
         let engine = Engine::new(Options::default());
         let position = russian("White: a1 1, c1 1, e1 1; Black: h8 1; White to move");
-        let fresh = engine.search(&position, &History::default(), &Limits::depth(4), |_| {});
+        let fresh = engine.search(&position, &Past::default(), &Limits::depth(4), |_| {});
         assert!(fresh.score.value() > 200, "{}", fresh.score);
         engine.new_game();
-        let late = History {
-            quiet_plies: 29,
-            ..History::default()
+        let late = Past {
+            counts: DrawCounts {
+                quiet_plies: 29,
+                moves: [14, 15],
+                ..DrawCounts::default()
+            },
+            ..Past::default()
         };
         let result = engine.search(&position, &late, &Limits::depth(4), |_| {});
         assert_eq!(result.score.value(), DRAW, "every move ends the count");
+    }
+
+    #[test]
+    fn the_search_applies_the_big_road() {
+        // 6.1.8.5: three white pieces off the big road against a king on it; White's fifth
+        // such move ends the game drawn.
+        let engine = Engine::new(Options::default());
+        let position = russian("White: a3 1, c1 1, e1 1; Black: d4 1; White to move");
+        let late = Past {
+            counts: DrawCounts {
+                quiet_plies: 8,
+                moves: [4, 4],
+                big_road_moves: [4, 0],
+                ..DrawCounts::default()
+            },
+            ..Past::default()
+        };
+        let moves = position.legal_moves().len();
+        let result = engine.search_lines(&position, &late, &Limits::depth(3), moves, |_| {});
+        assert_eq!(result.lines.len(), moves);
+        let road = bashni_rules::draw::BIG_ROAD;
+        let mut off_road = 0;
+        for line in &result.lines {
+            let first = line.pv[0];
+            let onto_road = !(position.after(&first).owned_by(Color::White) & road).is_empty();
+            if !onto_road {
+                assert_eq!(line.score.value(), DRAW, "{first} is the fifth move");
+                off_road += 1;
+            }
+        }
+        assert!(off_road > 0);
     }
 }

@@ -40,8 +40,9 @@ use std::sync::mpsc;
 
 use bashni_rules::{Color, Game, GameResult, Variant};
 
-use crate::engine::{Engine, Limits, Options};
+use crate::engine::{Engine, Options};
 use crate::eval::{FEATURES, Feature, FeatureVector, Weights, features};
+use crate::limits::Limits;
 use crate::score::Value;
 
 /// How many weights are fitted: one per feature, and the tempo.

@@ -1,10 +1,8 @@
 //! The engine answers within its limits, stops when told, and plays only legal moves.
 
-use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use bashni_engine::search::History;
-use bashni_engine::{Clock, Engine, Level, Limits, Options, history_of};
+use bashni_engine::{Clock, Engine, Level, Limits, Options, Past, StopToken};
 use bashni_rules::{Game, Position, Variant};
 
 /// How far past its budget a search may end: the deadline is checked every 1024 nodes.
@@ -17,7 +15,7 @@ fn time_per_move_is_kept() {
         let started = Instant::now();
         let result = engine.search(
             &Position::start(variant),
-            &History::default(),
+            &Past::default(),
             &Limits::movetime(Duration::from_millis(200)),
             |_| {},
         );
@@ -44,7 +42,7 @@ fn a_short_clock_is_never_overrun() {
             ..Limits::default()
         };
         let started = Instant::now();
-        let result = engine.search(&start, &History::default(), &limits, |_| {});
+        let result = engine.search(&start, &Past::default(), &limits, |_| {});
         let used = started.elapsed();
         assert!(result.best.is_some());
         assert!(
@@ -60,14 +58,15 @@ fn stop_ends_an_endless_search_with_a_legal_move() {
         threads: 2,
         ..Options::default()
     });
-    let stop = engine.stop_handle();
+    let stop = StopToken::new();
+    let limits = Limits::default().with_stop(stop.clone());
     let start = Position::start(Variant::Russian);
     let stopper = std::thread::spawn(move || {
         std::thread::sleep(Duration::from_millis(150));
-        stop.store(true, Ordering::Relaxed);
+        stop.stop();
     });
     let started = Instant::now();
-    let result = engine.search(&start, &History::default(), &Limits::default(), |_| {});
+    let result = engine.search(&start, &Past::default(), &limits, |_| {});
     let used = started.elapsed();
     stopper.join().expect("the stopper thread");
     assert!(
@@ -93,7 +92,7 @@ fn games_between_levels_only_contain_legal_moves() {
             let result = level.choose(
                 &engine,
                 game.position(),
-                &history_of(&game),
+                &Past::of(&game),
                 &Limits::depth(4),
                 seed + game.ply() as u64,
             );
@@ -117,7 +116,32 @@ fn a_lost_position_has_no_move_and_says_so() {
         "White: a1 0; Black: b2 0, c3 0; White to move",
     )
     .expect("position");
-    let result = engine.search(&lost, &History::default(), &Limits::depth(3), |_| {});
+    let result = engine.search(&lost, &Past::default(), &Limits::depth(3), |_| {});
     assert_eq!(result.best, None);
     assert_eq!(result.score, bashni_engine::Score::LossIn(0));
+}
+
+#[test]
+fn a_stop_before_the_search_begins_is_kept_and_touches_no_other_search() {
+    let engine = Engine::new(Options::default());
+    let start = Position::start(Variant::Russian);
+    let stopped = StopToken::new();
+    stopped.stop();
+    let started = Instant::now();
+    let result = engine.search(
+        &start,
+        &Past::default(),
+        &Limits::default().with_stop(stopped),
+        |_| {},
+    );
+    assert!(started.elapsed() < TOLERANCE * 2, "{:?}", started.elapsed());
+    assert!(start.legal_moves().contains(&result.best.expect("a move")));
+    // The next search has its own token: it reaches its depth.
+    let next = engine.search(
+        &start,
+        &Past::default(),
+        &Limits::depth(6).with_stop(StopToken::new()),
+        |_| {},
+    );
+    assert_eq!(next.depth, 6);
 }

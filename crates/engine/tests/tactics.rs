@@ -4,7 +4,7 @@
 //! engine at a lower depth for the move, and checks with a deeper search that the move is
 //! still clearly the best.
 
-use bashni_engine::search::History;
+use bashni_engine::Past;
 use bashni_engine::{Engine, Limits, Options};
 use bashni_rules::notation::{parse_move, parse_position};
 use bashni_rules::{Position, Variant};
@@ -71,7 +71,7 @@ fn engine() -> Engine {
 
 fn solve(position: &Position, depth: u32) -> bashni_rules::Move {
     let engine = engine();
-    let result = engine.search(position, &History::default(), &Limits::depth(depth), |_| {});
+    let result = engine.search(position, &Past::default(), &Limits::depth(depth), |_| {});
     result.best.expect("a move")
 }
 
@@ -94,13 +94,8 @@ fn a_deeper_search_confirms_each_answer() {
     for &(variant, text, answer, theme) in TACTICS {
         let position = parse_position(variant, text).expect("test position");
         let expected = parse_move(&position, answer).expect("the answer is legal");
-        let result = engine().search_lines(
-            &position,
-            &History::default(),
-            &Limits::depth(10),
-            2,
-            |_| {},
-        );
+        let result =
+            engine().search_lines(&position, &Past::default(), &Limits::depth(10), 2, |_| {});
         let best = &result.lines[0];
         assert!(
             best.pv[0].same_result(&expected, variant),

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver};
 use std::thread::JoinHandle;
 
-use bashni_engine::{Clock, Engine, Info, Level, Limits, Options, SearchResult, history_of};
+use bashni_engine::{Clock, Engine, Info, Level, Limits, Options, Past, SearchResult, StopToken};
 use bashni_rules::notation::{parse_fen, parse_move, parse_position};
 use bashni_rules::{Game, Position, Variant};
 
@@ -78,10 +78,8 @@ struct Job {
 /// A search running on its own thread, which hands the engine back when it ends.
 struct Search {
     thread: JoinHandle<Engine>,
-    /// Set by `stop`; read by the search at each report (see [`run`]).
-    cancel: Arc<AtomicBool>,
-    /// The engine's own stop flag.
-    stop: Arc<AtomicBool>,
+    /// This search's own stop token.
+    stop: StopToken,
     /// Set just before `done` is sent, so that a GUI that has read `done` finds the engine
     /// free.
     finished: Arc<AtomicBool>,
@@ -320,9 +318,12 @@ impl Session {
                 return Err("no position to search: the last pos was refused".to_string());
             }
         };
+        let stop = StopToken::new();
         let limits = self
             .limits
-            .ok_or("no limits to search with: the last level was refused")?;
+            .clone()
+            .ok_or("no limits to search with: the last level was refused")?
+            .with_stop(stop.clone());
         let engine = match self.engine.take() {
             Some(engine) => engine,
             None => Engine::new(self.options.clone()),
@@ -336,19 +337,16 @@ impl Session {
             multipv: self.options.multipv,
             seed: self.seed,
         };
-        let stop = engine.stop_handle();
-        let cancel = Arc::new(AtomicBool::new(false));
+        let bounded = job.limits.is_bounded();
         let finished = Arc::new(AtomicBool::new(false));
         let thread = {
-            let cancel = Arc::clone(&cancel);
             let finished = Arc::clone(&finished);
             let output = Arc::clone(&self.output);
             std::thread::Builder::new()
                 .name("search".to_string())
                 .spawn(move || {
-                    let done = catch_unwind(AssertUnwindSafe(|| {
-                        run(&engine, &job, output.as_ref(), &cancel)
-                    }));
+                    let done =
+                        catch_unwind(AssertUnwindSafe(|| run(&engine, &job, output.as_ref())));
                     finished.store(true, Ordering::Release);
                     match done {
                         Ok(line) => output(&line.to_string()),
@@ -364,13 +362,9 @@ impl Session {
             Ok(thread) => {
                 self.search = Some(Search {
                     thread,
-                    cancel,
                     stop,
                     finished,
-                    bounded: limits.depth.is_some()
-                        || limits.nodes.is_some()
-                        || limits.movetime.is_some()
-                        || limits.clock.is_some(),
+                    bounded,
                 });
                 Ok(())
             }
@@ -380,8 +374,7 @@ impl Session {
 
     fn stop(&self) {
         if let Some(search) = &self.search {
-            search.cancel.store(true, Ordering::Release);
-            search.stop.store(true, Ordering::Release);
+            search.stop.stop();
         }
     }
 
@@ -476,6 +469,7 @@ fn read_limits(line: &Line) -> Result<Limits, String> {
         nodes: whole(line, "nodes")?,
         movetime: seconds(line, "move-time")?,
         clock,
+        stop: None,
     })
 }
 
@@ -505,33 +499,22 @@ fn seconds(line: &Line, name: &str) -> Result<Option<std::time::Duration>, Strin
 }
 
 /// Runs one search on the search thread, sending its `info` lines; returns the `done` line.
-fn run(
-    engine: &Engine,
-    job: &Job,
-    output: &(dyn Fn(&str) + Send + Sync),
-    cancel: &AtomicBool,
-) -> Line {
+fn run(engine: &Engine, job: &Job, output: &(dyn Fn(&str) + Send + Sync)) -> Line {
     let game = &job.game;
     if game.legal_moves().is_empty() {
         return Line::new("done");
     }
-    let stop = engine.stop_handle();
     let report = |info: &Info| {
-        // The search clears the engine's stop flag as it begins, so a `stop` that came before
-        // that would be lost: it is made to stick at the first report.
-        if cancel.load(Ordering::Acquire) {
-            stop.store(true, Ordering::Release);
-        }
         output(&SearchInfo::from_engine(info).to_line().to_string());
     };
     let position = game.position();
-    let history = history_of(game);
+    let past = Past::of(game);
     let result = match job.mode {
-        Mode::Analyze => engine.search_lines(position, &history, &job.limits, job.multipv, report),
+        Mode::Analyze => engine.search_lines(position, &past, &job.limits, job.multipv, report),
         Mode::Think if job.level < Level::full() => {
             let result = job
                 .level
-                .choose(engine, position, &history, &job.limits, job.seed);
+                .choose(engine, position, &past, &job.limits, job.seed);
             if let Some(chosen) = result.lines.first() {
                 report(&Info {
                     multipv: 1,
@@ -540,7 +523,7 @@ fn run(
             }
             result
         }
-        Mode::Think => engine.search_lines(position, &history, &job.limits, 1, report),
+        Mode::Think => engine.search_lines(position, &past, &job.limits, 1, report),
     };
     done_line(&result)
 }

@@ -2,10 +2,9 @@
 //! the result.
 //!
 //! A [`Game`] starts from any legal [`Position`] and keeps every position it passes through,
-//! so that [`Game::undo`] simply drops the last one. All the draw counters below are worked
-//! out afresh from that history by scanning back from the current position; nothing is kept
-//! up to date move by move, so undoing needs no bookkeeping. Games last a few hundred plies
-//! at most, and every scan is linear in their length.
+//! so that [`Game::undo`] simply drops the last one. Beside each position it keeps the
+//! [`DrawCounts`] of the rules that count moves (see [`crate::draw`], shared with the engine's
+//! search), so undoing drops those too and needs no other bookkeeping.
 //!
 //! # Ways a game ends
 //!
@@ -96,13 +95,12 @@
 
 use std::fmt;
 
+use crate::draw::{DrawCounts, king_ending_moves, king_moves_only_moves};
 use crate::moves::{Move, MoveList};
 use crate::position::{Position, Variant};
-use crate::square::{Bitboard, Square};
 use crate::tower::Color;
 
-/// Bashni, rulebook 000, 1.13: plies without capture or promotion that allow a draw claim.
-pub const BASHNI_QUIET_PLIES: usize = 30;
+pub use crate::draw::BASHNI_QUIET_PLIES;
 
 /// Russian draughts, rulebook 001, 6.1.8.1: moves each side must have made before a draw
 /// may be offered.
@@ -199,25 +197,6 @@ impl Reason {
             self,
             Reason::NoMove(_) | Reason::Resignation(_) | Reason::Time(_)
         )
-    }
-}
-
-/// Russian 6.1.8.6: moves (of each side) the balance must stand still, by pieces on the board.
-const fn king_ending_moves(pieces: u32) -> Option<usize> {
-    match pieces {
-        2..=3 => Some(5),
-        4..=5 => Some(30),
-        6..=7 => Some(60),
-        _ => None,
-    }
-}
-
-/// Russian 6.1.8.8: moves (of each side) with kings only, by pieces on the board.
-const fn king_moves_only_moves(pieces: u32) -> Option<usize> {
-    match pieces {
-        4..=5 => Some(15),
-        6..=7 => Some(25),
-        _ => None,
     }
 }
 
@@ -332,61 +311,13 @@ impl fmt::Display for GameError {
 impl std::error::Error for GameError {}
 
 /// The number of men and kings of each side (Russian draughts: one piece per square).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-struct Forces {
-    men: [u32; 2],
-    kings: [u32; 2],
-}
-
-impl Forces {
-    fn of(position: &Position) -> Forces {
-        let mut forces = Forces {
-            men: [0; 2],
-            kings: [0; 2],
-        };
-        for color in [Color::White, Color::Black] {
-            let own = position.owned_by(color);
-            let kings = (own & position.kings()).count();
-            forces.kings[color.index()] = kings;
-            forces.men[color.index()] = own.count() - kings;
-        }
-        forces
-    }
-
-    fn pieces(self, color: Color) -> u32 {
-        self.men[color.index()] + self.kings[color.index()]
-    }
-
-    fn total(self) -> u32 {
-        self.pieces(Color::White) + self.pieces(Color::Black)
-    }
-
-    /// Whether `color` has nothing but one king.
-    fn lone_king(self, color: Color) -> bool {
-        self.men[color.index()] == 0 && self.kings[color.index()] == 1
-    }
-}
-
-/// The long diagonal a1-h8, the "big road" of Russian draughts.
-fn big_road() -> Bitboard {
-    (0..8u8)
-        .filter_map(|i| Square::from_coords(i, i))
-        .fold(Bitboard::EMPTY, |mut road, square| {
-            road.insert(square);
-            road
-        })
-}
-
-/// Whether a move changes the balance of forces (a capture or a crowning).
-fn changes_balance(mv: &Move) -> bool {
-    mv.is_capture() || mv.promotes()
-}
-
 /// A game in progress or finished: its start position, moves, positions and result.
 #[derive(Clone, Debug)]
 pub struct Game {
     /// Every position of the game, the start first; one more than the moves.
     positions: Vec<Position>,
+    /// The draw counts of each position, in step with `positions`.
+    counts: Vec<DrawCounts>,
     /// The moves played, as generated (each a legal move of the position before it).
     moves: Vec<Move>,
     /// Bashni: whether repetition and the 15-move rule end the game without a claim.
@@ -406,6 +337,7 @@ impl Game {
     pub fn new(position: Position) -> Game {
         let mut game = Game {
             positions: vec![position],
+            counts: vec![DrawCounts::default()],
             moves: Vec::new(),
             automatic_draws: false,
             declared: None,
@@ -504,7 +436,9 @@ impl Game {
     fn push(&mut self, mv: Move) {
         let mover = self.side_to_move();
         let next = self.position().after(&mv);
+        let counts = self.draw_counts().after(self.position(), &mv);
         self.positions.push(next);
+        self.counts.push(counts);
         self.moves.push(mv);
         if self.draw_offer.is_some_and(|offerer| offerer != mover) {
             self.draw_offer = None;
@@ -523,6 +457,7 @@ impl Game {
         }
         let mv = self.moves.pop()?;
         self.positions.pop();
+        self.counts.pop();
         self.declared = None;
         self.draw_offer = None;
         self.refresh();
@@ -729,7 +664,12 @@ impl Game {
 
     /// How many plies in a row, up to now, held no capture and no promotion.
     pub fn plies_without_capture_or_promotion(&self) -> usize {
-        self.ply() - self.balance_start()
+        self.draw_counts().quiet_plies
+    }
+
+    /// The draw counts of the current position (see [`crate::draw`]).
+    pub fn draw_counts(&self) -> &DrawCounts {
+        self.counts.last().unwrap_or(&ZERO_COUNTS)
     }
 
     /// How many times `position` stands in the history.
@@ -738,15 +678,6 @@ impl Game {
             .iter()
             .filter(|p| p.hash() == position.hash() && *p == position)
             .count()
-    }
-
-    /// The index of the first position of the present balance of forces: the position
-    /// right after the last capture or promotion, or the start.
-    fn balance_start(&self) -> usize {
-        self.moves
-            .iter()
-            .rposition(changes_balance)
-            .map_or(0, |last| last + 1)
     }
 
     /// Ends the game with `outcome`, unless it is over already.
@@ -788,10 +719,8 @@ impl Game {
     fn bashni_draw(&self) -> Option<Reason> {
         if self.repetition_count() >= REPETITIONS_FOR_DRAW {
             Some(Reason::Repetition)
-        } else if self.plies_without_capture_or_promotion() >= BASHNI_QUIET_PLIES {
-            Some(Reason::QuietMoves)
         } else {
-            None
+            self.draw_counts().verdict(self.position())
         }
     }
 
@@ -800,70 +729,23 @@ impl Game {
         if self.repetition_count() >= REPETITIONS_FOR_DRAW {
             return Some(Reason::Repetition);
         }
-        let now = self.ply();
-        let start = self.balance_start();
-        let forces = Forces::of(self.position());
-        for strong in [Color::White, Color::Black] {
-            if !forces.lone_king(strong.opponent()) || forces.pieces(strong) < 3 {
-                continue;
-            }
-            if forces.pieces(strong) == 3 && self.big_road_moves(strong, start) >= 5 {
-                return Some(Reason::BigRoad);
-            }
-            let strong_moves = self.positions[start..now]
-                .iter()
-                .filter(|position| position.side_to_move() == strong)
-                .count();
-            if strong_moves >= 15 {
-                return Some(Reason::LoneKing);
-            }
-        }
-        let pieces = forces.total();
-        if forces.kings.iter().all(|&kings| kings > 0)
-            && king_ending_moves(pieces).is_some_and(|moves| now - start >= 2 * moves)
-        {
-            return Some(Reason::KingEnding { pieces });
-        }
-        if king_moves_only_moves(pieces).is_some_and(|moves| self.king_only_plies() >= 2 * moves) {
-            return Some(Reason::KingMovesOnly { pieces });
-        }
-        None
-    }
-
-    /// Russian 6.1.8.5: the stronger side's latest moves, in a row and since `start`, each
-    /// made with its three pieces off the big road and the lone king on it.
-    fn big_road_moves(&self, strong: Color, start: usize) -> usize {
-        let road = big_road();
-        let mut count = 0;
-        for position in self.positions[start..self.ply()].iter().rev() {
-            if position.side_to_move() != strong {
-                continue;
-            }
-            let weak_on_road = !(position.owned_by(strong.opponent()) & road).is_empty();
-            let strong_off_road = (position.owned_by(strong) & road).is_empty();
-            if !(weak_on_road && strong_off_road) {
-                break;
-            }
-            count += 1;
-        }
-        count
-    }
-
-    /// Russian 6.1.8.8: how many plies in a row, up to now, were king moves without capture.
-    fn king_only_plies(&self) -> usize {
-        self.moves
-            .iter()
-            .zip(&self.positions)
-            .rev()
-            .take_while(|(mv, before)| !mv.is_capture() && before.kings().has(mv.from()))
-            .count()
+        self.draw_counts().verdict(self.position())
     }
 }
+
+/// The counts of a game that has no position, which never happens.
+const ZERO_COUNTS: DrawCounts = DrawCounts {
+    quiet_plies: 0,
+    king_plies: 0,
+    moves: [0; 2],
+    big_road_moves: [0; 2],
+};
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::notation::parse_position;
+    use crate::square::Square;
 
     fn game(variant: Variant, text: &str) -> Game {
         Game::new(parse_position(variant, text).expect("test position"))

@@ -10,7 +10,7 @@ use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use bashni_engine::{Limits, Score, history_of};
+use bashni_engine::{Limits, Past, Score};
 use bashni_pdn::{MoveForm, Reader, record, replay, write_game};
 use bashni_rules::notation::{parse_fen, parse_position, write_fen};
 use bashni_rules::{Color, Game, Position, Setup, Square, Tower, Variant};
@@ -948,7 +948,7 @@ pub async fn analyse(
         .engines
         .with_engine(move |engine| {
             let result =
-                engine.search_lines(game.position(), &history_of(&game), &limits, lines, |_| {});
+                engine.search_lines(game.position(), &Past::of(&game), &limits, lines, |_| {});
             let lines: Vec<Value> = result
                 .lines
                 .iter()

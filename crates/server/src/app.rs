@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
-use bashni_engine::{Clock, Engine, Level, Limits, Options, history_of};
+use bashni_engine::{Clock, Engine, Level, Limits, Options, Past};
 use bashni_rules::{Color, Game};
 use serde::Serialize;
 use serde_json::value::RawValue;
@@ -390,7 +390,7 @@ impl App {
             .engines
             .with_engine(move |engine| {
                 level
-                    .choose(engine, game.position(), &history_of(&game), &limits, seed)
+                    .choose(engine, game.position(), &Past::of(&game), &limits, seed)
                     .best
             })
             .await
@@ -435,7 +435,7 @@ impl App {
             .engines
             .with_engine(move |engine| {
                 engine
-                    .search(game.position(), &history_of(&game), &limits, |_| {})
+                    .search(game.position(), &Past::of(&game), &limits, |_| {})
                     .score
                     .value()
             })

@@ -1,13 +1,12 @@
 //! The engine on a background thread: the screen sends jobs and collects answers through
 //! channels, so drawing and the clocks never wait for a search.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::{Mutex, PoisonError};
 use std::thread;
 use std::time::Duration;
 
-use bashni_engine::{Engine, Level, Limits, Options, Score, history_of};
+use bashni_engine::{Engine, Level, Limits, Options, Past, Score, StopToken};
 use bashni_rules::{Game, Move};
 
 /// Work for the engine.
@@ -49,9 +48,10 @@ pub(crate) enum Answer {
 
 /// The handle kept by the screen.
 pub(crate) struct Worker {
-    jobs: Sender<Job>,
+    jobs: Sender<(Job, StopToken)>,
     answers: Receiver<Answer>,
-    stop: Arc<AtomicBool>,
+    /// The token of the jobs sent since the last stop.
+    stop: Mutex<StopToken>,
 }
 
 impl Worker {
@@ -62,12 +62,11 @@ impl Worker {
             threads: 1,
             multipv: 1,
         });
-        let stop = engine.stop_handle();
-        let (jobs, job_queue) = mpsc::channel::<Job>();
+        let (jobs, job_queue) = mpsc::channel::<(Job, StopToken)>();
         let (answer_out, answers) = mpsc::channel::<Answer>();
         thread::spawn(move || {
-            while let Ok(job) = job_queue.recv() {
-                if !serve(&engine, job, &answer_out) {
+            while let Ok((job, stop)) = job_queue.recv() {
+                if !serve(&engine, job, stop, &answer_out) {
                     break;
                 }
             }
@@ -75,18 +74,26 @@ impl Worker {
         Worker {
             jobs,
             answers,
-            stop,
+            stop: Mutex::new(StopToken::new()),
         }
     }
 
     /// Queues a job. Returns false when the thread is gone.
     pub(crate) fn send(&self, job: Job) -> bool {
-        self.jobs.send(job).is_ok()
+        let stop = self.token().clone();
+        self.jobs.send((job, stop)).is_ok()
     }
 
-    /// Stops the running search (its answer still comes, and is ignored by id).
+    /// Stops the running search and any queued one (their answers still come, and are
+    /// ignored by id); jobs sent afterwards run in full.
     pub(crate) fn stop(&self) {
-        self.stop.store(true, Ordering::Relaxed);
+        let mut token = self.token();
+        token.stop();
+        *token = StopToken::new();
+    }
+
+    fn token(&self) -> std::sync::MutexGuard<'_, StopToken> {
+        self.stop.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// The next answer, if one is waiting.
@@ -102,7 +109,7 @@ impl Drop for Worker {
 }
 
 /// Runs one job; false when nobody listens any more.
-fn serve(engine: &Engine, job: Job, out: &Sender<Answer>) -> bool {
+fn serve(engine: &Engine, job: Job, stop: StopToken, out: &Sender<Answer>) -> bool {
     match job {
         Job::Move {
             id,
@@ -111,7 +118,8 @@ fn serve(engine: &Engine, job: Job, out: &Sender<Answer>) -> bool {
             limits,
             seed,
         } => {
-            let result = level.choose(engine, game.position(), &history_of(&game), &limits, seed);
+            let limits = limits.with_stop(stop);
+            let result = level.choose(engine, game.position(), &Past::of(&game), &limits, seed);
             out.send(Answer::Move {
                 id,
                 best: result.best,
@@ -121,7 +129,8 @@ fn serve(engine: &Engine, job: Job, out: &Sender<Answer>) -> bool {
         }
         Job::Analyse { id, game, time } => {
             let mut alive = true;
-            engine.search_game(&game, &Limits::movetime(time), |info| {
+            let limits = Limits::movetime(time).with_stop(stop);
+            engine.search_game(&game, &limits, |info| {
                 alive &= out
                     .send(Answer::Info {
                         id,

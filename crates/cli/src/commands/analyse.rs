@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use bashni_engine::{Engine, Info, Limits, Options, Score, history_of};
+use bashni_engine::{Engine, Info, Limits, Options, Past, Score};
 use bashni_pdn::{Reader, replay};
 use bashni_rules::{Color, Game, Move, Variant};
 
@@ -131,7 +131,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
             let mut game = Game::new(*played.start_position());
             for (ply, mv) in played.moves().iter().enumerate() {
                 let side = game.side_to_move();
-                let result = engine.search(game.position(), &history_of(&game), &limits, |_| {});
+                let result = engine.search(game.position(), &Past::of(&game), &limits, |_| {});
                 let number =
                     (ply + (game.start_position().side_to_move() == Color::Black) as usize) / 2 + 1;
                 let dots = if side == Color::White { "." } else { "..." };

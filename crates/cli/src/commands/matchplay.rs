@@ -90,7 +90,7 @@ impl Player for ExternalPlayer {
     }
 
     fn choose(&mut self, game: &Game, clock: Option<Clock>) -> Result<Option<Move>, PlayerError> {
-        let mut limits = self.limits;
+        let mut limits = self.limits.clone();
         limits.clock = clock;
         self.engine
             .go(game, &limits)
@@ -127,7 +127,7 @@ fn factory(spec: &PlayerSpec, args: &Args, variant: Variant, seed: u64) -> Playe
         Ok(Box::new(ExternalPlayer {
             engine,
             name,
-            limits,
+            limits: limits.clone(),
         }) as Box<dyn Player + Send>)
     })
 }
