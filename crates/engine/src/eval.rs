@@ -8,7 +8,7 @@
 //! rank, the centre, mobility and the long diagonal.
 //!
 //! The weights differ between the games and are fitted to game results by `bashni tune`
-//! (see [`crate::tune`]); [`Weights::untuned`] are the hand-set starting values.
+//! (the `bashni-tuning` crate); [`Weights::untuned`] are the hand-set starting values.
 
 use std::fmt;
 
@@ -351,6 +351,30 @@ pub fn evaluate(position: &Position, weights: &Weights) -> Value {
 mod tests {
     use super::*;
     use bashni_rules::notation::parse_position;
+
+    #[test]
+    fn the_shipped_weights_parse_and_are_sane() {
+        for (variant, text) in [
+            (Variant::Bashni, include_str!("../weights/bashni.txt")),
+            (Variant::Russian, include_str!("../weights/russian.txt")),
+        ] {
+            assert!(text.contains("# Fitted by `bashni tune"), "{variant}");
+            let weights = Weights::parse(text).expect("shipped weights");
+            assert_eq!(weights, Weights::tuned(variant));
+            let w = |f: Feature| weights.features[f as usize];
+            assert_eq!(w(Feature::Man), 100, "{variant}");
+            assert!(w(Feature::King) > w(Feature::Man), "{variant}");
+            // Taking a lone man or a lone king gains: its tower goes, a prisoner comes.
+            assert!(w(Feature::Man) + w(Feature::Prisoner) > 0, "{variant}");
+            assert!(w(Feature::King) + w(Feature::PrisonerKing) > 0, "{variant}");
+            assert!(
+                w(Feature::Reserve) >= 0 && w(Feature::ReserveKing) >= 0,
+                "{variant}"
+            );
+            assert!(w(Feature::Mobility) >= 0, "{variant}");
+            assert!(weights.tempo.abs() < 100, "{variant}");
+        }
+    }
 
     #[test]
     fn the_start_is_balanced_and_material_counts() {

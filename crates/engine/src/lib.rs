@@ -26,7 +26,6 @@ pub mod score;
 pub mod search;
 pub mod time;
 pub mod tt;
-pub mod tune;
 
 pub use engine::{Engine, Info, Options, SearchResult};
 pub use eval::{Feature, Weights};

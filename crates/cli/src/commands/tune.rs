@@ -4,11 +4,9 @@ use std::error::Error;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use bashni_engine::tune::{
-    self, Dataset, PARAMETERS, Progress, TuneConfig, parameter_name, parameters,
-};
 use bashni_engine::{Limits, Weights};
 use bashni_rules::Variant;
+use bashni_tuning::{Dataset, PARAMETERS, Progress, TuneConfig, parameter_name, parameters};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::input::VariantArg;
@@ -113,7 +111,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
         (Some(depth), None) => Limits::depth(depth),
         (None, None) => Limits::depth(3),
     };
-    let mut bounds = tune::UNBOUNDED;
+    let mut bounds = bashni_tuning::UNBOUNDED;
     for &(index, range) in &args.bounds {
         bounds[index] = range;
     }
@@ -144,7 +142,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
                 config.games as u64,
                 "games [{bar:30}] {pos}/{len} {msg} {elapsed} (eta {eta})",
             )?;
-            let dataset = tune::play_games(variant, &config, |progress| {
+            let dataset = bashni_tuning::play_games(variant, &config, |progress| {
                 if let Progress::Game {
                     done, positions, ..
                 } = progress
@@ -166,7 +164,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
         config.epochs as u64,
         "fit [{bar:30}] {pos}/{len} epochs {msg}",
     )?;
-    let report = tune::fit(&dataset, &config, |progress| {
+    let report = bashni_tuning::fit(&dataset, &config, |progress| {
         if let Progress::Epoch {
             done, train_loss, ..
         } = progress

@@ -19,7 +19,7 @@
 //! [`tune`] runs both. Nothing here prints: progress goes to a callback.
 //!
 //! ```
-//! use bashni_engine::tune::{TuneConfig, tune};
+//! use bashni_tuning::{TuneConfig, tune};
 //! use bashni_engine::{Limits, Weights};
 //! use bashni_rules::Variant;
 //!
@@ -40,10 +40,8 @@ use std::sync::mpsc;
 
 use bashni_rules::{Color, Game, GameResult, Variant};
 
-use crate::engine::{Engine, Options};
-use crate::eval::{FEATURES, Feature, FeatureVector, Weights, features};
-use crate::limits::Limits;
-use crate::score::Value;
+use bashni_engine::eval::{FEATURES, Feature, FeatureVector, Weights, features};
+use bashni_engine::{Engine, Limits, Options, Value};
 
 /// How many weights are fitted: one per feature, and the tempo.
 pub const PARAMETERS: usize = FEATURES + 1;
@@ -861,29 +859,5 @@ mod tests {
         let error = Dataset::parse(&format!("variant russian\n{line}\n")).expect_err("result");
         assert!(error.message.contains("result"), "{error}");
         assert!(Dataset::parse("games 3\n").is_err());
-    }
-
-    #[test]
-    fn the_shipped_weights_parse_and_are_sane() {
-        for (variant, text) in [
-            (Variant::Bashni, include_str!("../weights/bashni.txt")),
-            (Variant::Russian, include_str!("../weights/russian.txt")),
-        ] {
-            assert!(text.contains("# Fitted by `bashni tune"), "{variant}");
-            let weights = Weights::parse(text).expect("shipped weights");
-            assert_eq!(weights, Weights::tuned(variant));
-            let w = |f: Feature| weights.features[f as usize];
-            assert_eq!(w(Feature::Man), 100, "{variant}");
-            assert!(w(Feature::King) > w(Feature::Man), "{variant}");
-            // Taking a lone man or a lone king gains: its tower goes, a prisoner comes.
-            assert!(w(Feature::Man) + w(Feature::Prisoner) > 0, "{variant}");
-            assert!(w(Feature::King) + w(Feature::PrisonerKing) > 0, "{variant}");
-            assert!(
-                w(Feature::Reserve) >= 0 && w(Feature::ReserveKing) >= 0,
-                "{variant}"
-            );
-            assert!(w(Feature::Mobility) >= 0, "{variant}");
-            assert!(weights.tempo.abs() < 100, "{variant}");
-        }
     }
 }
