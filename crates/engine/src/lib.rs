@@ -20,6 +20,7 @@
 pub mod bench;
 mod engine;
 pub mod eval;
+mod game_clock;
 pub mod level;
 pub mod score;
 pub mod search;
