@@ -128,10 +128,7 @@ pub fn play_game(
         // Only the player's own thinking is timed.
         let started = Instant::now();
         clock.start(color, started);
-        let answer = player.choose(
-            &game,
-            bashni_engine::Clock::of_game(&clock, color, started),
-        );
+        let answer = player.choose(&game, bashni_engine::Clock::of_game(&clock, color, started));
         let done = Instant::now();
         if clock.flagged(done) == Some(color) {
             time_used[color.index()] += done.saturating_duration_since(started);

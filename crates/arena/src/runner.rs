@@ -12,9 +12,9 @@ use bashni_rules::notation::write_fen;
 use bashni_rules::{Color, Game, GameResult, Position, Variant};
 
 use crate::play::{DEFAULT_MAX_PLIES, GameSettings, Termination, play_game};
-use bashni_rules::TimeControl;
 use crate::player::{Player, PlayerError};
 use crate::stats::{GameScore, Sprt, SprtDecision, Tally};
+use bashni_rules::TimeControl;
 
 /// Makes a fresh player for one thread of a match. Called once per thread; the player is
 /// then used for that thread's games one after another (with [`Player::new_game`] between

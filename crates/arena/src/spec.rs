@@ -26,9 +26,9 @@ use std::time::Duration;
 use bashni_engine::{Level, Limits, Options, Weights};
 use bashni_rules::Variant;
 
-use bashni_rules::TimeControl;
 use crate::player::{BuiltinPlayer, MATCH_HASH_MB, MaterialPlayer, Player};
 use crate::runner::PlayerFactory;
+use bashni_rules::TimeControl;
 
 /// Which kind of player a spec names.
 #[derive(Clone, PartialEq, Debug)]

@@ -90,9 +90,9 @@ impl Level {
         if game.is_over() || game.legal_moves().is_empty() {
             return false;
         }
-        let depth = self
-            .depth()
-            .map_or(Level::DRAW_ANSWER_DEPTH, |d| d.min(Level::DRAW_ANSWER_DEPTH));
+        let depth = self.depth().map_or(Level::DRAW_ANSWER_DEPTH, |d| {
+            d.min(Level::DRAW_ANSWER_DEPTH)
+        });
         let limits = Limits {
             movetime: Some(Level::DRAW_ANSWER_TIME),
             depth: Some(depth),
@@ -247,7 +247,9 @@ mod tests {
         let engine = Engine::new(Options::default());
         let mut start = Game::start(Variant::Bashni);
         assert!(!Level::full().accepts_draw(&engine, &start));
-        start.offer_draw(bashni_rules::Color::White).expect("Bashni allows an offer");
+        start
+            .offer_draw(bashni_rules::Color::White)
+            .expect("Bashni allows an offer");
         assert!(!Level::full().accepts_draw(&engine, &start));
     }
 

@@ -409,7 +409,10 @@ mod tests {
             .err()
             .map(|e| e.to_string())
             .unwrap_or_default();
-        assert!(message.contains("`x`") && message.contains("3+2"), "{message}");
+        assert!(
+            message.contains("`x`") && message.contains("3+2"),
+            "{message}"
+        );
         let message = TimeControl::parse_seconds("ten")
             .err()
             .map(|e| e.to_string())
@@ -487,7 +490,10 @@ mod tests {
         clock.start(Color::White, t0);
         assert_eq!(clock.flagged(t0 + Duration::from_millis(9_999)), None);
         assert_eq!(clock.flagged(t0 + secs(10)), Some(Color::White));
-        assert_eq!(clock.left(Color::White, t0 + secs(99)), Some(Duration::ZERO));
+        assert_eq!(
+            clock.left(Color::White, t0 + secs(99)),
+            Some(Duration::ZERO)
+        );
         // Black's clock does not run: Black cannot lose on time now.
         clock.set_left(Color::Black, Duration::ZERO);
         assert_eq!(clock.flagged(t0 + secs(5)), None);

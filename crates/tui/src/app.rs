@@ -6,47 +6,14 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use bashni_engine::{Clock, Level, Limits, Score};
+use bashni_engine::{Level, Limits, Score};
 use bashni_pdn::{MoveForm, Reader, record, replay, write_game};
 use bashni_rules::notation::parse_move;
-use bashni_rules::{Color, Game, Move, Position, Square, Variant};
+use bashni_rules::{Clock, Color, Game, Move, Position, Square, TimeControl, Variant};
 use ratatui::Frame;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use crate::worker::{Answer, Job, Worker};
-
-/// A time control: minutes for the game and seconds added after each move.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct TimeControl {
-    /// Time for the whole game, for each side.
-    pub base: Duration,
-    /// Time added after each move.
-    pub increment: Duration,
-}
-
-impl TimeControl {
-    /// Reads `MIN+INC` (minutes, seconds): `3+2`, `5`, `0.5+1`.
-    pub fn parse(text: &str) -> Result<TimeControl, String> {
-        let (base, increment) = text.split_once('+').unwrap_or((text, "0"));
-        let minutes: f64 = base
-            .trim()
-            .parse()
-            .map_err(|_| format!("`{text}`: expected minutes+seconds, like 3+2"))?;
-        let seconds: f64 = increment
-            .trim()
-            .parse()
-            .map_err(|_| format!("`{text}`: expected minutes+seconds, like 3+2"))?;
-        if !(minutes > 0.0 && minutes <= 600.0 && (0.0..=600.0).contains(&seconds)) {
-            return Err(format!(
-                "`{text}`: minutes must be above 0, seconds 0 or more"
-            ));
-        }
-        Ok(TimeControl {
-            base: Duration::from_secs_f64(minutes * 60.0),
-            increment: Duration::from_secs_f64(seconds),
-        })
-    }
-}
 
 /// How the game screen starts.
 #[derive(Clone, Debug)]
@@ -137,9 +104,8 @@ pub struct App {
     pub(crate) game: Game,
     pub(crate) level: Option<Level>,
     pub(crate) human: Color,
-    pub(crate) time: Option<TimeControl>,
-    pub(crate) clocks: [Duration; 2],
-    turn_start: Instant,
+    /// The clocks; they run only while a game is played (not over, not a replay).
+    clock: Clock,
     now: Instant,
     pub(crate) replay: Option<Replay>,
     pub(crate) cursor: (u8, u8),
@@ -161,8 +127,9 @@ pub struct App {
     /// The id of the analysis being searched.
     analysing: Option<u64>,
     pub(crate) analysis: Option<Analysis>,
-    /// The engine's last score for its own side, to answer draw offers.
-    engine_score: Option<Score>,
+    /// The id of the engine's answer to a draw offer being searched, and the ply it was
+    /// asked at.
+    draw_answer: Option<(u64, usize)>,
     seed: u64,
 }
 
@@ -174,7 +141,8 @@ impl App {
             .unwrap_or_else(|| Position::start(config.variant));
         let game = Game::new(position);
         let now = Instant::now();
-        let base = config.time.map_or(Duration::ZERO, |t| t.base);
+        let mut clock = Clock::new(config.time);
+        clock.start(game.side_to_move(), now);
         let seed = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(1, |d| d.as_nanos() as u64);
@@ -183,9 +151,7 @@ impl App {
             game,
             level: config.level,
             human: config.color,
-            time: config.time,
-            clocks: [base; 2],
-            turn_start: now,
+            clock,
             now,
             replay: None,
             flipped: config.level.is_some() && config.color == Color::Black,
@@ -204,7 +170,7 @@ impl App {
             pending: None,
             analysing: None,
             analysis: None,
-            engine_score: None,
+            draw_answer: None,
             seed,
         };
         if let Some((file, number)) = &config.pdn {
@@ -264,18 +230,16 @@ impl App {
 
     /// Time left on each clock (White, Black) now, when the game has clocks.
     pub fn clock_left(&self) -> Option<[Duration; 2]> {
-        self.time?;
-        let mut left = self.clocks;
-        if self.clock_running() {
-            let side = self.game.side_to_move().index();
-            left[side] =
-                left[side].saturating_sub(self.now.saturating_duration_since(self.turn_start));
-        }
-        Some(left)
+        Some([
+            self.clock.left(Color::White, self.now)?,
+            self.clock.left(Color::Black, self.now)?,
+        ])
     }
 
-    fn clock_running(&self) -> bool {
-        self.time.is_some() && !self.game.is_over() && self.replay.is_none()
+    /// Sets both clocks back to the start and runs the side to move's.
+    fn restart_clocks(&mut self) {
+        self.clock.reset();
+        self.clock.start(self.game.side_to_move(), self.now);
     }
 
     fn say(&mut self, text: impl Into<String>) {
@@ -308,16 +272,11 @@ impl App {
         while let Some(answer) = self.worker.as_ref().and_then(Worker::try_answer) {
             self.receive(answer);
         }
-        if self.clock_running()
-            && let Some(left) = self.clock_left()
-        {
-            let side = self.game.side_to_move();
-            if left[side.index()].is_zero() {
-                self.clocks[side.index()] = Duration::ZERO;
-                self.cancel_engine();
-                if self.game.flag(side).is_ok() {
-                    self.announce_end();
-                }
+        if let Some(side) = self.clock.flagged(self.now) {
+            self.clock.flag(side);
+            self.cancel_engine();
+            if self.game.flag(side).is_ok() {
+                self.announce_end();
             }
         }
         self.start_engine_if_due();
@@ -325,12 +284,11 @@ impl App {
 
     fn receive(&mut self, answer: Answer) {
         match answer {
-            Answer::Move { id, best, score } => {
+            Answer::Move { id, best } => {
                 if self.pending != Some(id) {
                     return;
                 }
                 self.pending = None;
-                self.engine_score = Some(score);
                 match best {
                     Some(mv) => {
                         if self.commit(&mv) {
@@ -359,6 +317,7 @@ impl App {
                     analysis.line = pv.iter().map(Move::to_string).collect();
                 }
             }
+            Answer::Draw { id, accept } => self.engine_answers_draw(id, accept),
             Answer::Done { id } => {
                 if self.analysing == Some(id) {
                     self.analysing = None;
@@ -379,17 +338,14 @@ impl App {
         {
             return;
         }
-        let limits = match self.clock_left() {
-            Some(left) => Limits {
-                clock: Some(Clock {
-                    remaining: left[self.game.side_to_move().index()],
-                    increment: self.time.map_or(Duration::ZERO, |t| t.increment),
-                    moves_to_go: None,
-                }),
-                ..Limits::default()
-            },
-            None => Limits::movetime(self.think_time),
-        };
+        let limits =
+            match bashni_engine::Clock::of_game(&self.clock, self.game.side_to_move(), self.now) {
+                Some(clock) => Limits {
+                    clock: Some(clock),
+                    ..Limits::default()
+                },
+                None => Limits::movetime(self.think_time),
+            };
         let id = self.id();
         self.seed = self
             .seed
@@ -430,16 +386,10 @@ impl App {
 
     /// Plays a legal move in the game, runs the clocks and says how the game ended.
     fn commit(&mut self, mv: &Move) -> bool {
-        let mover = self.game.side_to_move();
         if self.game.play(mv).is_err() {
             return false;
         }
-        if let Some(time) = self.time {
-            let spent = self.now.saturating_duration_since(self.turn_start);
-            let slot = &mut self.clocks[mover.index()];
-            *slot = slot.saturating_sub(spent) + time.increment;
-        }
-        self.turn_start = self.now;
+        self.clock.moved(self.now);
         self.path.clear();
         self.analysis = None;
         self.stop_analysis();
@@ -457,6 +407,7 @@ impl App {
     }
 
     fn announce_end(&mut self) {
+        self.clock.stop(self.now);
         if let Some(outcome) = self.game.outcome() {
             self.say(format!("Game over. {outcome}. :new for a new game."));
         }
@@ -765,7 +716,7 @@ impl App {
                 self.game.undo();
             }
         }
-        self.turn_start = self.now;
+        self.clock.start(self.game.side_to_move(), self.now);
         self.analysis = None;
         self.stop_analysis();
         self.say("Move taken back.");
@@ -884,8 +835,7 @@ impl App {
         self.replay = None;
         self.path.clear();
         self.game = Game::start(variant);
-        self.clocks = [self.time.map_or(Duration::ZERO, |t| t.base); 2];
-        self.turn_start = self.now;
+        self.restart_clocks();
         self.cursor = start_cursor(self.game.side_to_move());
         self.say(format!("New game of {variant}."));
         self.start_engine_if_due();
@@ -962,15 +912,7 @@ impl App {
                     self.complain(format!("{error}."));
                     return;
                 }
-                // The engine takes a draw when its last search saw itself worse.
-                let worse = self.engine_score.is_some_and(|score| score.value() < -50);
-                if worse && self.game.accept_draw(engine).is_ok() {
-                    self.cancel_engine();
-                    self.announce_end();
-                } else {
-                    let _ = self.game.decline_draw(engine);
-                    self.say("The engine declines the draw.");
-                }
+                self.ask_engine_about_draw();
             }
             None => {
                 let result = match self.game.draw_offer() {
@@ -990,6 +932,52 @@ impl App {
         }
     }
 
+    /// Sends the person's open draw offer to the engine, whose answer comes to
+    /// [`App::engine_answers_draw`].
+    fn ask_engine_about_draw(&mut self) {
+        let Some(level) = self.level else { return };
+        let id = self.id();
+        let job = Job::Draw {
+            id,
+            game: Box::new(self.game.clone()),
+            level,
+        };
+        if self.worker().send(job) {
+            self.draw_answer = Some((id, self.game.ply()));
+            self.say("Draw offered; the engine considers it.");
+        } else {
+            self.complain("The engine stopped working.");
+        }
+    }
+
+    /// The engine's answer to the draw offer asked about as `id`; dropped when the game
+    /// has moved on since.
+    fn engine_answers_draw(&mut self, id: u64, accept: bool) {
+        let Some((asked, ply)) = self.draw_answer else {
+            return;
+        };
+        if asked != id {
+            return;
+        }
+        self.draw_answer = None;
+        let Some(engine) = self.engine_color() else {
+            return;
+        };
+        if self.replay.is_some()
+            || self.game.ply() != ply
+            || self.game.draw_offer() != Some(engine.opponent())
+        {
+            return;
+        }
+        if accept && self.game.accept_draw(engine).is_ok() {
+            self.cancel_engine();
+            self.announce_end();
+        } else {
+            let _ = self.game.decline_draw(engine);
+            self.say("The engine declines the draw.");
+        }
+    }
+
     fn tags(&self) -> Vec<(String, String)> {
         let name = |color: Color| match (self.level, self.engine_color()) {
             (Some(level), Some(engine)) if engine == color => {
@@ -1006,11 +994,8 @@ impl App {
             ("White".to_string(), name(Color::White)),
             ("Black".to_string(), name(Color::Black)),
         ];
-        if let Some(time) = self.time {
-            tags.push((
-                "TimeControl".to_string(),
-                format!("{}+{}", time.base.as_secs(), time.increment.as_secs()),
-            ));
+        if let Some(time) = self.clock.control(Color::White) {
+            tags.push(("TimeControl".to_string(), time.pdn_tag()));
         }
         tags
     }
@@ -1055,6 +1040,7 @@ impl App {
             .map_err(|e| format!("{}: {e}", file.display()))?;
         self.cancel_engine();
         self.stop_analysis();
+        self.clock.stop(self.now);
         self.analysis = None;
         self.path.clear();
         let mut name = String::new();
@@ -1084,8 +1070,7 @@ impl App {
             let _ = game.play(mv);
         }
         self.game = game;
-        self.clocks = [self.time.map_or(Duration::ZERO, |t| t.base); 2];
-        self.turn_start = self.now;
+        self.restart_clocks();
         if self.level.is_some() {
             self.human = self.game.side_to_move();
         }
@@ -1106,23 +1091,5 @@ fn start_cursor(side: Color) -> (u8, u8) {
     match side {
         Color::White => (2, 2),
         Color::Black => (5, 5),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn time_controls_read() {
-        let tc = TimeControl::parse("3+2").expect("valid");
-        assert_eq!(tc.base, Duration::from_secs(180));
-        assert_eq!(tc.increment, Duration::from_secs(2));
-        assert_eq!(
-            TimeControl::parse("5").expect("valid").increment,
-            Duration::ZERO
-        );
-        assert!(TimeControl::parse("x+1").is_err());
-        assert!(TimeControl::parse("0+1").is_err());
     }
 }

@@ -21,6 +21,6 @@ mod run;
 mod view;
 mod worker;
 
-pub use app::{App, Config, TimeControl, colors_wanted};
+pub use app::{App, Config, colors_wanted};
 pub use run::run;
 pub use view::{MIN_HEIGHT, MIN_WIDTH};

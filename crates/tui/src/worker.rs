@@ -20,6 +20,12 @@ pub(crate) enum Job {
         limits: Limits,
         seed: u64,
     },
+    /// Answer the open draw offer at a level.
+    Draw {
+        id: u64,
+        game: Box<Game>,
+        level: Level,
+    },
     /// Search the position for about `time`, reporting each depth.
     Analyse {
         id: u64,
@@ -30,12 +36,10 @@ pub(crate) enum Job {
 
 /// What the engine sends back.
 pub(crate) enum Answer {
-    /// The chosen move (none when the position has no move) and its score for the mover.
-    Move {
-        id: u64,
-        best: Option<Move>,
-        score: Score,
-    },
+    /// The chosen move (none when the position has no move).
+    Move { id: u64, best: Option<Move> },
+    /// Whether the engine takes the draw offered.
+    Draw { id: u64, accept: bool },
     /// One completed depth of an analysis.
     Info {
         id: u64,
@@ -115,10 +119,15 @@ fn serve(engine: &Engine, job: Job, out: &Sender<Answer>) -> bool {
             out.send(Answer::Move {
                 id,
                 best: result.best,
-                score: result.score,
             })
             .is_ok()
         }
+        Job::Draw { id, game, level } => out
+            .send(Answer::Draw {
+                id,
+                accept: level.accepts_draw(engine, &game),
+            })
+            .is_ok(),
         Job::Analyse { id, game, time } => {
             let mut alive = true;
             engine.search_game(&game, &Limits::movetime(time), |info| {
