@@ -35,7 +35,7 @@ mod runner;
 pub mod spec;
 pub mod stats;
 
-pub use play::{DEFAULT_MAX_PLIES, GameSettings, PlayedGame, Termination, TimeControl, play_game};
+pub use play::{DEFAULT_MAX_PLIES, GameSettings, PlayedGame, Termination, play_game};
 pub use player::{BuiltinPlayer, MATCH_HASH_MB, MaterialPlayer, Player, PlayerError, material};
 pub use rng::{Rng, mix, splitmix};
 pub use runner::{GameReport, MatchConfig, MatchError, MatchSummary, PlayerFactory, run_match};

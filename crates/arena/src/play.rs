@@ -5,7 +5,7 @@
 //! themselves; Russian draughts' counts always do). It ends
 //!
 //! * by the rules: a side without a move loses, or an automatic draw;
-//! * on time: a player whose [`Player::choose`] takes longer than the time left on its clock
+//! * on time: a player whose [`Player::choose`] takes all the time left on its clock
 //!   loses (the move is not played). After each move the clock gains the increment;
 //! * by forfeit: a player that returns an error, no move while it has one, or an illegal move
 //!   loses;
@@ -16,65 +16,12 @@ use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use bashni_engine::Clock;
-use bashni_rules::{Color, Game, GameResult, Position, Reason};
+use bashni_rules::{Clock, Color, Game, GameResult, Position, Reason, TimeControl};
 
 use crate::player::Player;
 
 /// A game still going after this many plies is scored a draw.
 pub const DEFAULT_MAX_PLIES: usize = 300;
-
-/// A time control: time for the whole game and time added after each move.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct TimeControl {
-    /// Time on the clock at the start.
-    pub base: Duration,
-    /// Time added after each move.
-    pub increment: Duration,
-}
-
-impl TimeControl {
-    /// Reads `BASE+INCREMENT` in seconds (`10+0.1`), or `BASE` alone (no increment).
-    pub fn parse(text: &str) -> Result<TimeControl, String> {
-        let (base, increment) = match text.split_once('+') {
-            Some((base, increment)) => (base, Some(increment)),
-            None => (text, None),
-        };
-        let seconds = |word: &str| -> Result<Duration, String> {
-            let value: f64 = word.trim().parse().map_err(|_| {
-                format!("time control `{text}`: `{word}` is not a number of seconds")
-            })?;
-            if !value.is_finite() || !(0.0..=1.0e7).contains(&value) {
-                return Err(format!(
-                    "time control `{text}`: `{word}` is not a number of seconds"
-                ));
-            }
-            Ok(Duration::from_secs_f64(value))
-        };
-        let control = TimeControl {
-            base: seconds(base)?,
-            increment: increment.map(seconds).transpose()?.unwrap_or_default(),
-        };
-        if control.base.is_zero() {
-            return Err(format!(
-                "time control `{text}`: the base time must be above 0"
-            ));
-        }
-        Ok(control)
-    }
-}
-
-impl fmt::Display for TimeControl {
-    /// `10+0.1`, as PDN's `TimeControl` tag and `--tc` write it.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}+{}",
-            self.base.as_secs_f64(),
-            self.increment.as_secs_f64()
-        )
-    }
-}
 
 /// How a game of a match is played.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -161,8 +108,7 @@ pub fn play_game(
     game.set_automatic_draws(true);
     white.new_game();
     black.new_game();
-    let controls = [settings.white_clock, settings.black_clock];
-    let mut remaining = controls.map(|c| c.map(|c| c.base));
+    let mut clock = Clock::per_side(settings.white_clock, settings.black_clock);
     let mut time_used = [Duration::ZERO; 2];
     let termination = loop {
         if let Some(outcome) = game.outcome() {
@@ -175,29 +121,20 @@ pub fn play_game(
             return None;
         }
         let color = game.side_to_move();
-        let side = color.index();
-        let clock = controls[side]
-            .zip(remaining[side])
-            .map(|(control, left)| Clock {
-                remaining: left,
-                increment: control.increment,
-                moves_to_go: None,
-            });
         let player: &mut dyn Player = match color {
             Color::White => &mut *white,
             Color::Black => &mut *black,
         };
+        // Only the player's own thinking is timed.
         let started = Instant::now();
-        let answer = player.choose(&game, clock);
-        let spent = started.elapsed();
-        time_used[side] += spent;
-        if let Some(left) = remaining[side] {
-            if spent > left {
-                break Termination::Time(color);
-            }
-            let increment = controls[side].map_or(Duration::ZERO, |c| c.increment);
-            remaining[side] = Some(left - spent + increment);
+        clock.start(color, started);
+        let answer = player.choose(&game, bashni_engine::Clock::of_game(&clock, color, started));
+        let done = Instant::now();
+        if clock.flagged(done) == Some(color) {
+            time_used[color.index()] += done.saturating_duration_since(started);
+            break Termination::Time(color);
         }
+        time_used[color.index()] += clock.moved(done).unwrap_or_default();
         let mv = match answer {
             Ok(Some(mv)) => mv,
             Ok(None) => break Termination::Forfeit(color, "no move returned".into()),
@@ -229,23 +166,4 @@ pub fn play_game(
         termination,
         time_used,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn time_controls_read_and_write() {
-        let tc = TimeControl::parse("10+0.1").expect("valid");
-        assert_eq!(tc.base, Duration::from_secs(10));
-        assert_eq!(tc.increment, Duration::from_millis(100));
-        assert_eq!(tc.to_string(), "10+0.1");
-        let tc = TimeControl::parse("60").expect("valid");
-        assert_eq!(tc.increment, Duration::ZERO);
-        assert_eq!(tc.to_string(), "60+0");
-        for bad in ["", "x", "10+", "+1", "-5", "0+1", "inf", "NaN+1", "1e30"] {
-            assert!(TimeControl::parse(bad).is_err(), "{bad}");
-        }
-    }
 }

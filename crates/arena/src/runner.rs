@@ -11,9 +11,10 @@ use bashni_pdn::{MoveForm, RawGame, record};
 use bashni_rules::notation::write_fen;
 use bashni_rules::{Color, Game, GameResult, Position, Variant};
 
-use crate::play::{DEFAULT_MAX_PLIES, GameSettings, Termination, TimeControl, play_game};
+use crate::play::{DEFAULT_MAX_PLIES, GameSettings, Termination, play_game};
 use crate::player::{Player, PlayerError};
 use crate::stats::{GameScore, Sprt, SprtDecision, Tally};
+use bashni_rules::TimeControl;
 
 /// Makes a fresh player for one thread of a match. Called once per thread; the player is
 /// then used for that thread's games one after another (with [`Player::new_game`] between
@@ -124,7 +125,7 @@ impl GameReport {
         if let [Some(white), Some(black)] = self.clocks
             && white == black
         {
-            tags.push(("TimeControl".into(), white.to_string()));
+            tags.push(("TimeControl".into(), white.pdn_tag()));
         }
         tags.push(("Termination".into(), self.termination.to_string()));
         let mut raw = record(&self.game, &tags, MoveForm::Full);

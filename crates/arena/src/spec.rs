@@ -26,9 +26,9 @@ use std::time::Duration;
 use bashni_engine::{Level, Limits, Options, Weights};
 use bashni_rules::Variant;
 
-use crate::play::TimeControl;
 use crate::player::{BuiltinPlayer, MATCH_HASH_MB, MaterialPlayer, Player};
 use crate::runner::PlayerFactory;
+use bashni_rules::TimeControl;
 
 /// Which kind of player a spec names.
 #[derive(Clone, PartialEq, Debug)]
@@ -166,7 +166,10 @@ impl PlayerSpec {
                     movetime = Some(Duration::from_secs_f64(seconds));
                 }
                 ("time" | "tc", Some(value)) => {
-                    time_control = Some(TimeControl::parse(value)?);
+                    time_control = Some(
+                        TimeControl::parse_seconds(value)
+                            .map_err(|e| format!("time control `{value}`: {e}"))?,
+                    );
                     continue;
                 }
                 ("weights", Some("untuned")) => weights = Some(WeightsChoice::Untuned),
@@ -322,7 +325,7 @@ mod tests {
     fn specs_read() {
         let spec = parse("level=8,time=10+0.1").expect("valid");
         assert_eq!(spec.name, "level=8,time=10+0.1");
-        assert_eq!(spec.time_control, TimeControl::parse("10+0.1").ok());
+        assert_eq!(spec.time_control, TimeControl::parse_seconds("10+0.1").ok());
         assert!(matches!(spec.kind, PlayerKind::Builtin { level, .. } if level == Level::full()));
         assert!(!spec.needs_limits());
 

@@ -9,10 +9,11 @@ use std::time::Duration;
 use bashni_arena::openings::shipped;
 use bashni_arena::{
     GameScore, GameSettings, MatchConfig, MaterialPlayer, Player, PlayerError, PlayerFactory,
-    PlayerSpec, Sprt, SprtDecision, Termination, TimeControl, play_game, run_match,
+    PlayerSpec, Sprt, SprtDecision, Termination, play_game, run_match,
 };
 use bashni_engine::Clock;
 use bashni_pdn::{Reader, replay};
+use bashni_rules::TimeControl;
 use bashni_rules::notation::parse_fen;
 use bashni_rules::{Color, Game, GameResult, Move, Reason, Variant};
 
@@ -117,7 +118,7 @@ fn a_player_out_of_time_loses() {
     let never = AtomicBool::new(false);
     let mut slow = Slow(Duration::from_millis(60));
     let mut quick = MaterialPlayer::new(1);
-    let tight = TimeControl::parse("0.02").expect("valid");
+    let tight = TimeControl::parse_seconds("0.02").expect("valid");
     let settings = GameSettings {
         white_clock: Some(tight),
         black_clock: None,
@@ -138,7 +139,7 @@ fn a_player_out_of_time_loses() {
     let mut quick = MaterialPlayer::new(1);
     let settings = GameSettings {
         white_clock: None,
-        black_clock: Some(TimeControl::parse("0.05+0.001").expect("valid")),
+        black_clock: Some(TimeControl::parse_seconds("0.05+0.001").expect("valid")),
         max_plies: 10,
     };
     let played = play_game(&opening, &mut quick, &mut slow, &settings, &never).expect("played");
@@ -153,8 +154,8 @@ fn a_player_out_of_time_loses() {
     let mut slow = Slow(Duration::from_millis(1));
     let mut quick = MaterialPlayer::new(1);
     let settings = GameSettings {
-        white_clock: Some(TimeControl::parse("5").expect("valid")),
-        black_clock: Some(TimeControl::parse("5").expect("valid")),
+        white_clock: Some(TimeControl::parse_seconds("5").expect("valid")),
+        black_clock: Some(TimeControl::parse_seconds("5").expect("valid")),
         max_plies: 6,
     };
     let played = play_game(&opening, &mut slow, &mut quick, &settings, &never).expect("played");
@@ -174,7 +175,7 @@ fn the_engine_keeps_to_its_clock() {
     let never = AtomicBool::new(false);
     let factory = spec_factory("level=8,hash=1", Variant::Russian, 1);
     let (mut white, mut black) = (factory().expect("made"), factory().expect("made"));
-    let tc = TimeControl::parse("1+0.05").expect("valid");
+    let tc = TimeControl::parse_seconds("1+0.05").expect("valid");
     let settings = GameSettings {
         white_clock: Some(tc),
         black_clock: Some(tc),

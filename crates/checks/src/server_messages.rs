@@ -5,7 +5,7 @@ use std::time::Instant;
 use bashni_rules::notation::{parse_fen, write_fen};
 use bashni_rules::{Color, Game, Position, Variant};
 use bashni_server::api::{
-    CreateRequest, MoveRequest, PositionRequest, TimeControl, parse_json, read_position,
+    CreateRequest, MoveRequest, PositionRequest, TimeRequest, parse_json, read_position,
 };
 use bashni_server::live::{LiveGame, Seat, color_name, variant_name};
 use bashni_server::store::{GameRow, MoveRow, SeatRow};
@@ -34,7 +34,7 @@ pub fn server_messages(data: &[u8]) {
     let request: Option<MoveRequest> = parse_json::<MoveRequest>(body).ok();
     let _ = parse_json::<CreateRequest>(body);
     let _ = parse_json::<PositionRequest>(body);
-    let _ = parse_json::<TimeControl>(body);
+    let _ = parse_json::<TimeRequest>(body);
     let body_text = String::from_utf8_lossy(body);
     for variant in [Variant::Bashni, Variant::Russian] {
         if let Ok(position) = read_position(variant, &body_text) {

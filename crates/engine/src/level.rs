@@ -6,7 +6,9 @@
 //! proportional to `exp(score / temperature)`, so a higher temperature means more and bigger
 //! mistakes. Every move chosen is legal: it comes from the legal moves of the position.
 
-use bashni_rules::{Move, Position};
+use std::time::Duration;
+
+use bashni_rules::{Game, Move, Position};
 
 use crate::engine::{Engine, SearchResult};
 use crate::limits::Limits;
@@ -75,6 +77,50 @@ impl Level {
             _ => 0,
         }
     }
+
+    /// The engine's answer to a draw offer, at this level: the offer must be open in
+    /// `game`, made by the side the engine plays against. The level searches the position
+    /// briefly (at most [`Level::DRAW_ANSWER_TIME`], and no deeper than it plays) and takes
+    /// the draw when it stands clearly worse (below [`Level::DRAW_ACCEPT_BELOW`]), or no
+    /// better once the game is [`Level::DRAW_ACCEPT_AFTER_PLIES`] plies long.
+    pub fn accepts_draw(self, engine: &Engine, game: &Game) -> bool {
+        let Some(offerer) = game.draw_offer() else {
+            return false;
+        };
+        let own = offerer.opponent();
+        if game.is_over() || game.legal_moves().is_empty() {
+            return false;
+        }
+        let depth = self.depth().map_or(Level::DRAW_ANSWER_DEPTH, |d| {
+            d.min(Level::DRAW_ANSWER_DEPTH)
+        });
+        let limits = Limits {
+            movetime: Some(Level::DRAW_ANSWER_TIME),
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let score = engine
+            .search(game.position(), &Past::of(game), &limits, |_| {})
+            .score
+            .value();
+        // The score is the side to move's; turn it to the engine's view.
+        let own_score = if game.side_to_move() == own {
+            score
+        } else {
+            -score
+        };
+        own_score < Level::DRAW_ACCEPT_BELOW
+            || (own_score <= 0 && game.ply() >= Level::DRAW_ACCEPT_AFTER_PLIES)
+    }
+
+    /// The longest search for the answer to a draw offer.
+    pub const DRAW_ANSWER_TIME: Duration = Duration::from_millis(300);
+    /// The deepest search for the answer to a draw offer.
+    pub const DRAW_ANSWER_DEPTH: u32 = 12;
+    /// Below this score for itself (in hundredths of a man), the engine takes a draw.
+    pub const DRAW_ACCEPT_BELOW: i32 = -50;
+    /// From this many plies on, the engine takes a draw when it stands no better.
+    pub const DRAW_ACCEPT_AFTER_PLIES: usize = 30;
 
     /// Chooses a move for `position` with `engine` at this level, within `limits` too.
     /// `seed` makes the choice repeatable.
@@ -170,6 +216,41 @@ mod tests {
         }
         assert_eq!(Level::new(0), None);
         assert_eq!(Level::new(Level::MAX + 1), None);
+    }
+
+    fn offered_by_white(variant: Variant, fen: &str) -> Game {
+        let position = bashni_rules::notation::parse_fen(variant, fen).expect("position");
+        let mut game = Game::new(position);
+        game.restore_draw_offers(Some(bashni_rules::Color::White), None);
+        game
+    }
+
+    #[test]
+    fn a_lost_position_takes_the_draw_and_a_won_one_does_not() {
+        let engine = Engine::new(Options::default());
+        // Black has one man against three kings and two men.
+        let lost = offered_by_white(Variant::Russian, "W:WKa1,Kc3,Ke1,e3,g3:Bb8");
+        // Black has two kings and two men against one man.
+        let won = offered_by_white(Variant::Russian, "W:Wa1:BKb8,Kd8,f8,h8");
+        for number in [1, 4, Level::MAX] {
+            let level = Level::new(number).expect("level");
+            assert!(level.accepts_draw(&engine, &lost), "level {number}");
+            assert!(!level.accepts_draw(&engine, &won), "level {number}");
+        }
+        // Black to move after White's offer: the score is turned the other way round.
+        let lost_to_move = offered_by_white(Variant::Russian, "B:WKa1,Kc3,Ke1,e3,g3:Bb8");
+        assert!(Level::full().accepts_draw(&engine, &lost_to_move));
+    }
+
+    #[test]
+    fn an_even_opening_or_no_offer_is_declined() {
+        let engine = Engine::new(Options::default());
+        let mut start = Game::start(Variant::Bashni);
+        assert!(!Level::full().accepts_draw(&engine, &start));
+        start
+            .offer_draw(bashni_rules::Color::White)
+            .expect("Bashni allows an offer");
+        assert!(!Level::full().accepts_draw(&engine, &start));
     }
 
     #[test]

@@ -19,6 +19,7 @@
 pub mod bench;
 mod engine;
 pub mod eval;
+mod game_clock;
 pub mod level;
 pub mod limits;
 pub mod past;

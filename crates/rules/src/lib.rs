@@ -11,6 +11,7 @@
 //! assert_eq!(perft(&start, 3), 302);
 //! ```
 
+pub mod clock;
 pub mod draw;
 pub mod game;
 pub mod moves;
@@ -20,6 +21,7 @@ pub mod position;
 pub mod square;
 pub mod tower;
 
+pub use clock::{BaseUnit, Clock, TimeControl, TimeControlError};
 pub use draw::DrawCounts;
 pub use game::{Game, GameError, GameResult, Outcome, Reason};
 pub use moves::{MAX_CAPTURES, Move, MoveList};

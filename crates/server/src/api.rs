@@ -13,7 +13,9 @@ use axum::response::{IntoResponse, Response};
 use bashni_engine::{Limits, Past, Score};
 use bashni_pdn::{MoveForm, Reader, record, replay, write_game};
 use bashni_rules::notation::{parse_fen, parse_position, write_fen};
-use bashni_rules::{Color, Game, Position, Setup, Square, Tower, Variant};
+use bashni_rules::{
+    BaseUnit, Color, Game, Position, Setup, Square, TimeControl, TimeControlError, Tower, Variant,
+};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
@@ -161,10 +163,11 @@ fn read_variant(name: &str) -> Result<Variant, ApiError> {
     })
 }
 
-/// A time control: minutes for the game and seconds added per move.
+/// The `time` of a new game: minutes for the game and seconds added per move, read into
+/// the rules' [`TimeControl`].
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct TimeControl {
+pub struct TimeRequest {
     /// Minutes for the game.
     pub minutes: f64,
     /// Seconds added after each move.
@@ -180,7 +183,7 @@ pub struct CreateRequest {
     mode: String,
     level: Option<u8>,
     color: Option<String>,
-    time: Option<TimeControl>,
+    time: Option<TimeRequest>,
     name: Option<String>,
     opponent_name: Option<String>,
     position: Option<String>,
@@ -233,23 +236,24 @@ pub fn create_game(app: &Arc<App>, request: CreateRequest) -> Result<(Value, Str
             ))
         })?,
     };
-    let (base_ms, increment_ms) = match &request.time {
-        None => (None, None),
-        Some(time) => {
-            if !(time.minutes > 0.0 && time.minutes <= 600.0) {
-                return Err(ApiError::bad_request(
-                    "time.minutes: expected more than 0 and at most 600",
-                ));
-            }
-            if !(0.0..=600.0).contains(&time.increment_s) {
-                return Err(ApiError::bad_request("time.increment_s: expected 0 to 600"));
-            }
-            (
-                Some((time.minutes * 60_000.0).round() as i64),
-                Some((time.increment_s * 1000.0).round() as i64),
+    let control = request
+        .time
+        .as_ref()
+        .map(|time| {
+            TimeControl::from_numbers(time.minutes, BaseUnit::Minutes, time.increment_s).map_err(
+                |error| {
+                    let field = match error {
+                        TimeControlError::IncrementOutOfRange => "time.increment_s",
+                        _ => "time.minutes",
+                    };
+                    ApiError::bad_request(format!("{field}: {error}"))
+                },
             )
-        }
-    };
+        })
+        .transpose()?;
+    let millis = |d: std::time::Duration| i64::try_from(d.as_millis()).unwrap_or(i64::MAX);
+    let base_ms = control.map(|c| millis(c.base));
+    let increment_ms = control.map(|c| millis(c.increment));
     let token = random_hex(16)?;
     let id = new_game_id()?;
     let name = clean_name(request.name.as_deref(), "")?;
@@ -332,7 +336,7 @@ pub fn create_game(app: &Arc<App>, request: CreateRequest) -> Result<(Value, Str
     };
     let mut live = LiveGame::restore(row, &[]).map_err(ApiError::internal)?;
     // A start position with no move for the side to move ends the game at once.
-    live.sync_result();
+    live.sync_result(Instant::now());
     app.store.insert_game(&live.row, &[])?;
     let seat = match mode {
         Mode::Local => Seat::Both,
@@ -459,8 +463,7 @@ pub async fn join(
                 name
             };
             live.row.invite = None;
-            live.turn_started = Instant::now();
-            live.sync_result();
+            live.sync_result(Instant::now());
             live.touch();
             Ok((color, Change::Game))
         })
@@ -580,14 +583,19 @@ pub async fn draw_action(
         .act(slot, token, |live| {
             let seat = require_seat(live, token)?;
             live.draw(seat, action)?;
+            let level = live
+                .row
+                .level
+                .and_then(bashni_engine::Level::new)
+                .unwrap_or_else(bashni_engine::Level::full);
             let engine_game =
                 (live.mode == Mode::Engine && action == "offer" && live.row.draw_offer.is_some())
-                    .then(|| live.game.clone());
+                    .then(|| (live.game.clone(), level));
             Ok((engine_game, Change::Game))
         })
         .await?;
-    if let Some(game) = engine_game {
-        let accept = app.engine_accepts_draw(game).await;
+    if let Some((game, level)) = engine_game {
+        let accept = app.engine_accepts_draw(game, level).await;
         let (_, answered) = app
             .act(slot, token, move |live| {
                 live.engine_answers_draw(accept);
@@ -644,11 +652,8 @@ pub fn game_pdn(live: &LiveGame) -> String {
             ("White".to_string(), live.row.white.name.clone()),
             ("Black".to_string(), live.row.black.name.clone()),
         ];
-        if let (Some(base), Some(increment)) = (live.row.base_ms, live.row.increment_ms) {
-            tags.push((
-                "TimeControl".to_string(),
-                format!("{}+{}", base / 1000, increment / 1000),
-            ));
+        if let Some(control) = crate::live::row_control(&live.row) {
+            tags.push(("TimeControl".to_string(), control.pdn_tag()));
         }
         tags
     } else {

@@ -373,14 +373,8 @@ impl App {
                 .unwrap_or_else(Level::full);
             let engine = live.engine_color.unwrap_or(Color::White);
             let mut limits = Limits::default();
-            match live.time_left(engine, Instant::now()) {
-                Some(left) => {
-                    limits.clock = Some(Clock {
-                        remaining: Duration::from_millis(left.max(0) as u64),
-                        increment: Duration::from_millis(live.row.increment_ms.unwrap_or(0) as u64),
-                        moves_to_go: None,
-                    });
-                }
+            match Clock::of_game(&live.clock, engine, Instant::now()) {
+                Some(clock) => limits.clock = Some(clock),
                 None => limits.movetime = Some(UNTIMED_MOVE_TIME),
             }
             let seed = live.version ^ (live.row.created_ms as u64).rotate_left(17);
@@ -421,33 +415,13 @@ impl App {
         self.after_change(slot);
     }
 
-    /// The engine's answer to a draw offer in `game`: whether it stands no better.
-    pub async fn engine_accepts_draw(&self, game: Game) -> bool {
-        let limits = Limits {
-            movetime: Some(Duration::from_millis(300)),
-            depth: Some(12),
-            ..Limits::default()
-        };
-        let engine_moves = game.side_to_move();
-        let offered_by = game.draw_offer();
-        let ply = game.ply();
-        let score = self
-            .engines
-            .with_engine(move |engine| {
-                engine
-                    .search(game.position(), &Past::of(&game), &limits, |_| {})
-                    .score
-                    .value()
-            })
-            .await;
-        let Some(score) = score else { return false };
-        // The score is for the side to move; turn it to the engine's view.
-        let engine_score = match offered_by {
-            Some(offerer) if offerer == engine_moves => -score,
-            _ => score,
-        };
-        // It takes a draw when it stands worse, or no better once the opening is over.
-        engine_score < -50 || (engine_score <= 0 && ply >= 30)
+    /// The engine's answer, at `level`, to the open draw offer in `game`
+    /// ([`Level::accepts_draw`]).
+    pub async fn engine_accepts_draw(&self, game: Game, level: Level) -> bool {
+        self.engines
+            .with_engine(move |engine| level.accepts_draw(engine, &game))
+            .await
+            .unwrap_or(false)
     }
 }
 

@@ -2,10 +2,12 @@
 //! actions people take on it. Nothing here waits or does I/O; the caller stores each change
 //! and tells the watchers.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use bashni_rules::notation::{MoveTextError, parse_fen, parse_move};
-use bashni_rules::{Color, Game, GameError, Move, Outcome, Position, Reason, Variant};
+use bashni_rules::{
+    Clock, Color, Game, GameError, Move, Outcome, Position, Reason, TimeControl, Variant,
+};
 
 use crate::error::ApiError;
 use crate::store::{GameRow, MoveRow};
@@ -141,8 +143,8 @@ pub struct LiveGame {
     pub mode: Mode,
     /// The engine's colour in an engine game.
     pub engine_color: Option<Color>,
-    /// When the running clock last started (the side to move's turn, or the restart).
-    pub turn_started: Instant,
+    /// The clocks; the row holds their times as they stood at the last change.
+    pub clock: Clock,
     /// Grows with every change.
     pub version: u64,
     /// Whether the engine is searching for its move.
@@ -156,6 +158,24 @@ pub fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// A duration in whole milliseconds, as stored.
+fn millis(duration: Duration) -> i64 {
+    i64::try_from(duration.as_millis()).unwrap_or(i64::MAX)
+}
+
+/// Stored milliseconds as a duration (never below zero).
+fn duration_of_ms(ms: i64) -> Duration {
+    Duration::from_millis(u64::try_from(ms).unwrap_or(0))
+}
+
+/// The time control stored in `row`, if the game has one.
+pub fn row_control(row: &GameRow) -> Option<TimeControl> {
+    row.base_ms.map(|base| TimeControl {
+        base: duration_of_ms(base),
+        increment: duration_of_ms(row.increment_ms.unwrap_or(0)),
+    })
 }
 
 fn game_error(error: GameError) -> ApiError {
@@ -204,16 +224,24 @@ impl LiveGame {
         );
         let engine_color = row.engine_color.as_deref().and_then(parse_color);
         let version = row.version.max(moves.len() as i64).max(1) as u64;
-        Ok(LiveGame {
+        let mut clock = Clock::new(row_control(&row));
+        for (color, stored) in [(Color::White, row.white_ms), (Color::Black, row.black_ms)] {
+            if let Some(ms) = stored {
+                clock.set_left(color, duration_of_ms(ms));
+            }
+        }
+        let mut live = LiveGame {
             row,
             game,
             mode,
             engine_color,
-            turn_started: Instant::now(),
+            clock,
             version,
             engine_thinking: false,
             move_clocks,
-        })
+        };
+        live.settle_clock(Instant::now());
+        Ok(live)
     }
 
     /// Whether the game has ended (by the rules, or as a record says).
@@ -223,53 +251,52 @@ impl LiveGame {
 
     /// Whether a clock is running now, and whose.
     pub fn running_clock(&self) -> Option<Color> {
-        let running = self.row.base_ms.is_some()
-            && !self.is_over()
-            && self.mode != Mode::Record
-            && self.row.white.joined
-            && self.row.black.joined;
-        running.then(|| self.game.side_to_move())
+        self.clock.running()
     }
 
     /// The time `color` has left at `now`, in ms (`None` without a clock).
     pub fn time_left(&self, color: Color, now: Instant) -> Option<i64> {
-        let stored = match color {
-            Color::White => self.row.white_ms,
-            Color::Black => self.row.black_ms,
-        }?;
-        if self.running_clock() == Some(color) {
-            let spent = now.saturating_duration_since(self.turn_started).as_millis() as i64;
-            Some(stored - spent)
-        } else {
-            Some(stored)
-        }
+        self.clock.left(color, now).map(millis)
     }
 
     /// Ends the game if the side to move has run out of time; says whether it did.
     pub fn check_flag(&mut self, now: Instant) -> bool {
-        let Some(color) = self.running_clock() else {
+        let Some(color) = self.clock.flagged(now) else {
             return false;
         };
-        match self.time_left(color, now) {
-            Some(left) if left <= 0 => {
-                match color {
-                    Color::White => self.row.white_ms = Some(0),
-                    Color::Black => self.row.black_ms = Some(0),
-                }
-                let _ = self.game.flag(color);
-                self.sync_result();
-                self.touch();
-                true
-            }
-            _ => false,
-        }
+        self.clock.flag(color);
+        let _ = self.game.flag(color);
+        self.sync_result(now);
+        self.touch();
+        true
     }
 
-    /// Copies the rules' result and draw offer into the row.
-    pub fn sync_result(&mut self) {
+    /// Runs the side to move's clock while the game is played (timed, both seats taken, not
+    /// over, not a record), stops it otherwise, and copies the times into the row.
+    fn settle_clock(&mut self, now: Instant) {
+        let plays = self.clock.is_timed()
+            && !self.is_over()
+            && self.mode != Mode::Record
+            && self.row.white.joined
+            && self.row.black.joined;
+        let to_move = self.game.side_to_move();
+        match self.clock.running() {
+            Some(color) if plays && color == to_move => {}
+            _ if plays => self.clock.start(to_move, now),
+            Some(_) => self.clock.stop(now),
+            None => {}
+        }
+        self.row.white_ms = self.clock.stored(Color::White).map(millis);
+        self.row.black_ms = self.clock.stored(Color::Black).map(millis);
+    }
+
+    /// Copies the rules' result and draw offer into the row, and starts or stops the clocks
+    /// at `now` to match.
+    pub fn sync_result(&mut self, now: Instant) {
         if let Some(outcome) = self.game.outcome() {
             self.set_outcome(outcome);
         }
+        self.settle_clock(now);
         self.row.draw_offer = self.game.draw_offer().map(|c| color_name(c).to_string());
         self.row.last_offer = self
             .game
@@ -356,10 +383,7 @@ impl LiveGame {
 
     fn apply(&mut self, mv: Move, claim_draw: bool, now: Instant) -> Result<MoveRow, ApiError> {
         let mover = self.game.side_to_move();
-        let spent = now.saturating_duration_since(self.turn_started).as_millis() as i64;
-        if let Some(left) = self.time_left(mover, now)
-            && left <= 0
-        {
+        if self.clock.flagged(now) == Some(mover) {
             self.check_flag(now);
             return Err(ApiError::conflict(format!("{mover} ran out of time")));
         }
@@ -369,18 +393,8 @@ impl LiveGame {
             // 1.13.2, note b: a claim that finds no repetition leaves the move made.
             self.game.play(&mv).map_err(game_error)?;
         }
-        if self.running_clock_for_move(mover) {
-            let increment = self.row.increment_ms.unwrap_or(0);
-            let left = match mover {
-                Color::White => &mut self.row.white_ms,
-                Color::Black => &mut self.row.black_ms,
-            };
-            if let Some(left) = left {
-                *left = *left - spent + increment;
-            }
-        }
-        self.turn_started = now;
-        self.sync_result();
+        self.clock.moved(now);
+        self.sync_result(now);
         self.touch();
         let ply = (self.game.ply() - 1) as u32;
         let row = MoveRow {
@@ -394,21 +408,12 @@ impl LiveGame {
         Ok(row)
     }
 
-    /// Whether the mover's clock was running for the move just made.
-    fn running_clock_for_move(&self, mover: Color) -> bool {
-        self.row.base_ms.is_some()
-            && self.mode != Mode::Record
-            && self.row.white.joined
-            && self.row.black.joined
-            && mover == self.game.side_to_move().opponent()
-    }
-
     /// `seat` resigns (at one screen: the side to move resigns).
     pub fn resign(&mut self, seat: Seat) -> Result<(), ApiError> {
         self.playable()?;
         let color = self.acting_color(seat);
         self.game.resign(color).map_err(game_error)?;
-        self.sync_result();
+        self.sync_result(Instant::now());
         self.touch();
         Ok(())
     }
@@ -449,7 +454,7 @@ impl LiveGame {
             }
         }
         .map_err(game_error)?;
-        self.sync_result();
+        self.sync_result(Instant::now());
         self.touch();
         Ok(())
     }
@@ -474,13 +479,16 @@ impl LiveGame {
             .last()
             .copied()
             .unwrap_or((self.row.base_ms, self.row.base_ms));
-        if self.row.base_ms.is_some() {
-            self.row.white_ms = white;
-            self.row.black_ms = black;
+        for (color, stored) in [(Color::White, white), (Color::Black, black)] {
+            if let Some(ms) = stored {
+                self.clock.set_left(color, duration_of_ms(ms));
+            }
         }
-        self.turn_started = Instant::now();
+        let now = Instant::now();
+        // The side to move's clock starts afresh.
+        self.clock.start(self.game.side_to_move(), now);
         self.engine_thinking = false;
-        self.sync_result();
+        self.sync_result(now);
         self.touch();
         Ok(self.game.ply() as u32)
     }
@@ -546,7 +554,7 @@ impl LiveGame {
         } else {
             self.game.decline_draw(engine)
         };
-        self.sync_result();
+        self.sync_result(Instant::now());
         self.touch();
     }
 

@@ -17,10 +17,17 @@
 //! ```
 
 mod app;
+mod commands;
+mod config;
+mod keys;
+mod picking;
+mod records;
 mod run;
+mod thinking;
 mod view;
 mod worker;
 
-pub use app::{App, Config, TimeControl, colors_wanted};
+pub use app::App;
+pub use config::{Config, colors_wanted};
 pub use run::run;
 pub use view::{MIN_HEIGHT, MIN_WIDTH};

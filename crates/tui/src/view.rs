@@ -9,7 +9,8 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
-use crate::app::{App, Input};
+use crate::app::App;
+use crate::keys::Input;
 
 /// The smallest screen the game is drawn on.
 pub const MIN_WIDTH: u16 = 80;

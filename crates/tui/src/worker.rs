@@ -19,6 +19,12 @@ pub(crate) enum Job {
         limits: Limits,
         seed: u64,
     },
+    /// Answer the open draw offer at a level.
+    Draw {
+        id: u64,
+        game: Box<Game>,
+        level: Level,
+    },
     /// Search the position for about `time`, reporting each depth.
     Analyse {
         id: u64,
@@ -29,12 +35,10 @@ pub(crate) enum Job {
 
 /// What the engine sends back.
 pub(crate) enum Answer {
-    /// The chosen move (none when the position has no move) and its score for the mover.
-    Move {
-        id: u64,
-        best: Option<Move>,
-        score: Score,
-    },
+    /// The chosen move (none when the position has no move).
+    Move { id: u64, best: Option<Move> },
+    /// Whether the engine takes the draw offered.
+    Draw { id: u64, accept: bool },
     /// One completed depth of an analysis.
     Info {
         id: u64,
@@ -123,10 +127,15 @@ fn serve(engine: &Engine, job: Job, stop: StopToken, out: &Sender<Answer>) -> bo
             out.send(Answer::Move {
                 id,
                 best: result.best,
-                score: result.score,
             })
             .is_ok()
         }
+        Job::Draw { id, game, level } => out
+            .send(Answer::Draw {
+                id,
+                accept: level.accepts_draw(engine, &game),
+            })
+            .is_ok(),
         Job::Analyse { id, game, time } => {
             let mut alive = true;
             let limits = Limits::movetime(time).with_stop(stop);

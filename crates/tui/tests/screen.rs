@@ -4,7 +4,7 @@ use std::time::{Duration, Instant};
 
 use bashni_engine::Level;
 use bashni_rules::notation::parse_position;
-use bashni_rules::{Color, Game, Move, Variant};
+use bashni_rules::{Color, Game, Move, Reason, TimeControl, Variant};
 use bashni_tui::{App, Config};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -306,4 +306,70 @@ fn a_small_terminal_asks_for_more_room() {
     let text = screen(&mut term, &app);
     assert!(text.contains("Moves:"), "{text}");
     assert_eq!(rank_labels(&text), "87654321");
+}
+
+#[test]
+fn the_engine_takes_a_draw_only_when_it_stands_worse() {
+    for (position, accepted) in [
+        (
+            "White: a1 1, c3 1, e1 1, e3 0, g3 0; Black: b8 0; White to move",
+            true,
+        ),
+        (
+            "White: a1 0; Black: b8 1, d8 1, f8 0, h8 0; White to move",
+            false,
+        ),
+    ] {
+        let mut config = config(Variant::Bashni, position);
+        config.level = Level::new(Level::MAX);
+        config.color = Color::White;
+        let mut app = App::new(config).expect("app");
+        type_text(&mut app, ":draw");
+        assert_eq!(app.game().draw_offer(), Some(Color::White), "{position}");
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while app.game().draw_offer().is_some() {
+            assert!(Instant::now() < deadline, "the engine did not answer");
+            std::thread::sleep(Duration::from_millis(5));
+            app.tick(Instant::now());
+        }
+        let outcome = app.game().outcome();
+        if accepted {
+            assert_eq!(
+                outcome.map(|o| o.reason),
+                Some(Reason::Agreement),
+                "{position}"
+            );
+        } else {
+            assert_eq!(outcome, None, "{position}");
+            assert!(app.message().contains("declines"), "{}", app.message());
+        }
+    }
+}
+
+#[test]
+fn the_clocks_run_for_the_side_to_move_and_go_into_the_record() {
+    let mut config = Config::new(Variant::Bashni);
+    config.time = Some(TimeControl::parse_minutes("3+2").expect("valid"));
+    let mut app = App::new(config).expect("app");
+    // Taken after the screen's own start: at least ten seconds pass below.
+    let start = Instant::now();
+    let full = Duration::from_secs(180);
+    app.tick(start + Duration::from_secs(10));
+    let [white, black] = app.clock_left().expect("clocks");
+    assert!(white <= Duration::from_secs(170) && white > Duration::from_secs(160));
+    assert_eq!(black, full);
+    type_text(&mut app, "c3-d4");
+    let [white, black] = app.clock_left().expect("clocks");
+    assert!(white <= Duration::from_secs(172) && white > Duration::from_secs(162));
+    assert_eq!(black, full);
+    app.tick(start + Duration::from_secs(400));
+    let outcome = app.game().outcome().expect("Black's flag fell");
+    assert_eq!(outcome.reason, Reason::Time(Color::Black));
+    assert_eq!(app.clock_left().expect("clocks")[1], Duration::ZERO);
+
+    let file = std::env::temp_dir().join(format!("bashni-tui-clock-{}.pdn", std::process::id()));
+    type_text(&mut app, &format!(":save {}", file.display()));
+    let saved = std::fs::read_to_string(&file).expect("the file was written");
+    std::fs::remove_file(&file).ok();
+    assert!(saved.contains("[TimeControl \"180+2\"]"), "{saved}");
 }

@@ -13,12 +13,13 @@ use std::sync::Arc;
 
 use bashni_arena::stats::format_elo;
 use bashni_arena::{
-    MatchConfig, Player, PlayerError, PlayerFactory, PlayerKind, PlayerSpec, Sprt, Tally,
-    TimeControl, mix, openings, run_match,
+    MatchConfig, Player, PlayerError, PlayerFactory, PlayerKind, PlayerSpec, Sprt, Tally, mix,
+    openings, run_match,
 };
 use bashni_engine::{Clock, Limits};
 use bashni_pdn::write_game_io;
 use bashni_protocol::ExternalEngine;
+use bashni_rules::TimeControl;
 use bashni_rules::{Game, GameResult, Move, Variant};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -176,9 +177,11 @@ pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
         return Err("--depth and --nodes must be at least 1".into());
     }
     let clock = match &args.tc {
-        Some(text) => Some(TimeControl::parse(text)?),
+        Some(text) => Some(
+            TimeControl::parse_seconds(text).map_err(|e| format!("time control `{text}`: {e}"))?,
+        ),
         None if args.depth.is_some() || args.nodes.is_some() => None,
-        None => Some(TimeControl::parse("10+0.1")?),
+        None => Some(TimeControl::parse_seconds("10+0.1")?),
     };
     let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
     let openings = match &args.openings {

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use bashni_engine::Level;
-use bashni_rules::{Color, Variant};
-use bashni_tui::{App, Config, TimeControl, colors_wanted};
+use bashni_rules::{Color, TimeControl, Variant};
+use bashni_tui::{App, Config, colors_wanted};
 
 use crate::input::{VariantArg, read_position};
 
@@ -67,7 +67,9 @@ pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
         ColorArg::Black => Color::Black,
     };
     if let Some(text) = &args.time {
-        config.time = Some(TimeControl::parse(text)?);
+        config.time = Some(
+            TimeControl::parse_minutes(text).map_err(|e| format!("time control `{text}`: {e}"))?,
+        );
     }
     if let Some(file) = &args.pdn {
         if args.game == 0 {
