@@ -21,6 +21,7 @@ pub mod bench;
 mod engine;
 pub mod eval;
 pub mod level;
+pub mod rng;
 pub mod score;
 pub mod search;
 pub mod tt;
