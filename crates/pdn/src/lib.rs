@@ -18,6 +18,7 @@
 //! * [`replay`] plays a record by the rules into a `bashni_rules::Game`, stopping at the
 //!   first bad move with its place; [`record`] and [`rewrite`] write games back with their
 //!   moves in full or abbreviated form.
+//! * [`load_game`] and [`game_number`] pick one game of a file by its number and replay it.
 //!
 //! # GameType
 //!
@@ -47,6 +48,7 @@ mod date;
 mod error;
 mod game;
 mod game_type;
+mod load;
 mod reader;
 mod replay;
 mod writer;
@@ -57,6 +59,7 @@ pub use game::{Annotation, GameResult, RawGame, RawMove, UnknownResult};
 pub use game_type::{
     GAME_TYPE_BASHNI, GAME_TYPE_RUSSIAN, GameTypeError, game_type_tag, parse_game_type, variant_of,
 };
+pub use load::{GameNumberError, LoadError, LoadedGame, game_number, load_game};
 pub use reader::{MAX_LINE_BYTES, Reader};
 pub use replay::{MoveForm, MovePlace, ReplayError, record, replay, rewrite, start_position};
 pub use writer::{
