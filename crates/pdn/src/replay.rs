@@ -14,7 +14,7 @@ use bashni_rules::notation::{
 };
 use bashni_rules::{Color, Game, GameError, Position, Variant};
 
-use crate::game::{GameResult, RawGame, RawMove};
+use crate::game::{RawGame, RawMove, ResultToken};
 use crate::game_type::{GameTypeError, game_type_tag};
 
 /// How moves are written.
@@ -195,14 +195,7 @@ pub fn rewrite(raw: &RawGame, game: &Game, form: MoveForm) -> RawGame {
 /// Writes `game` as a record: the given tags, then `GameType`, `FEN` (when the game did not
 /// start from the usual start) and `Result`, and the moves in `form`.
 pub fn record(game: &Game, tags: &[(String, String)], form: MoveForm) -> RawGame {
-    let result = match game.outcome() {
-        None => GameResult::Unfinished,
-        Some(outcome) => match outcome.result.winner() {
-            Some(Color::White) => GameResult::WhiteWins,
-            Some(Color::Black) => GameResult::BlackWins,
-            None => GameResult::Draw,
-        },
-    };
+    let result = ResultToken::of(game.outcome().map(|outcome| outcome.result));
     let mut tags: Vec<(String, String)> = tags
         .iter()
         .filter(|(name, _)| !matches!(name.as_str(), "GameType" | "FEN" | "Result"))

@@ -661,7 +661,7 @@ pub fn game_pdn(live: &LiveGame) -> String {
             .row
             .result
             .as_deref()
-            .and_then(bashni_pdn::GameResult::from_token)
+            .and_then(bashni_pdn::ResultToken::from_token)
     {
         // A record's result (or one the rules cannot rebuild) is written as stored.
         raw.result = Some(result);
@@ -761,9 +761,9 @@ fn store_record(
         .result
         .or_else(|| {
             raw.tag("Result")
-                .and_then(bashni_pdn::GameResult::from_token)
+                .and_then(bashni_pdn::ResultToken::from_token)
         })
-        .filter(|r| *r != bashni_pdn::GameResult::Unfinished);
+        .filter(|r| *r != bashni_pdn::ResultToken::Unfinished);
     let (result, reason, code) = match (game.outcome(), result) {
         (Some(outcome), _) => (
             Some(outcome.result.score().to_string()),
