@@ -3,8 +3,8 @@
 //!
 //! `cargo run --release -p bashni-engine --example find_tactics -- bashni 40 7`
 //! prints lines `variant<TAB>position<TAB>best move<TAB>gain<TAB>themes`.
-use bashni_engine::search::History;
 use bashni_engine::rng::Rng;
+use bashni_engine::search::History;
 use bashni_engine::{Engine, Limits, Options};
 use bashni_rules::notation::write_position;
 use bashni_rules::{Game, Position, Variant};

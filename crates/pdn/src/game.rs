@@ -249,7 +249,11 @@ mod tests {
 
     #[test]
     fn markers_carry_the_rules_result() {
-        for result in [GameResult::WhiteWins, GameResult::BlackWins, GameResult::Draw] {
+        for result in [
+            GameResult::WhiteWins,
+            GameResult::BlackWins,
+            GameResult::Draw,
+        ] {
             let marker = ResultToken::of(Some(result));
             assert_eq!(marker.token(), result.score());
             assert_eq!(marker.result(), Some(result));

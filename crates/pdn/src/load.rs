@@ -44,7 +44,9 @@ pub enum GameNumberError {
 impl fmt::Display for GameNumberError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            GameNumberError::ZeroNumber => f.write_str("games are counted from 1; there is no game 0"),
+            GameNumberError::ZeroNumber => {
+                f.write_str("games are counted from 1; there is no game 0")
+            }
             GameNumberError::Open(error) => error.fmt(f),
             GameNumberError::NoSuchGame { number, games } => {
                 let held = match games {
@@ -186,8 +188,8 @@ mod tests {
         let bad = game_number("1. c3-c5 *\n".as_bytes(), 1, Some(Variant::Russian))
             .expect_err("c3-c5 is no move");
         assert!(matches!(bad, GameNumberError::Replay(_)), "{bad}");
-        let missing = load_game(Path::new("/nonexistent/games.pdn"), 1, None)
-            .expect_err("no such file");
+        let missing =
+            load_game(Path::new("/nonexistent/games.pdn"), 1, None).expect_err("no such file");
         assert!(matches!(missing.error, GameNumberError::Open(_)));
         assert!(
             missing

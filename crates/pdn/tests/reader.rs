@@ -134,7 +134,10 @@ fn comments_nags_and_variations_attach_to_moves() {
     );
     assert_eq!(game.moves[2].after, vec![Annotation::Nag(1), comment("x")]);
     assert_eq!(game.moves[3].line, 4);
-    assert_eq!(game.result, Some(ResultToken::Points(GameResult::WhiteWins)));
+    assert_eq!(
+        game.result,
+        Some(ResultToken::Points(GameResult::WhiteWins))
+    );
     assert_eq!(
         game.moves[0].comments().collect::<Vec<_>>(),
         ["A good start"]
@@ -182,7 +185,10 @@ fn every_result_form_ends_a_game() {
         assert_eq!(result.token().parse::<ResultToken>(), Ok(result));
     }
     assert!("2-1".parse::<ResultToken>().is_err());
-    assert_eq!(ResultToken::Points(GameResult::BlackWins).winner(), Some(Color::Black));
+    assert_eq!(
+        ResultToken::Points(GameResult::BlackWins).winner(),
+        Some(Color::Black)
+    );
     assert!(ResultToken::Points(GameResult::Draw).is_draw());
 }
 
@@ -327,7 +333,10 @@ fn unexpected_character_in_movetext() {
     assert_eq!(position(error), (1, 3, 15));
     assert!(error.to_string().contains("unexpected character `,`"));
     let game = games[1].as_ref().expect("good");
-    assert_eq!((game.number, game.result), (2, Some(ResultToken::Score(GameResult::BlackWins))));
+    assert_eq!(
+        (game.number, game.result),
+        (2, Some(ResultToken::Score(GameResult::BlackWins)))
+    );
 
     let error = error_of("1. c3-b4 White resigned. 0-1");
     assert_eq!(position(&error), (1, 1, 10));

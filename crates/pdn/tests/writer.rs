@@ -1,7 +1,7 @@
 //! The writer, the round trip through the reader, and the GameType tag.
 
 use bashni_pdn::{
-    Annotation, GameTypeError, LINE_WIDTH, ResultToken, RawGame, RawMove, Reader, clean_comment,
+    Annotation, GameTypeError, LINE_WIDTH, RawGame, RawMove, Reader, ResultToken, clean_comment,
     game_type_tag, ordered_tags, parse_game_type, variant_of, write_game, write_game_io,
 };
 use bashni_rules::{Color, GameResult, Variant};

@@ -330,10 +330,7 @@ mod tests {
         for checker in [WM, WK, BM, BK] {
             assert_eq!(Checker::from_letter(checker.letter()), Some(checker));
         }
-        assert_eq!(
-            [WM, WK, BM, BK].map(Checker::letter),
-            ['w', 'W', 'b', 'B']
-        );
+        assert_eq!([WM, WK, BM, BK].map(Checker::letter), ['w', 'W', 'b', 'B']);
         assert_eq!(Checker::from_letter('x'), None);
         assert_eq!(Checker::from_letter('0'), None);
         let tower = Tower::from_checkers([WK, BM, BM]).expect("fits");

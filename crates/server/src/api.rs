@@ -21,9 +21,7 @@ use subtle::ConstantTimeEq;
 
 use crate::app::{App, Change, StateText};
 use crate::error::ApiError;
-use crate::live::{
-    LiveGame, Mode, Seat, color_name, now_ms, parse_color,
-};
+use crate::live::{LiveGame, Mode, Seat, color_name, now_ms, parse_color};
 use crate::store::{GameRow, MoveRow, SeatRow};
 use crate::view::{MoveView, PositionView};
 
