@@ -1,8 +1,8 @@
 //! The PDN reader, writer and replay.
 
 use bashni_pdn::{
-    Annotation, MoveForm, RawGame, Reader, ResultToken, clean_comment, ordered_tags, record, replay,
-    write_game,
+    Annotation, MoveForm, RawGame, Reader, ResultToken, clean_comment, ordered_tags, record,
+    replay, write_game,
 };
 use bashni_rules::Variant;
 

@@ -182,5 +182,8 @@ fn play_explains_itself_and_refuses_bad_options_before_taking_the_screen() {
     let output = bashni(&["play", "--pdn", "/nonexistent/none.pdn"], "");
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("cannot open /nonexistent/none.pdn"), "{stderr}");
+    assert!(
+        stderr.contains("cannot open /nonexistent/none.pdn"),
+        "{stderr}"
+    );
 }
