@@ -36,9 +36,9 @@ pub enum GameNumberError {
         games: usize,
     },
     /// The game, or the text before it, could not be read.
-    Read(PdnError),
+    Read(Box<PdnError>),
     /// The game was read but cannot be replayed by the rules.
-    Replay(ReplayError),
+    Replay(Box<ReplayError>),
 }
 
 impl fmt::Display for GameNumberError {
@@ -66,8 +66,8 @@ impl std::error::Error for GameNumberError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             GameNumberError::Open(error) => Some(error),
-            GameNumberError::Read(error) => Some(error),
-            GameNumberError::Replay(error) => Some(error),
+            GameNumberError::Read(error) => Some(error.as_ref()),
+            GameNumberError::Replay(error) => Some(error.as_ref()),
             GameNumberError::ZeroNumber | GameNumberError::NoSuchGame { .. } => None,
         }
     }
@@ -98,12 +98,12 @@ pub fn game_number(
     for read in Reader::new(input) {
         games += 1;
         if games == number {
-            let raw = read.map_err(GameNumberError::Read)?;
-            let game = replay(&raw, default).map_err(GameNumberError::Replay)?;
+            let raw = read.map_err(|e| GameNumberError::Read(Box::new(e)))?;
+            let game = replay(&raw, default).map_err(|e| GameNumberError::Replay(Box::new(e)))?;
             return Ok(LoadedGame { raw, game });
         }
         if let Err(error @ PdnError::Io { .. }) = read {
-            return Err(GameNumberError::Read(error));
+            return Err(GameNumberError::Read(Box::new(error)));
         }
     }
     Err(GameNumberError::NoSuchGame { number, games })
