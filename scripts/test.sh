@@ -3,8 +3,11 @@
 # each benchmark (which checks the benchmarks' node counts), a short load run against the
 # server with a kill and restart in the middle, and the browser tests of the web app
 # (Chromium driven by playwright-core; see tests/browser/run.sh).
+# First scripts/setup.sh makes sure Chromium, Node and the browser tests' packages are there
+# (installing them as root on Debian), or stops before any build with what to install.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+BASHNI_SETUP_NAME=scripts/test.sh scripts/setup.sh
 target="${CARGO_TARGET_DIR:-target}"
 cargo test --workspace --all-targets --locked
 cargo test --workspace --doc --locked

@@ -1,3 +1,3 @@
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| bashni_checks::move_text(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| bashni_invariants::move_text(data));

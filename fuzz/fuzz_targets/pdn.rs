@@ -1,3 +1,3 @@
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| bashni_checks::pdn(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| bashni_invariants::pdn(data));

@@ -1,3 +1,3 @@
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| bashni_checks::position_text(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| bashni_invariants::position_text(data));

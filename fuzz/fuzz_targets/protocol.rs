@@ -1,3 +1,3 @@
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| bashni_checks::protocol(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| bashni_invariants::protocol(data));

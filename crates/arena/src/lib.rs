@@ -30,14 +30,13 @@
 pub mod openings;
 mod play;
 mod player;
-mod rng;
 mod runner;
 pub mod spec;
 pub mod stats;
 
+pub use bashni_engine::rng::{Rng, mix, splitmix};
 pub use play::{DEFAULT_MAX_PLIES, GameSettings, PlayedGame, Termination, play_game};
 pub use player::{BuiltinPlayer, MATCH_HASH_MB, MaterialPlayer, Player, PlayerError, material};
-pub use rng::{Rng, mix, splitmix};
 pub use runner::{GameReport, MatchConfig, MatchError, MatchSummary, PlayerFactory, run_match};
 pub use spec::{PlayerKind, PlayerSpec, WeightsChoice};
 pub use stats::{EloEstimate, GameScore, Sprt, SprtDecision, Tally};

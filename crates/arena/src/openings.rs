@@ -23,7 +23,7 @@ use bashni_engine::{Engine, Limits, Options, Score};
 use bashni_rules::notation::{parse_position, write_position};
 use bashni_rules::{Game, Position, Variant};
 
-use crate::rng::Rng;
+use bashni_engine::rng::Rng;
 
 const BASHNI: &str = include_str!("../openings/bashni.txt");
 const RUSSIAN: &str = include_str!("../openings/russian.txt");

@@ -6,7 +6,7 @@ use std::fmt;
 use bashni_engine::{Clock, Engine, Level, Limits, Options, Past, Weights};
 use bashni_rules::{Color, Game, Move, Position};
 
-use crate::rng::mix;
+use bashni_engine::rng::mix;
 
 /// Why a player could not choose a move (a program that crashed or answered nonsense, a
 /// setting that makes no sense). In a match the player loses the game.

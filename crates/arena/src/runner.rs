@@ -129,11 +129,7 @@ impl GameReport {
         }
         tags.push(("Termination".into(), self.termination.to_string()));
         let mut raw = record(&self.game, &tags, MoveForm::Full);
-        let result = match self.result {
-            GameResult::WhiteWins => bashni_pdn::GameResult::WhiteWins,
-            GameResult::BlackWins => bashni_pdn::GameResult::BlackWins,
-            GameResult::Draw => bashni_pdn::GameResult::Draw,
-        };
+        let result = bashni_pdn::ResultToken::Score(self.result);
         raw.result = Some(result);
         raw.set_tag("Result", result.token());
         raw.set_tag("FEN", write_fen(self.game.start_position()));

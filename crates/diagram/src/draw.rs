@@ -352,15 +352,6 @@ fn color_name(color: Color) -> &'static str {
     }
 }
 
-fn checker_letter(checker: Checker) -> char {
-    match (checker.color, checker.king) {
-        (Color::White, false) => 'w',
-        (Color::White, true) => 'W',
-        (Color::Black, false) => 'b',
-        (Color::Black, true) => 'B',
-    }
-}
-
 /// A tower seen from the side, centred at (x, y): the bottom checker drawn first, the
 /// commanding checker last and thickest.
 fn tower(out: &mut String, square: Square, tower: Tower, x: f64, y: f64) {
@@ -385,7 +376,7 @@ fn tower(out: &mut String, square: Square, tower: Tower, x: f64, y: f64) {
         ys.push(at);
         at += t;
     }
-    let letters: String = checkers.iter().map(|c| checker_letter(*c)).collect();
+    let letters = tower.letters();
     let _ = write!(
         out,
         "<g class=\"tower\" data-square=\"{square}\" data-height=\"{n}\" data-tower=\"{letters}\" \

@@ -4,17 +4,10 @@
 //! `cargo run --release -p bashni-engine --example find_tactics -- bashni 40 7`
 //! prints lines `variant<TAB>position<TAB>best move<TAB>gain<TAB>themes`.
 use bashni_engine::Past;
+use bashni_engine::rng::Rng;
 use bashni_engine::{Engine, Limits, Options};
 use bashni_rules::notation::write_position;
 use bashni_rules::{Game, Position, Variant};
-
-fn next(seed: &mut u64) -> u64 {
-    *seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *seed;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
 
 fn themes(position: &Position, line: &[bashni_rules::Move]) -> Vec<&'static str> {
     let mut out = Vec::new();
@@ -51,7 +44,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let variant = Variant::parse(&args.next().unwrap_or("bashni".into())).expect("variant");
     let games: usize = args.next().map_or(40, |a| a.parse().expect("games"));
-    let mut seed: u64 = args.next().map_or(7, |a| a.parse().expect("seed"));
+    let mut rng = Rng::new(args.next().map_or(7, |a| a.parse().expect("seed")));
     let engine = Engine::new(Options {
         hash_mb: 16,
         ..Options::default()
@@ -87,7 +80,7 @@ fn main() {
                     }
                 }
             }
-            let mv = moves[(next(&mut seed) % moves.len() as u64) as usize];
+            let mv = moves[rng.below(moves.len())];
             game.play(&mv).expect("legal");
         }
     }

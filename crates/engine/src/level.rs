@@ -13,6 +13,7 @@ use bashni_rules::{Game, Move, Position};
 use crate::engine::{Engine, SearchResult};
 use crate::limits::Limits;
 use crate::past::Past;
+use crate::rng;
 
 /// A level of play, 1 (beginner) to [`Level::MAX`] (full strength).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, PartialOrd, Ord, Hash)]
@@ -173,7 +174,7 @@ fn pick(candidates: &[(Move, i32)], temperature: i32, seed: u64) -> Option<Move>
         })
         .collect();
     let total: f64 = weights.iter().sum();
-    let mut x = unit_random(seed) * total;
+    let mut x = rng::unit(rng::splitmix(seed)) * total;
     for (candidate, weight) in candidates.iter().zip(&weights) {
         if x < *weight {
             return Some(candidate.0);
@@ -181,15 +182,6 @@ fn pick(candidates: &[(Move, i32)], temperature: i32, seed: u64) -> Option<Move>
         x -= weight;
     }
     candidates.last().map(|c| c.0)
-}
-
-/// A number in [0, 1) from `seed` (splitmix64).
-fn unit_random(seed: u64) -> f64 {
-    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^= z >> 31;
-    (z >> 11) as f64 / (1u64 << 53) as f64
 }
 
 #[cfg(test)]

@@ -23,6 +23,7 @@ mod game_clock;
 pub mod level;
 pub mod limits;
 pub mod past;
+pub mod rng;
 pub mod score;
 pub mod search;
 pub mod time;

@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use bashni_rules::Color;
+
 /// A score from the point of view of the side to move. One man is worth about 100.
 pub type Value = i32;
 
@@ -45,6 +47,43 @@ impl Score {
             Score::LossIn(plies) => -WIN + plies as Value,
         }
     }
+
+    /// The score as people read it, for the side to move: `+1.35`, `-0.20` (in men), or
+    /// `win in 4` / `loss in 4`, counting the winner's moves.
+    pub fn text(self) -> String {
+        match self {
+            Score::Value(v) => men(v),
+            Score::WinIn(plies) => format!("win in {}", winner_moves(plies)),
+            Score::LossIn(plies) => format!("loss in {}", winner_moves(plies)),
+        }
+    }
+
+    /// The score as people read it, for White, when `side_to_move` was to move in the
+    /// position scored: `+1.35` (White stands better by 1.35 men), `-0.20`, or
+    /// `White wins in 4` / `Black wins in 2`, counting the winner's moves.
+    pub fn white_text(self, side_to_move: Color) -> String {
+        match self {
+            Score::Value(v) if side_to_move == Color::White => men(v),
+            Score::Value(v) => men(-v),
+            Score::WinIn(plies) => format!("{side_to_move} wins in {}", winner_moves(plies)),
+            Score::LossIn(plies) => format!(
+                "{} wins in {}",
+                side_to_move.opponent(),
+                winner_moves(plies)
+            ),
+        }
+    }
+}
+
+/// Hundredths of a man as men with two decimals and a sign: `+1.35`, `-0.20`, `+0.00`.
+fn men(value: Value) -> String {
+    format!("{:+.2}", f64::from(value) / 100.0)
+}
+
+/// How many of the `plies` plies up to a win (the last one the winner's) are the winner's
+/// moves: 7 plies are 4 of them, 4 plies are 2.
+fn winner_moves(plies: u32) -> u32 {
+    plies.div_ceil(2)
 }
 
 /// `123` for an evaluation, `win 5` / `loss 4` (plies) for a found result.
@@ -70,5 +109,22 @@ mod tests {
         assert_eq!(Score::from_value(WIN - 3), Score::WinIn(3));
         assert_eq!(Score::from_value(-WIN + 4).to_string(), "loss 4");
         assert_eq!(Score::from_value(120).to_string(), "120");
+    }
+
+    #[test]
+    fn texts_for_the_side_to_move_and_for_white() {
+        assert_eq!(Score::Value(135).text(), "+1.35");
+        assert_eq!(Score::Value(-20).text(), "-0.20");
+        assert_eq!(Score::Value(0).text(), "+0.00");
+        assert_eq!(Score::WinIn(7).text(), "win in 4");
+        assert_eq!(Score::LossIn(4).text(), "loss in 2");
+
+        assert_eq!(Score::Value(135).white_text(Color::White), "+1.35");
+        assert_eq!(Score::Value(135).white_text(Color::Black), "-1.35");
+        assert_eq!(Score::Value(-20).white_text(Color::Black), "+0.20");
+        assert_eq!(Score::WinIn(7).white_text(Color::White), "White wins in 4");
+        assert_eq!(Score::WinIn(7).white_text(Color::Black), "Black wins in 4");
+        assert_eq!(Score::LossIn(4).white_text(Color::White), "Black wins in 2");
+        assert_eq!(Score::LossIn(4).white_text(Color::Black), "White wins in 2");
     }
 }

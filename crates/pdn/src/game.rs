@@ -3,83 +3,90 @@
 use std::fmt;
 use std::str::FromStr;
 
-use bashni_rules::{Color, Variant};
+use bashni_rules::{Color, GameResult, Variant};
 
 use crate::game_type::{GameTypeError, variant_of};
 
-/// The game termination marker at the end of the movetext.
+/// The game termination marker at the end of the movetext, as written.
 ///
-/// PDN knows two scoring styles: the chess style (`1-0`, `0-1`, `1/2-1/2`) and the draughts
+/// The result itself is the rules' [`GameResult`]; the marker adds how it was written. PDN
+/// knows two scoring styles: the chess style (`1-0`, `0-1`, `1/2-1/2`) and the draughts
 /// points style (`2-0`, `0-2`, `1-1`, and `0-0` when both sides lose, e.g. a double forfeit).
 /// The reader keeps the style that was written, so that it is written back the same way.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum GameResult {
-    /// `1-0`.
-    WhiteWins,
-    /// `0-1`.
-    BlackWins,
-    /// `1/2-1/2`.
-    Draw,
+pub enum ResultToken {
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    Score(GameResult),
+    /// `2-0`, `0-2` or `1-1`.
+    Points(GameResult),
     /// `*`: unfinished or unknown.
     Unfinished,
-    /// `2-0`.
-    WhiteWinsPoints,
-    /// `0-2`.
-    BlackWinsPoints,
-    /// `1-1`.
-    DrawPoints,
     /// `0-0`: both sides lose.
     BothLose,
 }
 
-impl GameResult {
-    /// Every result, in the order of the variants.
-    pub const ALL: [GameResult; 8] = [
-        GameResult::WhiteWins,
-        GameResult::BlackWins,
-        GameResult::Draw,
-        GameResult::Unfinished,
-        GameResult::WhiteWinsPoints,
-        GameResult::BlackWinsPoints,
-        GameResult::DrawPoints,
-        GameResult::BothLose,
+impl ResultToken {
+    /// Every marker: the chess style, `*`, the points style, `0-0`.
+    pub const ALL: [ResultToken; 8] = [
+        ResultToken::Score(GameResult::WhiteWins),
+        ResultToken::Score(GameResult::BlackWins),
+        ResultToken::Score(GameResult::Draw),
+        ResultToken::Unfinished,
+        ResultToken::Points(GameResult::WhiteWins),
+        ResultToken::Points(GameResult::BlackWins),
+        ResultToken::Points(GameResult::Draw),
+        ResultToken::BothLose,
     ];
+
+    /// The marker of a game's result in the chess style, `*` for a game not finished.
+    pub const fn of(result: Option<GameResult>) -> ResultToken {
+        match result {
+            Some(result) => ResultToken::Score(result),
+            None => ResultToken::Unfinished,
+        }
+    }
 
     /// The token as it is written in the movetext and in the `Result` tag.
     pub const fn token(self) -> &'static str {
         match self {
-            GameResult::WhiteWins => "1-0",
-            GameResult::BlackWins => "0-1",
-            GameResult::Draw => "1/2-1/2",
-            GameResult::Unfinished => "*",
-            GameResult::WhiteWinsPoints => "2-0",
-            GameResult::BlackWinsPoints => "0-2",
-            GameResult::DrawPoints => "1-1",
-            GameResult::BothLose => "0-0",
+            ResultToken::Score(result) => result.score(),
+            ResultToken::Points(GameResult::WhiteWins) => "2-0",
+            ResultToken::Points(GameResult::BlackWins) => "0-2",
+            ResultToken::Points(GameResult::Draw) => "1-1",
+            ResultToken::Unfinished => "*",
+            ResultToken::BothLose => "0-0",
         }
     }
 
     /// Reads a result token (exactly one of the eight forms).
-    pub fn from_token(text: &str) -> Option<GameResult> {
-        GameResult::ALL.into_iter().find(|r| r.token() == text)
+    pub fn from_token(text: &str) -> Option<ResultToken> {
+        ResultToken::ALL.into_iter().find(|r| r.token() == text)
+    }
+
+    /// The result of the game, in either style; `None` for `*` and `0-0`, which no game
+    /// played by the rules ends with.
+    pub const fn result(self) -> Option<GameResult> {
+        match self {
+            ResultToken::Score(result) | ResultToken::Points(result) => Some(result),
+            ResultToken::Unfinished | ResultToken::BothLose => None,
+        }
     }
 
     /// The winner, if one side won.
     pub const fn winner(self) -> Option<Color> {
-        match self {
-            GameResult::WhiteWins | GameResult::WhiteWinsPoints => Some(Color::White),
-            GameResult::BlackWins | GameResult::BlackWinsPoints => Some(Color::Black),
-            _ => None,
+        match self.result() {
+            Some(result) => result.winner(),
+            None => None,
         }
     }
 
     /// Whether the game was drawn.
     pub const fn is_draw(self) -> bool {
-        matches!(self, GameResult::Draw | GameResult::DrawPoints)
+        matches!(self.result(), Some(GameResult::Draw))
     }
 }
 
-impl fmt::Display for GameResult {
+impl fmt::Display for ResultToken {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.token())
     }
@@ -101,11 +108,11 @@ impl fmt::Display for UnknownResult {
 
 impl std::error::Error for UnknownResult {}
 
-impl FromStr for GameResult {
+impl FromStr for ResultToken {
     type Err = UnknownResult;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        GameResult::from_token(s.trim()).ok_or_else(|| UnknownResult(s.to_string()))
+        ResultToken::from_token(s.trim()).ok_or_else(|| UnknownResult(s.to_string()))
     }
 }
 
@@ -189,7 +196,7 @@ pub struct RawGame {
     pub moves: Vec<RawMove>,
     /// The termination marker; `None` when the game ended (at the end of the input, or at the
     /// next game's tags) without one.
-    pub result: Option<GameResult>,
+    pub result: Option<ResultToken>,
 }
 
 impl RawGame {
@@ -198,7 +205,7 @@ impl RawGame {
     pub fn from_moves<I, S>(
         tags: Vec<(String, String)>,
         moves: I,
-        result: Option<GameResult>,
+        result: Option<ResultToken>,
     ) -> Self
     where
         I: IntoIterator<Item = S>,
@@ -233,5 +240,33 @@ impl RawGame {
     /// The variant named by the `GameType` tag; see [`variant_of`].
     pub fn variant(&self, default: Option<Variant>) -> Result<Variant, GameTypeError> {
         variant_of(&self.tags, default)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markers_carry_the_rules_result() {
+        for result in [
+            GameResult::WhiteWins,
+            GameResult::BlackWins,
+            GameResult::Draw,
+        ] {
+            let marker = ResultToken::of(Some(result));
+            assert_eq!(marker.token(), result.score());
+            assert_eq!(marker.result(), Some(result));
+            assert_eq!(ResultToken::Points(result).result(), Some(result));
+            assert_eq!(marker.winner(), result.winner());
+        }
+        assert_eq!(ResultToken::of(None), ResultToken::Unfinished);
+        assert_eq!(ResultToken::Unfinished.result(), None);
+        assert_eq!(ResultToken::BothLose.result(), None);
+        let tokens: Vec<&str> = ResultToken::ALL.iter().map(|r| r.token()).collect();
+        assert_eq!(
+            tokens,
+            ["1-0", "0-1", "1/2-1/2", "*", "2-0", "0-2", "1-1", "0-0"]
+        );
     }
 }

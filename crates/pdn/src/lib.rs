@@ -18,6 +18,7 @@
 //! * [`replay`] plays a record by the rules into a `bashni_rules::Game`, stopping at the
 //!   first bad move with its place; [`record`] and [`rewrite`] write games back with their
 //!   moves in full or abbreviated form.
+//! * [`load_game`] and [`game_number`] pick one game of a file by its number and replay it.
 //!
 //! # GameType
 //!
@@ -30,8 +31,8 @@
 //! for records without the tag, or `None` to require it.
 //!
 //! ```
-//! use bashni_pdn::{GameResult, Reader, variant_of};
-//! use bashni_rules::Variant;
+//! use bashni_pdn::{Reader, ResultToken, variant_of};
+//! use bashni_rules::{GameResult, Variant};
 //!
 //! let pdn = "[GameType \"60\"]\n\n1. cb4 bc5 2. ba5 ab6 1-0\n\n\
 //!            [GameType \"25\"]\n\n1. ed4 dc5 0-1\n";
@@ -40,23 +41,25 @@
 //! assert_eq!(variant_of(&games[0].tags, None), Ok(Variant::Bashni));
 //! assert_eq!(variant_of(&games[1].tags, None), Ok(Variant::Russian));
 //! assert_eq!(games[1].moves[1].text, "dc5");
-//! assert_eq!(games[1].result, Some(GameResult::BlackWins));
+//! assert_eq!(games[1].result, Some(ResultToken::Score(GameResult::BlackWins)));
 //! ```
 
 mod date;
 mod error;
 mod game;
 mod game_type;
+mod load;
 mod reader;
 mod replay;
 mod writer;
 
 pub use date::{date_tag, date_tag_of_ms};
 pub use error::{Location, PdnError};
-pub use game::{Annotation, GameResult, RawGame, RawMove, UnknownResult};
+pub use game::{Annotation, RawGame, RawMove, ResultToken, UnknownResult};
 pub use game_type::{
     GAME_TYPE_BASHNI, GAME_TYPE_RUSSIAN, GameTypeError, game_type_tag, parse_game_type, variant_of,
 };
+pub use load::{GameNumberError, LoadError, LoadedGame, game_number, load_game};
 pub use reader::{MAX_LINE_BYTES, Reader};
 pub use replay::{MoveForm, MovePlace, ReplayError, record, replay, rewrite, start_position};
 pub use writer::{

@@ -5,7 +5,7 @@ use std::io::{BufRead, ErrorKind};
 use bashni_rules::Color;
 
 use crate::error::{Location, PdnError};
-use crate::game::{Annotation, GameResult, RawGame, RawMove};
+use crate::game::{Annotation, RawGame, RawMove, ResultToken};
 
 /// The longest line the reader accepts, in bytes. The rest of a longer line is skipped
 /// (without being stored) and reported as [`PdnError::LineTooLong`]; this bounds the
@@ -22,7 +22,8 @@ const EXPECTED_IN_MOVE: &str = "a square (a1..h8 or a number), `-`, `:` or `x` i
 /// game and [`MAX_LINE_BYTES`]).
 ///
 /// ```
-/// use bashni_pdn::{GameResult, Reader};
+/// use bashni_pdn::{Reader, ResultToken};
+/// use bashni_rules::GameResult;
 ///
 /// let text = "[Event \"Example\"]\n\n1. c3-b4 {quiet} b6-c5 2. b4:d6 1-0\n";
 /// let mut reader = Reader::new(text.as_bytes());
@@ -31,7 +32,7 @@ const EXPECTED_IN_MOVE: &str = "a square (a1..h8 or a number), `-`, `:` or `x` i
 /// assert_eq!(game.moves.len(), 3);
 /// assert_eq!(game.moves[1].text, "b6-c5");
 /// assert_eq!((game.moves[1].line, game.moves[1].column), (3, 18));
-/// assert_eq!(game.result, Some(GameResult::WhiteWins));
+/// assert_eq!(game.result, Some(ResultToken::Score(GameResult::WhiteWins)));
 /// assert!(reader.next_game().is_none());
 /// ```
 ///
@@ -460,7 +461,7 @@ impl<R: BufRead> Reader<R> {
                 }
                 '*' => {
                     self.pos += 1;
-                    b.game.result = Some(GameResult::Unfinished);
+                    b.game.result = Some(ResultToken::Unfinished);
                     return Ok(Some(b.game));
                 }
                 ']' | ')' | '}' | '"' => {
@@ -691,7 +692,7 @@ impl<R: BufRead> Reader<R> {
         let word = &self.line[start..end];
         if word.len() <= 7 {
             let text: String = word.iter().collect();
-            if let Some(result) = GameResult::from_token(&text) {
+            if let Some(result) = ResultToken::from_token(&text) {
                 self.pos = end;
                 b.movetext_started = true;
                 b.game.result = Some(result);
@@ -729,7 +730,7 @@ impl<R: BufRead> Reader<R> {
             // `1.1-0`: a result glued to a number is the result, as it is on its own (the
             // writer puts it after a space, where it could not be read as a move).
             let glued: String = word[digits + dots..].iter().collect();
-            if let Some(result) = GameResult::from_token(&glued) {
+            if let Some(result) = ResultToken::from_token(&glued) {
                 self.pos = end;
                 b.game.result = Some(result);
                 return Ok(true);

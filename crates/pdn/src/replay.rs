@@ -14,7 +14,7 @@ use bashni_rules::notation::{
 };
 use bashni_rules::{Color, Game, GameError, Position, Variant};
 
-use crate::game::{GameResult, RawGame, RawMove};
+use crate::game::{RawGame, RawMove, ResultToken};
 use crate::game_type::{GameTypeError, game_type_tag};
 
 /// How moves are written.
@@ -167,11 +167,11 @@ pub fn replay(raw: &RawGame, default: Option<Variant>) -> Result<Game, ReplayErr
 
 fn place_of(raw: &RawGame, game: &Game, ply: usize, token: &RawMove) -> MovePlace {
     let color = token.color.unwrap_or(game.side_to_move());
-    let first_black = game.start_position().side_to_move() == Color::Black;
-    let counted = (ply + first_black as usize) / 2 + 1;
     MovePlace {
         game: raw.number,
-        number: token.number.unwrap_or(counted as u32),
+        number: token
+            .number
+            .unwrap_or_else(|| u32::try_from(game.move_number(ply)).unwrap_or(u32::MAX)),
         color,
         text: token.text.clone(),
         line: token.line,
@@ -195,14 +195,7 @@ pub fn rewrite(raw: &RawGame, game: &Game, form: MoveForm) -> RawGame {
 /// Writes `game` as a record: the given tags, then `GameType`, `FEN` (when the game did not
 /// start from the usual start) and `Result`, and the moves in `form`.
 pub fn record(game: &Game, tags: &[(String, String)], form: MoveForm) -> RawGame {
-    let result = match game.outcome() {
-        None => GameResult::Unfinished,
-        Some(outcome) => match outcome.result.winner() {
-            Some(Color::White) => GameResult::WhiteWins,
-            Some(Color::Black) => GameResult::BlackWins,
-            None => GameResult::Draw,
-        },
-    };
+    let result = ResultToken::of(game.outcome().map(|outcome| outcome.result));
     let mut tags: Vec<(String, String)> = tags
         .iter()
         .filter(|(name, _)| !matches!(name.as_str(), "GameType" | "FEN" | "Result"))
@@ -226,8 +219,7 @@ pub fn record(game: &Game, tags: &[(String, String)], form: MoveForm) -> RawGame
     let mut raw = RawGame::from_moves(tags, texts, Some(result));
     let mut color = start.side_to_move();
     for (ply, token) in raw.moves.iter_mut().enumerate() {
-        let first_black = start.side_to_move() == Color::Black;
-        token.number = Some(((ply + first_black as usize) / 2 + 1) as u32);
+        token.number = Some(u32::try_from(game.move_number(ply)).unwrap_or(u32::MAX));
         token.color = Some(color);
         color = color.opponent();
     }

@@ -177,12 +177,13 @@ fn glyph(nag: u8) -> Option<&'static str> {
 /// [`RawMove::color`]: crate::RawMove::color
 ///
 /// ```
-/// use bashni_pdn::{GameResult, RawGame, write_game};
+/// use bashni_pdn::{RawGame, ResultToken, write_game};
+/// use bashni_rules::GameResult;
 ///
 /// let mut game = RawGame::from_moves(
 ///     vec![("White".into(), "Ivanov".into()), ("Event".into(), "Match \"A\"".into())],
 ///     ["c3-b4", "b6-c5"],
-///     Some(GameResult::WhiteWins),
+///     Some(ResultToken::Score(GameResult::WhiteWins)),
 /// );
 /// game.moves[0].after.push(bashni_pdn::Annotation::Comment("good".into()));
 /// let mut text = String::new();

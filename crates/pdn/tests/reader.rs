@@ -1,7 +1,7 @@
 //! The reader: tags, movetext, comments, variations, results, errors and recovery.
 
-use bashni_pdn::{Annotation, GameResult, PdnError, RawGame, Reader};
-use bashni_rules::Color;
+use bashni_pdn::{Annotation, PdnError, RawGame, Reader, ResultToken};
+use bashni_rules::{Color, GameResult};
 
 fn read_all(text: &str) -> Vec<Result<RawGame, PdnError>> {
     Reader::new(text.as_bytes()).collect()
@@ -53,7 +53,7 @@ fn bashni_rulebook_game_tokenizes() {
         (game.moves[19].number, game.moves[19].color),
         (Some(10), Some(Color::Black))
     );
-    assert_eq!(game.result, Some(GameResult::WhiteWins));
+    assert_eq!(game.result, Some(ResultToken::Score(GameResult::WhiteWins)));
     assert!(game.intro.is_empty());
     assert!(game.moves.iter().all(|m| m.after.is_empty()));
 }
@@ -67,7 +67,7 @@ fn russian_rulebook_game_tokenizes() {
             "ed4", "dc5", "fe3", "fg5", "cb4", "gh4", "b:d6", "h:f2", "e:g3", "c:h4"
         ]
     );
-    assert_eq!(game.result, Some(GameResult::BlackWins));
+    assert_eq!(game.result, Some(ResultToken::Score(GameResult::BlackWins)));
     assert_eq!(game.variant(None), Ok(bashni_rules::Variant::Russian));
     for (i, mv) in game.moves.iter().enumerate() {
         let number = u32::try_from(i / 2 + 1).expect("small");
@@ -105,7 +105,7 @@ fn tags_keep_order_escapes_and_duplicates() {
     );
     assert_eq!(game.tag("Event"), Some("Cup \"Kazan\" \\ 2024"));
     assert!(game.moves.is_empty());
-    assert_eq!(game.result, Some(GameResult::Unfinished));
+    assert_eq!(game.result, Some(ResultToken::Unfinished));
 }
 
 #[test]
@@ -134,7 +134,10 @@ fn comments_nags_and_variations_attach_to_moves() {
     );
     assert_eq!(game.moves[2].after, vec![Annotation::Nag(1), comment("x")]);
     assert_eq!(game.moves[3].line, 4);
-    assert_eq!(game.result, Some(GameResult::WhiteWinsPoints));
+    assert_eq!(
+        game.result,
+        Some(ResultToken::Points(GameResult::WhiteWins))
+    );
     assert_eq!(
         game.moves[0].comments().collect::<Vec<_>>(),
         ["A good start"]
@@ -163,14 +166,14 @@ fn every_result_form_ends_a_game() {
     assert_eq!(
         results,
         [
-            GameResult::WhiteWins,
-            GameResult::BlackWins,
-            GameResult::Draw,
-            GameResult::Unfinished,
-            GameResult::WhiteWinsPoints,
-            GameResult::BlackWinsPoints,
-            GameResult::DrawPoints,
-            GameResult::BothLose,
+            ResultToken::Score(GameResult::WhiteWins),
+            ResultToken::Score(GameResult::BlackWins),
+            ResultToken::Score(GameResult::Draw),
+            ResultToken::Unfinished,
+            ResultToken::Points(GameResult::WhiteWins),
+            ResultToken::Points(GameResult::BlackWins),
+            ResultToken::Points(GameResult::Draw),
+            ResultToken::BothLose,
         ]
         .map(Some)
     );
@@ -178,12 +181,15 @@ fn every_result_form_ends_a_game() {
     assert_eq!(numbers, [1, 2, 3, 4, 5, 6, 7, 8]);
     assert_eq!(games[5].moves.len(), 0);
     assert_eq!(games[7].line, 2);
-    for result in GameResult::ALL {
-        assert_eq!(result.token().parse::<GameResult>(), Ok(result));
+    for result in ResultToken::ALL {
+        assert_eq!(result.token().parse::<ResultToken>(), Ok(result));
     }
-    assert!("2-1".parse::<GameResult>().is_err());
-    assert_eq!(GameResult::BlackWinsPoints.winner(), Some(Color::Black));
-    assert!(GameResult::DrawPoints.is_draw());
+    assert!("2-1".parse::<ResultToken>().is_err());
+    assert_eq!(
+        ResultToken::Points(GameResult::BlackWins).winner(),
+        Some(Color::Black)
+    );
+    assert!(ResultToken::Points(GameResult::Draw).is_draw());
 }
 
 #[test]
@@ -197,7 +203,7 @@ fn a_result_glued_to_a_move_number_ends_the_game() {
         assert!(
             game.moves
                 .iter()
-                .all(|mv| GameResult::from_token(&mv.text).is_none()),
+                .all(|mv| ResultToken::from_token(&mv.text).is_none()),
             "{text}: {:?}",
             game.moves
         );
@@ -327,7 +333,10 @@ fn unexpected_character_in_movetext() {
     assert_eq!(position(error), (1, 3, 15));
     assert!(error.to_string().contains("unexpected character `,`"));
     let game = games[1].as_ref().expect("good");
-    assert_eq!((game.number, game.result), (2, Some(GameResult::BlackWins)));
+    assert_eq!(
+        (game.number, game.result),
+        (2, Some(ResultToken::Score(GameResult::BlackWins)))
+    );
 
     let error = error_of("1. c3-b4 White resigned. 0-1");
     assert_eq!(position(&error), (1, 1, 10));

@@ -4,7 +4,7 @@ use std::fs::File;
 use std::io::{BufReader, BufWriter, Write};
 use std::time::Instant;
 
-use bashni_pdn::{GameResult, RawGame, Reader, write_game_io};
+use bashni_pdn::{RawGame, Reader, ResultToken, write_game_io};
 use proptest::prelude::*;
 
 /// Deletes the file when the test ends, passed or failed.
@@ -35,7 +35,7 @@ fn streams_100000_games() {
                     ("GameType".to_string(), "60".to_string()),
                 ],
                 moves.iter().copied().take(1 + i % moves.len()),
-                Some(GameResult::ALL[i % GameResult::ALL.len()]),
+                Some(ResultToken::ALL[i % ResultToken::ALL.len()]),
             );
             if i % 10 == 0 {
                 game.moves[0]
@@ -60,7 +60,7 @@ fn streams_100000_games() {
         let game = game.unwrap_or_else(|e| panic!("game {}: {e}", i + 1));
         assert_eq!(game.number, i + 1);
         assert_eq!(game.moves.len(), 1 + i % 8);
-        assert_eq!(game.result, Some(GameResult::ALL[i % 8]));
+        assert_eq!(game.result, Some(ResultToken::ALL[i % 8]));
         if i % 9_999 == 0 {
             assert_eq!(game.tag("Event"), Some(format!("Game {}", i + 1).as_str()));
         }

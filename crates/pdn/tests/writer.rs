@@ -1,10 +1,10 @@
 //! The writer, the round trip through the reader, and the GameType tag.
 
 use bashni_pdn::{
-    Annotation, GameResult, GameTypeError, LINE_WIDTH, RawGame, RawMove, Reader, clean_comment,
+    Annotation, GameTypeError, LINE_WIDTH, RawGame, RawMove, Reader, ResultToken, clean_comment,
     game_type_tag, ordered_tags, parse_game_type, variant_of, write_game, write_game_io,
 };
-use bashni_rules::{Color, Variant};
+use bashni_rules::{Color, GameResult, Variant};
 use proptest::prelude::*;
 
 fn tag(name: &str, value: &str) -> (String, String) {
@@ -34,7 +34,7 @@ fn assert_reads_back(game: &RawGame, text: &str) {
     assert_eq!(back.tags, expected_tags, "{text}");
     assert_eq!(
         back.result,
-        Some(game.result.unwrap_or(GameResult::Unfinished))
+        Some(game.result.unwrap_or(ResultToken::Unfinished))
     );
     assert_eq!(back.intro, clean(&game.intro), "{text}");
     assert_eq!(back.moves.len(), game.moves.len(), "{text}");
@@ -93,7 +93,7 @@ fn writes_header_in_order_and_numbers_moves() {
             tag("Event", "Cup"),
         ],
         ["c3-b4", "b6-c5", "b4-a5", "a7-b6"],
-        Some(GameResult::WhiteWins),
+        Some(ResultToken::Score(GameResult::WhiteWins)),
     );
     game.moves[0].after.push(Annotation::Nag(3));
     game.moves[2]
@@ -138,7 +138,7 @@ fn escapes_tag_values_and_names() {
             tag("Bad Name!", "line\nbreak"),
         ],
         ["cb4"],
-        Some(GameResult::DrawPoints),
+        Some(ResultToken::Points(GameResult::Draw)),
     );
     let text = write(&game);
     assert_eq!(
@@ -156,7 +156,7 @@ fn long_games_wrap_at_80_columns() {
     let mut game = RawGame::from_moves(
         vec![tag("GameType", "60")],
         bashni.split(' ').cycle().take(300),
-        Some(GameResult::WhiteWins),
+        Some(ResultToken::Score(GameResult::WhiteWins)),
     );
     game.moves[7].after.push(Annotation::Comment(
         "A long comment that has to be broken over more than one line of the output, because \
@@ -178,7 +178,7 @@ fn writing_the_rulebook_game_and_reading_it_back() {
             "e3-d4", "d6-c5", "f2-e3", "f6-g5", "c3-b4", "g5-h4", "b4:d6", "h4:f2", "e1:g3",
             "c7:h4",
         ],
-        Some(GameResult::BlackWins),
+        Some(ResultToken::Score(GameResult::BlackWins)),
     );
     let text = write(&game);
     assert_eq!(
@@ -325,7 +325,7 @@ fn game() -> impl Strategy<Value = RawGame> {
         prop::collection::vec(raw_move(), 0..40),
         1u32..200,
         any::<bool>(),
-        prop::option::of(prop::sample::select(&GameResult::ALL[..])),
+        prop::option::of(prop::sample::select(&ResultToken::ALL[..])),
     )
         .prop_map(|(tags, intro, mut moves, number, black, result)| {
             if let Some(first) = moves.first_mut() {

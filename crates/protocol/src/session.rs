@@ -11,7 +11,7 @@ use std::sync::mpsc::{self, Receiver};
 use std::thread::JoinHandle;
 
 use bashni_engine::{Clock, Engine, Info, Level, Limits, Options, Past, SearchResult, StopToken};
-use bashni_rules::notation::{parse_fen, parse_move, parse_position};
+use bashni_rules::notation::{parse_move, read_position};
 use bashni_rules::{Game, Position, Variant};
 
 use crate::info::{SearchInfo, parse_seconds};
@@ -426,13 +426,9 @@ fn read_game(default: Variant, line: &Line) -> Result<Game, String> {
         Some(text) => Variant::parse(text).ok_or_else(|| unknown_variant(text))?,
         None => default,
     };
-    let start = match line.get("pos").map(str::trim) {
+    let start = match line.get("pos") {
         None => Position::start(variant),
-        Some(text) if text.eq_ignore_ascii_case("start") => Position::start(variant),
-        Some(text) if matches!(text.get(..2), Some("W:" | "B:" | "w:" | "b:")) => {
-            parse_fen(variant, text).map_err(|e| format!("bad position: {e}"))?
-        }
-        Some(text) => parse_position(variant, text).map_err(|e| format!("bad position: {e}"))?,
+        Some(text) => read_position(variant, text).map_err(|e| format!("bad position: {e}"))?,
     };
     let mut game = Game::new(start);
     let moves = line.get("moves").unwrap_or("");

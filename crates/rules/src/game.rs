@@ -385,6 +385,15 @@ impl Game {
         self.moves.len()
     }
 
+    /// The number a score sheet gives the move made at `ply` (0 for the first move of the
+    /// game): White's move and Black's reply share a number, counting from 1. When the game
+    /// starts with Black to move, Black's first move is `1. ...` and White's reply is 2.
+    /// Any `ply` is numbered, also one not played yet.
+    pub fn move_number(&self, ply: usize) -> usize {
+        let black_starts = self.start_position().side_to_move() == Color::Black;
+        (ply + usize::from(black_starts)) / 2 + 1
+    }
+
     /// Who moves next.
     pub fn side_to_move(&self) -> Color {
         self.position().side_to_move()
@@ -749,6 +758,16 @@ mod tests {
 
     fn game(variant: Variant, text: &str) -> Game {
         Game::new(parse_position(variant, text).expect("test position"))
+    }
+
+    #[test]
+    fn moves_are_numbered_as_a_score_sheet_numbers_them() {
+        let white_starts = Game::start(Variant::Russian);
+        let numbers: Vec<usize> = (0..5).map(|ply| white_starts.move_number(ply)).collect();
+        assert_eq!(numbers, [1, 1, 2, 2, 3]);
+        let black_starts = game(Variant::Russian, "White: c3 0; Black: f6 0; Black to move");
+        let numbers: Vec<usize> = (0..5).map(|ply| black_starts.move_number(ply)).collect();
+        assert_eq!(numbers, [1, 2, 2, 3, 3]);
     }
 
     /// The legal move written `text` in the current position.

@@ -70,6 +70,29 @@ impl Checker {
     pub const fn king(color: Color) -> Checker {
         Checker { color, king: true }
     }
+
+    /// The checker's letter, as the web app and the diagrams write towers: `w` and `b` for
+    /// men, `W` and `B` for kings.
+    pub const fn letter(self) -> char {
+        match (self.color, self.king) {
+            (Color::White, false) => 'w',
+            (Color::White, true) => 'W',
+            (Color::Black, false) => 'b',
+            (Color::Black, true) => 'B',
+        }
+    }
+
+    /// The checker a letter stands for (see [`Checker::letter`]); `None` for any other
+    /// character.
+    pub const fn from_letter(letter: char) -> Option<Checker> {
+        match letter {
+            'w' => Some(Checker::man(Color::White)),
+            'W' => Some(Checker::king(Color::White)),
+            'b' => Some(Checker::man(Color::Black)),
+            'B' => Some(Checker::king(Color::Black)),
+            _ => None,
+        }
+    }
 }
 
 /// A stack of checkers on one square (possibly none: an empty square).
@@ -244,6 +267,12 @@ impl Tower {
         runs
     }
 
+    /// The tower as letters, top first (see [`Checker::letter`]): `Wbb` is a white king
+    /// holding two black men; an empty square is the empty text.
+    pub fn letters(self) -> String {
+        self.checkers().map(Checker::letter).collect()
+    }
+
     /// How many checkers of `color` the tower holds.
     pub fn count(self, color: Color) -> u32 {
         let height = self.height();
@@ -257,17 +286,7 @@ impl Tower {
 
 impl fmt::Debug for Tower {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Tower(")?;
-        for checker in self.checkers() {
-            let c = match (checker.color, checker.king) {
-                (Color::White, false) => 'w',
-                (Color::White, true) => 'W',
-                (Color::Black, false) => 'b',
-                (Color::Black, true) => 'B',
-            };
-            write!(f, "{c}")?;
-        }
-        f.write_str(")")
+        write!(f, "Tower({})", self.letters())
     }
 }
 
@@ -304,6 +323,20 @@ mod tests {
         );
         assert_eq!(tower.without_bottom(4), Tower::EMPTY);
         assert_eq!(Tower::single(BM).with_top_crowned(), Tower::single(BK));
+    }
+
+    #[test]
+    fn letters_name_every_checker() {
+        for checker in [WM, WK, BM, BK] {
+            assert_eq!(Checker::from_letter(checker.letter()), Some(checker));
+        }
+        assert_eq!([WM, WK, BM, BK].map(Checker::letter), ['w', 'W', 'b', 'B']);
+        assert_eq!(Checker::from_letter('x'), None);
+        assert_eq!(Checker::from_letter('0'), None);
+        let tower = Tower::from_checkers([WK, BM, BM]).expect("fits");
+        assert_eq!(tower.letters(), "Wbb");
+        assert_eq!(format!("{tower:?}"), "Tower(Wbb)");
+        assert_eq!(Tower::EMPTY.letters(), "");
     }
 
     #[test]

@@ -10,9 +10,9 @@ use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use bashni_engine::{Limits, Past, Score};
+use bashni_engine::{Limits, Past};
 use bashni_pdn::{MoveForm, Reader, record, replay, write_game};
-use bashni_rules::notation::{parse_fen, parse_position, write_fen};
+use bashni_rules::notation::{self, write_fen};
 use bashni_rules::{
     BaseUnit, Color, Game, Position, Setup, Square, TimeControl, TimeControlError, Tower, Variant,
 };
@@ -23,9 +23,7 @@ use subtle::ConstantTimeEq;
 
 use crate::app::{App, Change, StateText};
 use crate::error::ApiError;
-use crate::live::{
-    LiveGame, Mode, Seat, color_name, now_ms, parse_color, parse_variant, variant_name,
-};
+use crate::live::{LiveGame, Mode, Seat, color_name, now_ms, parse_color};
 use crate::store::{GameRow, MoveRow, SeatRow};
 use crate::view::{MoveView, PositionView};
 
@@ -139,26 +137,22 @@ fn clean_name(name: Option<&str>, default: &str) -> Result<String, ApiError> {
     })
 }
 
-/// Reads a position in any accepted notation (`start`, the one-line text, or FEN).
+/// Reads a position in any accepted notation (see [`notation::read_position`]); an empty
+/// text is the start.
 pub fn read_position(variant: Variant, text: &str) -> Result<Position, ApiError> {
     let trimmed = text.trim();
     if trimmed.len() > 4096 {
         return Err(ApiError::bad_request("position: the text is too long"));
     }
-    if trimmed.is_empty() || trimmed.eq_ignore_ascii_case("start") {
+    if trimmed.is_empty() {
         return Ok(Position::start(variant));
     }
-    let fen = matches!(trimmed.get(..2), Some("W:" | "B:" | "w:" | "b:"));
-    let read = if fen {
-        parse_fen(variant, trimmed).map_err(|e| e.to_string())
-    } else {
-        parse_position(variant, trimmed).map_err(|e| e.to_string())
-    };
-    read.map_err(|e| ApiError::bad_request(format!("position: {e}")))
+    notation::read_position(variant, trimmed)
+        .map_err(|e| ApiError::bad_request(format!("position: {e}")))
 }
 
 fn read_variant(name: &str) -> Result<Variant, ApiError> {
-    parse_variant(name).ok_or_else(|| {
+    Variant::parse(name).ok_or_else(|| {
         ApiError::bad_request(format!("variant: expected bashni or russian, not {name:?}"))
     })
 }
@@ -304,7 +298,7 @@ pub fn create_game(app: &Arc<App>, request: CreateRequest) -> Result<(Value, Str
     let now = now_ms();
     let row = GameRow {
         id: id.clone(),
-        variant: variant_name(variant).into(),
+        variant: variant.name().into(),
         mode: mode.name().into(),
         start_fen: write_fen(&start),
         level: level.map(|l| l.number()),
@@ -670,7 +664,7 @@ pub fn game_pdn(live: &LiveGame) -> String {
             .row
             .result
             .as_deref()
-            .and_then(bashni_pdn::GameResult::from_token)
+            .and_then(bashni_pdn::ResultToken::from_token)
     {
         // A record's result (or one the rules cannot rebuild) is written as stored.
         raw.result = Some(result);
@@ -770,9 +764,9 @@ fn store_record(
         .result
         .or_else(|| {
             raw.tag("Result")
-                .and_then(bashni_pdn::GameResult::from_token)
+                .and_then(bashni_pdn::ResultToken::from_token)
         })
-        .filter(|r| *r != bashni_pdn::GameResult::Unfinished);
+        .filter(|r| *r != bashni_pdn::ResultToken::Unfinished);
     let (result, reason, code) = match (game.outcome(), result) {
         (Some(outcome), _) => (
             Some(outcome.result.score().to_string()),
@@ -795,7 +789,7 @@ fn store_record(
     let now = now_ms();
     let row = GameRow {
         id: id.clone(),
-        variant: variant_name(game.variant()).into(),
+        variant: game.variant().name().into(),
         mode: Mode::Record.name().into(),
         start_fen: write_fen(game.start_position()),
         level: None,
@@ -881,14 +875,12 @@ fn position_of(request: &PositionRequest) -> Result<Position, ApiError> {
                 }
                 let checkers = letters
                     .chars()
-                    .map(|c| match c {
-                        'w' => Ok(bashni_rules::Checker::man(Color::White)),
-                        'W' => Ok(bashni_rules::Checker::king(Color::White)),
-                        'b' => Ok(bashni_rules::Checker::man(Color::Black)),
-                        'B' => Ok(bashni_rules::Checker::king(Color::Black)),
-                        other => Err(ApiError::bad_request(format!(
-                            "towers: {name}: {other:?} is not w, W, b or B"
-                        ))),
+                    .map(|c| {
+                        bashni_rules::Checker::from_letter(c).ok_or_else(|| {
+                            ApiError::bad_request(format!(
+                                "towers: {name}: {c:?} is not w, W, b or B"
+                            ))
+                        })
                     })
                     .collect::<Result<Vec<_>, _>>()?;
                 let tower = Tower::from_checkers(checkers).ok_or_else(|| {
@@ -922,15 +914,6 @@ pub async fn position(body: Result<Bytes, BytesRejection>) -> Result<Json<Value>
     })))
 }
 
-/// A score as people read it, for the side to move.
-fn score_text(score: Score) -> String {
-    match score {
-        Score::Value(v) => format!("{:+.2}", f64::from(v) / 100.0),
-        Score::WinIn(plies) => format!("win in {}", plies.div_ceil(2)),
-        Score::LossIn(plies) => format!("loss in {}", plies.div_ceil(2)),
-    }
-}
-
 /// The engine's view of a position.
 pub async fn analyse(
     State(app): State<Arc<App>>,
@@ -946,6 +929,7 @@ pub async fn analyse(
         ..Limits::default()
     };
     let game = Game::new(position);
+    let side = game.side_to_move();
     if game.legal_moves().is_empty() {
         return Ok(Json(json!({"depth": 0, "nodes": 0, "lines": []})));
     }
@@ -967,7 +951,8 @@ pub async fn analyse(
                         moves.push(mv.to_string());
                     }
                     json!({
-                        "score": score_text(info.score),
+                        "score": info.score.text(),
+                        "score_white": info.score.white_text(side),
                         "score_cp": info.score.value(),
                         "moves": moves,
                     })

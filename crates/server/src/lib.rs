@@ -10,9 +10,9 @@
 pub mod api;
 pub mod app;
 pub mod assets;
+pub mod connections;
 pub mod diagram;
 pub mod error;
-pub mod limits;
 pub mod live;
 pub mod store;
 pub mod view;
@@ -69,7 +69,7 @@ pub fn router(app: Arc<App>) -> Router {
 /// Runs the server on `listener` until the process is stopped, with at most
 /// `Settings::connections_per_address` connections open from one address.
 pub async fn serve(listener: tokio::net::TcpListener, app: Arc<App>) -> std::io::Result<()> {
-    let limits = limits::ConnectionLimits::new(app.settings.connections_per_address);
-    let listener = limits::LimitedListener::new(listener, limits);
+    let limits = connections::ConnectionLimits::new(app.settings.connections_per_address);
+    let listener = connections::LimitedListener::new(listener, limits);
     axum::serve(listener, router(app)).await
 }

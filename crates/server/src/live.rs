@@ -99,23 +99,6 @@ pub fn parse_color(name: &str) -> Option<Color> {
     }
 }
 
-/// `bashni` or `russian`.
-pub fn variant_name(variant: Variant) -> &'static str {
-    match variant {
-        Variant::Bashni => "bashni",
-        Variant::Russian => "russian",
-    }
-}
-
-/// The variant named `name`.
-pub fn parse_variant(name: &str) -> Option<Variant> {
-    match name {
-        "bashni" => Some(Variant::Bashni),
-        "russian" => Some(Variant::Russian),
-        _ => None,
-    }
-}
-
 /// The API's code for why a game ended.
 pub fn reason_code(reason: Reason) -> &'static str {
     match reason {
@@ -188,7 +171,7 @@ fn game_error(error: GameError) -> ApiError {
 impl LiveGame {
     /// Rebuilds a stored game: replays its moves and restores a declared result.
     pub fn restore(row: GameRow, moves: &[crate::store::MoveRow]) -> Result<LiveGame, String> {
-        let variant = parse_variant(&row.variant)
+        let variant = Variant::parse(&row.variant)
             .ok_or_else(|| format!("game {}: unknown variant {}", row.id, row.variant))?;
         let mode = Mode::parse(&row.mode)
             .ok_or_else(|| format!("game {}: unknown mode {}", row.id, row.mode))?;

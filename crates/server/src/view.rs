@@ -4,12 +4,12 @@ use std::collections::BTreeMap;
 use std::time::Instant;
 
 use bashni_rules::notation::{write_fen, write_position, write_short};
-use bashni_rules::{Color, Move, Position, Tower};
+use bashni_rules::{Color, Move, Position};
 use serde::Serialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use crate::live::{LiveGame, Mode, Seat, color_name, variant_name};
+use crate::live::{LiveGame, Mode, Seat, color_name};
 
 /// A position: who moves, its text in both notations, and every tower.
 #[derive(Serialize, Clone, Debug)]
@@ -26,19 +26,6 @@ pub struct PositionView {
     pub towers: BTreeMap<String, String>,
 }
 
-/// A tower as letters, top first.
-pub fn tower_letters(tower: Tower) -> String {
-    tower
-        .checkers()
-        .map(|c| match (c.color, c.king) {
-            (Color::White, false) => 'w',
-            (Color::White, true) => 'W',
-            (Color::Black, false) => 'b',
-            (Color::Black, true) => 'B',
-        })
-        .collect()
-}
-
 impl PositionView {
     /// The view of `position`.
     pub fn of(position: &Position) -> PositionView {
@@ -46,11 +33,11 @@ impl PositionView {
         for square in bashni_rules::Square::ALL_BY_NAME {
             let tower = position.tower(square);
             if !tower.is_empty() {
-                towers.insert(square.to_string(), tower_letters(tower));
+                towers.insert(square.to_string(), tower.letters());
             }
         }
         PositionView {
-            variant: variant_name(position.variant()),
+            variant: position.variant().name(),
             turn: color_name(position.side_to_move()),
             text: write_position(position),
             fen: write_fen(position),
@@ -115,11 +102,10 @@ pub fn move_record(game: &bashni_rules::Game, ply: usize) -> Option<Box<RawValue
     let before = game.positions().get(ply)?;
     let after = game.positions().get(ply + 1)?;
     let mv = game.moves().get(ply)?;
-    let first_black = game.start_position().side_to_move() == Color::Black;
     let record = MoveRecord {
         mv: MoveView::of(before, mv),
         ply,
-        number: (ply + first_black as usize) / 2 + 1,
+        number: game.move_number(ply),
         color: color_name(before.side_to_move()),
         after: PositionView::of(after),
     };

@@ -14,8 +14,8 @@ use tokio::sync::broadcast::error::RecvError;
 
 use crate::api::{draw_action, play_move, resign_game, take_back};
 use crate::app::{App, GameSlot};
+use crate::connections::MessageRate;
 use crate::error::ApiError;
-use crate::limits::MessageRate;
 
 /// The largest message a client may send.
 pub const MAX_MESSAGE_BYTES: usize = 16 * 1024;

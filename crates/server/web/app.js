@@ -886,15 +886,6 @@
 
   // -------- analysis panel (shared by game and study pages)
 
-  function scoreForWhite(line, turn) {
-    if (!line) return '';
-    if (typeof line.score_cp === 'number' && /^[+-]?\d/.test(line.score)) {
-      const cp = turn === 'white' ? line.score_cp : -line.score_cp;
-      return (cp > 0 ? '+' : cp < 0 ? '−' : '') + (Math.abs(cp) / 100).toFixed(2);
-    }
-    return capital(turn) + ': ' + line.score;
-  }
-
   function analysisView(data, turn) {
     const box = el('div', { class: 'analysis-result' });
     box.appendChild(el('p', { class: 'analysis-summary' },
@@ -905,7 +896,7 @@
       ol.appendChild(el('li', null,
         el('b', { class: 'score' }, line.score),
         turn === 'black' && /^[+-]?\d/.test(line.score)
-          ? ' for Black (' + scoreForWhite(line, turn) + ' for White) '
+          ? ' for Black (' + line.score_white + ' for White) '
           : ' for ' + capital(turn) + ' ',
         el('span', { class: 'line' }, (line.moves || []).join(' '))));
     }
@@ -1634,7 +1625,7 @@
           const after = s.moves[i].after;
           try {
             const data = await api('POST', '/api/analyse', { variant: s.variant, position: after.fen, movetime_ms: 300, lines: 1 });
-            g.scores[i] = scoreForWhite(data.lines && data.lines[0], after.turn);
+            g.scores[i] = data.lines && data.lines[0] ? data.lines[0].score_white : '';
           } catch (e) {
             g.scores[i] = '?';
           }

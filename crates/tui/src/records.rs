@@ -5,7 +5,7 @@ use std::fs;
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use bashni_pdn::{MoveForm, Reader, record, replay, write_game};
+use bashni_pdn::{LoadedGame, MoveForm, load_game, record, write_game};
 use bashni_rules::{Color, Game};
 
 use crate::app::App;
@@ -77,28 +77,8 @@ impl App {
 
     /// Opens game `number` (1-based) of a PDN file for replay.
     pub(crate) fn open(&mut self, file: &Path, number: usize) -> Result<(), String> {
-        let data =
-            fs::File::open(file).map_err(|e| format!("Cannot open {}: {e}", file.display()))?;
-        let mut reader = Reader::new(std::io::BufReader::new(data));
-        let mut seen = 0;
-        let raw = loop {
-            match reader.next_game() {
-                None => {
-                    return Err(format!(
-                        "{} has {seen} game(s); there is no game {number}.",
-                        file.display()
-                    ));
-                }
-                Some(result) => {
-                    seen += 1;
-                    if seen == number {
-                        break result.map_err(|e| format!("{}: {e}", file.display()))?;
-                    }
-                }
-            }
-        };
-        let game = replay(&raw, Some(self.game.variant()))
-            .map_err(|e| format!("{}: {e}", file.display()))?;
+        let LoadedGame { raw, game } =
+            load_game(file, number, Some(self.game.variant())).map_err(|e| format!("{e}."))?;
         self.cancel_engine();
         self.stop_analysis();
         self.clock.stop(self.now);

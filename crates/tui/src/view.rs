@@ -1,7 +1,6 @@
 //! Painting the screen: the board on the left, the side panel on the right, the message and
 //! input lines under the board.
 
-use bashni_engine::Score;
 use bashni_rules::{Checker, Color as Side, Position, Square, Tower};
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -70,15 +69,6 @@ impl Mark {
             Mark::Movable => ('+', ' '),
             Mark::None | Mark::LastMove => (' ', ' '),
         }
-    }
-}
-
-fn checker_char(checker: Checker) -> char {
-    match (checker.color, checker.king) {
-        (Side::White, false) => 'w',
-        (Side::White, true) => 'W',
-        (Side::Black, false) => 'b',
-        (Side::Black, true) => 'B',
     }
 }
 
@@ -274,13 +264,13 @@ fn cell_text(tower: Tower, sub: u16, rows: u16, width: usize, dark: bool, colors
         }
     } else if sub == 0 {
         if let Some(top) = tower.top() {
-            text.push(checker_char(top));
+            text.push(top.letter());
         }
         if tower.height() > 1 {
             text.push_str(&tower.height().to_string());
         }
     } else {
-        let below: Vec<char> = tower.checkers().skip(1).map(checker_char).collect();
+        let below: Vec<char> = tower.checkers().skip(1).map(Checker::letter).collect();
         let start = (sub as usize - 1) * width;
         if start < below.len() {
             let rest = &below[start..];
@@ -348,25 +338,6 @@ fn clock_text(left: std::time::Duration) -> String {
         )
     } else {
         format!("{}:{:02}", total / 60, total % 60)
-    }
-}
-
-/// A score for White, as people read it: `+1.35`, `White wins in 7 plies`.
-fn white_score(score: Score, side: Side) -> String {
-    let white = side == Side::White;
-    match score {
-        Score::Value(v) => {
-            let v = if white { v } else { -v };
-            format!("{:+.2}", f64::from(v) / 100.0)
-        }
-        Score::WinIn(p) => format!(
-            "{} wins in {p} plies",
-            if white { "White" } else { "Black" }
-        ),
-        Score::LossIn(p) => format!(
-            "{} wins in {p} plies",
-            if white { "Black" } else { "White" }
-        ),
     }
 }
 
@@ -473,7 +444,7 @@ fn draw_panel(app: &App, frame: &mut Frame, area: Rect, theme: &Theme) {
         } else {
             format!(
                 "Score {} depth {}",
-                white_score(analysis.score, analysis.side),
+                analysis.score.white_text(analysis.side),
                 analysis.depth
             )
         };
@@ -546,15 +517,13 @@ fn move_lines<'a>(
     width: usize,
     theme: &Theme,
 ) -> (Vec<Line<'a>>, Option<usize>) {
-    let first_black = game.start_position().side_to_move() == Side::Black;
     let mut lines: Vec<Line> = Vec::new();
     let mut focus = None;
     let mut current: Vec<Span> = Vec::new();
     let mut used = 0usize;
     for (ply, mv) in game.moves().iter().enumerate() {
-        let slot = ply + usize::from(first_black);
-        let number = slot / 2 + 1;
-        let white_move = slot % 2 == 0;
+        let number = game.move_number(ply);
+        let white_move = game.positions()[ply].side_to_move() == Side::White;
         let is_shown = shown == Some(ply + 1);
         let text = if is_shown {
             format!("[{mv}]")

@@ -41,6 +41,7 @@ use std::sync::mpsc;
 use bashni_rules::{Color, Game, GameResult, Variant};
 
 use bashni_engine::eval::{FEATURES, Feature, FeatureVector, Weights, features};
+use bashni_engine::rng::Rng;
 use bashni_engine::{Engine, Limits, Options, Value};
 
 /// How many weights are fitted: one per feature, and the tempo.
@@ -384,38 +385,9 @@ pub fn tune(
     TuneReport { dataset, fit }
 }
 
-/// splitmix64: a small, good and repeatable generator.
-#[derive(Clone, Debug)]
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number below `n` (n > 0).
-    fn below(&mut self, n: usize) -> usize {
-        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
-    }
-
-    /// A number in [0, 1).
-    #[cfg(test)]
-    fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
-
 /// The seed of one game, from the run's seed and the game's number.
 fn game_seed(seed: u64, game: usize) -> u64 {
-    let mut rng = Rng::new(seed ^ (game as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
+    let mut rng = Rng::starting_at(seed ^ (game as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
     rng.next_u64()
 }
 
@@ -477,14 +449,14 @@ pub fn play_games(
 
 /// Plays game number `index` and returns its quiet positions, labelled with its result.
 fn play_game(engine: &Engine, variant: Variant, index: usize, config: &TuneConfig) -> Vec<Sample> {
-    let mut rng = Rng::new(game_seed(config.seed, index));
+    let mut rng = Rng::starting_at(game_seed(config.seed, index));
     let mut game = Game::start(variant);
     game.set_automatic_draws(true);
     engine.new_game();
     while !game.is_over() && game.ply() < config.max_plies {
         let moves = game.legal_moves();
         let chosen = if game.ply() < config.random_plies {
-            moves.get(rng.below(moves.len())).copied()
+            moves.get(rng.scaled_below(moves.len())).copied()
         } else {
             engine.search_game(&game, &config.limits, |_| {}).best
         };
@@ -615,7 +587,7 @@ pub fn fit(
         *w = w.clamp(low, high);
     }
 
-    let mut rng = Rng::new(config.seed ^ 0x7475_6E65);
+    let mut rng = Rng::starting_at(config.seed ^ 0x7475_6E65);
     let mut order: Vec<usize> = (0..train.len()).collect();
     let batch = config.batch.max(1);
     let steps_per_epoch = train.len().div_ceil(batch).max(1);
@@ -627,7 +599,7 @@ pub fn fit(
     for epoch in 0..config.epochs {
         // Fisher-Yates with the run's generator.
         for i in (1..order.len()).rev() {
-            let j = rng.below(i + 1);
+            let j = rng.scaled_below(i + 1);
             order.swap(i, j);
         }
         for chunk in order.chunks(batch) {
@@ -724,14 +696,14 @@ mod tests {
             .iter()
             .map(|w| (100 / w.unsigned_abs() as usize).clamp(1, 10))
             .collect();
-        let mut rng = Rng::new(99);
+        let mut rng = Rng::starting_at(99);
         let mut samples = Vec::new();
         for i in 0..100_000u32 {
             let mut features = [0; FEATURES];
             for (f, spread) in features.iter_mut().zip(&spread) {
-                *f = rng.below(2 * spread + 1) as i32 - *spread as i32;
+                *f = rng.scaled_below(2 * spread + 1) as i32 - *spread as i32;
             }
-            let side = if rng.below(2) == 0 { 1 } else { -1 };
+            let side = if rng.scaled_below(2) == 0 { 1 } else { -1 };
             let sample = Sample {
                 game: i,
                 result: 0.0,

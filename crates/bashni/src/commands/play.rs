@@ -8,7 +8,8 @@ use bashni_engine::Level;
 use bashni_rules::{Color, TimeControl, Variant};
 use bashni_tui::{App, Config, colors_wanted};
 
-use crate::input::{VariantArg, read_position};
+use crate::input::VariantArg;
+use bashni_rules::notation::read_position;
 
 /// The side the person plays against the engine.
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]

@@ -8,7 +8,8 @@ use bashni_rules::Variant;
 use bashni_rules::notation::write_position;
 use serde::Serialize;
 
-use crate::input::{VariantArg, read_position};
+use crate::input::VariantArg;
+use bashni_rules::notation::read_position;
 
 /// Arguments of `bashni moves`.
 #[derive(clap::Args)]
@@ -47,7 +48,7 @@ fn answer(variant: Variant, text: &str) -> Answer {
     match read_position(variant, text) {
         Err(error) => Answer::Error {
             position: text.to_string(),
-            error,
+            error: error.to_string(),
         },
         Ok(position) => {
             let mut moves: Vec<_> = position.legal_moves().iter().copied().collect();

@@ -8,7 +8,8 @@ use bashni_rules::perft::perft;
 use bashni_rules::{Move, Variant};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::input::{VariantArg, read_position};
+use crate::input::VariantArg;
+use bashni_rules::notation::read_position;
 
 /// Arguments of `bashni perft`.
 #[derive(clap::Args)]

@@ -7,7 +7,7 @@ use bashni_rules::{Color, Game, Position, Variant};
 use bashni_server::api::{
     CreateRequest, MoveRequest, PositionRequest, TimeRequest, parse_json, read_position,
 };
-use bashni_server::live::{LiveGame, Seat, color_name, variant_name};
+use bashni_server::live::{LiveGame, Seat, color_name};
 use bashni_server::store::{GameRow, MoveRow, SeatRow};
 
 use crate::bytes::{Bytes, assert_sound, variant};
@@ -61,7 +61,7 @@ fn local_row(variant: Variant, clock: bool) -> GameRow {
     let base = clock.then_some(600_000);
     GameRow {
         id: "fuzz".into(),
-        variant: variant_name(variant).into(),
+        variant: variant.name().into(),
         mode: "local".into(),
         start_fen: write_fen(&Position::start(variant)),
         level: None,

@@ -1,16 +1,15 @@
 //! `bashni diagram`: a position, or a whole game, drawn as SVG, PNG or an animated GIF.
 
 use std::error::Error;
-use std::fs::File;
-use std::io::BufReader;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use bashni_diagram::{Fonts, Frame, Options, fontdb};
-use bashni_pdn::{Reader, replay};
+use bashni_pdn::load_game as load_pdn_game;
 use bashni_rules::{Color, Game, Move, Variant};
 
-use crate::input::{VariantArg, read_position};
+use crate::input::VariantArg;
+use bashni_rules::notation::read_position;
 
 /// Arguments of `bashni diagram`.
 #[derive(clap::Args)]
@@ -96,19 +95,7 @@ fn load_game(args: &Args, variant: Variant) -> Result<Game, Box<dyn Error>> {
             let position = read_position(variant, text).map_err(|e| format!("--position: {e}"))?;
             Ok(Game::new(position))
         }
-        Some(path) => {
-            if args.game == 0 {
-                return Err("--game counts from 1".into());
-            }
-            let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            let raw = Reader::new(BufReader::new(file))
-                .nth(args.game - 1)
-                .ok_or_else(|| format!("{}: there is no game {}", path.display(), args.game))?
-                .map_err(|e| format!("{}: {e}", path.display()))?;
-            let game =
-                replay(&raw, Some(variant)).map_err(|e| format!("{}: {e}", path.display()))?;
-            Ok(game)
-        }
+        Some(path) => Ok(load_pdn_game(path, args.game, Some(variant))?.game),
     }
 }
 
@@ -118,10 +105,12 @@ fn caption(game: &Game, ply: usize) -> String {
     if ply == 0 {
         return "Start".to_string();
     }
-    let black_starts = game.start_position().side_to_move() == Color::Black;
-    let index = ply - 1 + usize::from(black_starts);
-    let number = index / 2 + 1;
-    let dots = if index.is_multiple_of(2) { "." } else { "..." };
+    let number = game.move_number(ply - 1);
+    let dots = if game.positions()[ply - 1].side_to_move() == Color::White {
+        "."
+    } else {
+        "..."
+    };
     format!("{number}{dots} {}", game.moves()[ply - 1])
 }
 

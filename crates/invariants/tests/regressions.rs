@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use bashni_checks::CHECKS;
+use bashni_invariants::CHECKS;
 
 fn fuzz_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz")

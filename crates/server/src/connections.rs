@@ -1,5 +1,5 @@
-//! Limits that keep one client from taking the server for itself: open connections per
-//! address (counted where connections are accepted) and messages per WebSocket.
+//! Connection limits that keep one client from taking the server for itself: open
+//! connections per address (counted where connections are accepted) and messages per WebSocket.
 
 use std::collections::HashMap;
 use std::io;

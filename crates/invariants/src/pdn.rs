@@ -1,8 +1,8 @@
 //! The PDN reader, writer and replay.
 
 use bashni_pdn::{
-    Annotation, GameResult, MoveForm, RawGame, Reader, clean_comment, ordered_tags, record, replay,
-    write_game,
+    Annotation, MoveForm, RawGame, Reader, ResultToken, clean_comment, ordered_tags, record,
+    replay, write_game,
 };
 use bashni_rules::Variant;
 
@@ -74,7 +74,7 @@ fn assert_reads_back(raw: &RawGame, text: &str) {
     assert_eq!(back.tags, tags, "{text}");
     assert_eq!(
         back.result,
-        Some(raw.result.unwrap_or(GameResult::Unfinished)),
+        Some(raw.result.unwrap_or(ResultToken::Unfinished)),
         "{text}"
     );
     assert_eq!(back.intro, clean(&raw.intro), "{text}");

@@ -2,17 +2,17 @@
 //! a recorded game.
 
 use std::error::Error;
-use std::fs::File;
-use std::io::{BufReader, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use bashni_engine::{Engine, Info, Limits, Options, Past, Score};
-use bashni_pdn::{Reader, replay};
+use bashni_engine::{Engine, Info, Limits, Options, Past};
+use bashni_pdn::load_game;
 use bashni_rules::{Color, Game, Move, Variant};
 
-use crate::input::{VariantArg, read_position};
+use crate::input::VariantArg;
+use bashni_rules::notation::read_position;
 
 /// Arguments of `bashni analyse`.
 #[derive(clap::Args)]
@@ -54,25 +54,6 @@ fn line_text(moves: &[Move]) -> String {
         .join(" ")
 }
 
-/// A score for White, as people read a game: `+1.35`, `-0.20`, `White wins in 7`.
-fn white_score(score: Score, side: Color) -> String {
-    let (score, side_is_white) = (score, side == Color::White);
-    match score {
-        Score::Value(v) => {
-            let v = if side_is_white { v } else { -v };
-            format!("{:+.2}", v as f64 / 100.0)
-        }
-        Score::WinIn(p) => format!(
-            "{} wins in {p}",
-            if side_is_white { "White" } else { "Black" }
-        ),
-        Score::LossIn(p) => format!(
-            "{} wins in {p}",
-            if side_is_white { "Black" } else { "White" }
-        ),
-    }
-}
-
 /// Runs the command.
 pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
     let variant = Variant::from(args.variant);
@@ -102,7 +83,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
                     "depth {} line {} score {} nodes {} nps {} pv {}",
                     info.depth,
                     info.multipv,
-                    white_score(info.score, side),
+                    info.score.white_text(side),
                     info.nodes,
                     info.nps,
                     line_text(&info.pv)
@@ -113,7 +94,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
                 Some(best) => writeln!(
                     out,
                     "best {best} score {} depth {} line {}",
-                    white_score(result.score, side),
+                    result.score.white_text(side),
                     result.depth,
                     result
                         .lines
@@ -123,17 +104,12 @@ pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
             }
         }
         Some(path) => {
-            let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            let raw = Reader::new(BufReader::new(file))
-                .nth(args.game.saturating_sub(1))
-                .ok_or_else(|| format!("{}: there is no game {}", path.display(), args.game))??;
-            let played = replay(&raw, Some(variant))?;
+            let played = load_game(path, args.game, Some(variant))?.game;
             let mut game = Game::new(*played.start_position());
             for (ply, mv) in played.moves().iter().enumerate() {
                 let side = game.side_to_move();
                 let result = engine.search(game.position(), &Past::of(&game), &limits, |_| {});
-                let number =
-                    (ply + (game.start_position().side_to_move() == Color::Black) as usize) / 2 + 1;
+                let number = game.move_number(ply);
                 let dots = if side == Color::White { "." } else { "..." };
                 let best = result.best.map_or("-".to_string(), |m| m.to_string());
                 let mark = if result.best.is_some_and(|b| b.same_result(mv, variant)) {
@@ -144,7 +120,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
                 writeln!(
                     out,
                     "{number}{dots} {mv}{mark}  score {}  best {best}  line {}",
-                    white_score(result.score, side),
+                    result.score.white_text(side),
                     result
                         .lines
                         .first()

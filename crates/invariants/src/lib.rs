@@ -8,8 +8,8 @@
 //! functions, and `tests/regressions.rs` runs every kept input through them.
 //!
 //! ```
-//! bashni_checks::position_text(b"White: c3 0, e3 0; Black: d4 0; White to move");
-//! bashni_checks::random_play(&[0, 1, 2, 3, 4, 5]);
+//! bashni_invariants::position_text(b"White: c3 0, e3 0; Black: d4 0; White to move");
+//! bashni_invariants::random_play(&[0, 1, 2, 3, 4, 5]);
 //! ```
 
 mod bytes;

@@ -181,5 +181,9 @@ fn play_explains_itself_and_refuses_bad_options_before_taking_the_screen() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("3+2"));
     let output = bashni(&["play", "--pdn", "/nonexistent/none.pdn"], "");
     assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("Cannot open"));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("cannot open /nonexistent/none.pdn"),
+        "{stderr}"
+    );
 }
