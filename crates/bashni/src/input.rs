@@ -1,6 +1,11 @@
-//! Reading the command line's variants.
+//! Reading the command line's variants and the games commands start from.
 
-use bashni_rules::Variant;
+use std::error::Error;
+use std::path::PathBuf;
+
+use bashni_pdn::load_game;
+use bashni_rules::notation::read_position;
+use bashni_rules::{Game, Variant};
 
 /// The game, as given by `--variant`.
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
@@ -17,5 +22,89 @@ impl From<VariantArg> for Variant {
             VariantArg::Bashni => Variant::Bashni,
             VariantArg::Russian => Variant::Russian,
         }
+    }
+}
+
+/// Where a command's game comes from: a position given as text, or a game of a PDN file
+/// (`--position`, `--pdn`, `--game`), shared by `analyse`, `diagram` and `play`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct GameSource {
+    /// The position (rulebook notation or FEN); the start if neither this nor --pdn is given.
+    #[arg(long, conflicts_with = "pdn")]
+    pub position: Option<String>,
+    /// Take a game of this PDN file instead.
+    #[arg(long)]
+    pub pdn: Option<PathBuf>,
+    /// Which game of the PDN file (1-based).
+    #[arg(long, default_value_t = 1, requires = "pdn")]
+    pub game: usize,
+}
+
+impl GameSource {
+    /// The game: game `--game` of the PDN file, replayed, or a game with no moves from
+    /// `--position` (the start if not given).
+    pub fn load(&self, variant: Variant) -> Result<Game, Box<dyn Error>> {
+        match &self.pdn {
+            None => {
+                let text = self.position.as_deref().unwrap_or("start");
+                let position =
+                    read_position(variant, text).map_err(|e| format!("--position: {e}"))?;
+                Ok(Game::new(position))
+            }
+            Some(path) => Ok(load_game(path, self.game, Some(variant))?.game),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bashni_rules::Position;
+
+    fn source(position: Option<&str>, pdn: Option<PathBuf>, game: usize) -> GameSource {
+        GameSource {
+            position: position.map(String::from),
+            pdn,
+            game,
+        }
+    }
+
+    #[test]
+    fn a_position_or_the_start() {
+        let start = source(None, None, 1).load(Variant::Russian).expect("start");
+        assert_eq!(start.position(), &Position::start(Variant::Russian));
+        let given = source(Some("White: c3 0; Black: f6 0; White to move"), None, 1)
+            .load(Variant::Russian)
+            .expect("a position");
+        assert_eq!(
+            given
+                .position()
+                .owned_by(bashni_rules::Color::White)
+                .count(),
+            1
+        );
+        let bad = source(Some("White: z9 0"), None, 1)
+            .load(Variant::Russian)
+            .expect_err("no such square");
+        assert!(bad.to_string().starts_with("--position: "), "{bad}");
+    }
+
+    #[test]
+    fn a_game_of_a_pdn_file() {
+        let dir = std::env::temp_dir().join(format!("bashni-source-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a folder");
+        let file = dir.join("two.pdn");
+        std::fs::write(
+            &file,
+            "[GameType \"25\"]\n\n1. c3-d4 f6-g5 *\n\n[GameType \"25\"]\n\n1. e3-f4 *\n",
+        )
+        .expect("written");
+        let second = source(None, Some(file.clone()), 2)
+            .load(Variant::Russian)
+            .expect("game 2");
+        assert_eq!(second.ply(), 1);
+        let missing = source(None, Some(file), 3).load(Variant::Russian);
+        assert!(missing.is_err());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -3,16 +3,13 @@
 
 use std::error::Error;
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
 use bashni_engine::{Engine, Info, Limits, Options, Past};
-use bashni_pdn::load_game;
 use bashni_rules::{Color, Game, Move, Variant};
 
-use crate::input::VariantArg;
-use bashni_rules::notation::read_position;
+use crate::input::{GameSource, VariantArg};
 
 /// Arguments of `bashni analyse`.
 #[derive(clap::Args)]
@@ -20,15 +17,9 @@ pub struct Args {
     /// The game.
     #[arg(long, value_enum, default_value = "bashni")]
     variant: VariantArg,
-    /// The position (rulebook notation or FEN); the start if neither this nor --pdn is given.
-    #[arg(long, conflicts_with = "pdn")]
-    position: Option<String>,
-    /// Analyse every move of a game of this PDN file.
-    #[arg(long)]
-    pdn: Option<PathBuf>,
-    /// Which game of the file (1-based).
-    #[arg(long, default_value_t = 1)]
-    game: usize,
+    /// The position or the PDN game.
+    #[command(flatten)]
+    source: GameSource,
     /// Search depth per position.
     #[arg(long)]
     depth: Option<u32>,
@@ -71,10 +62,10 @@ pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
         ..Limits::default()
     };
     let mut out = std::io::stdout().lock();
-    match &args.pdn {
+    let loaded = args.source.load(variant)?;
+    match &args.source.pdn {
         None => {
-            let text = args.position.as_deref().unwrap_or("start");
-            let game = Game::new(read_position(variant, text)?);
+            let game = loaded;
             let side = game.side_to_move();
             let result = engine.search_game(&game, &limits, |info: &Info| {
                 // Progress of the search, depth by depth.
@@ -103,8 +94,8 @@ pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
                 )?,
             }
         }
-        Some(path) => {
-            let played = load_game(path, args.game, Some(variant))?.game;
+        Some(_) => {
+            let played = loaded;
             let mut game = Game::new(*played.start_position());
             for (ply, mv) in played.moves().iter().enumerate() {
                 let side = game.side_to_move();

@@ -5,11 +5,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use bashni_diagram::{Fonts, Frame, Options, fontdb};
-use bashni_pdn::load_game as load_pdn_game;
 use bashni_rules::{Color, Game, Move, Variant};
 
-use crate::input::VariantArg;
-use bashni_rules::notation::read_position;
+use crate::input::{GameSource, VariantArg};
 
 /// Arguments of `bashni diagram`.
 #[derive(clap::Args)]
@@ -17,15 +15,9 @@ pub struct Args {
     /// The game.
     #[arg(long, value_enum, default_value = "bashni")]
     variant: VariantArg,
-    /// The position (rulebook notation or FEN); the start if neither this nor --pdn is given.
-    #[arg(long, conflicts_with = "pdn")]
-    position: Option<String>,
-    /// Draw a game of this PDN file.
-    #[arg(long)]
-    pdn: Option<PathBuf>,
-    /// Which game of the file (1-based).
-    #[arg(long, default_value_t = 1, requires = "pdn")]
-    game: usize,
+    /// The position or the PDN game.
+    #[command(flatten)]
+    source: GameSource,
     /// The position after this many plies (moves of one side); the end of the game if not
     /// given.
     #[arg(long, requires = "pdn")]
@@ -87,18 +79,6 @@ fn format_of(path: &Path) -> Result<Format, String> {
     }
 }
 
-/// The game to draw: read from PDN, or a single position without moves.
-fn load_game(args: &Args, variant: Variant) -> Result<Game, Box<dyn Error>> {
-    match &args.pdn {
-        None => {
-            let text = args.position.as_deref().unwrap_or("start");
-            let position = read_position(variant, text).map_err(|e| format!("--position: {e}"))?;
-            Ok(Game::new(position))
-        }
-        Some(path) => Ok(load_pdn_game(path, args.game, Some(variant))?.game),
-    }
-}
-
 /// The caption of the position after `ply` plies: the move that led to it, numbered as a
 /// score sheet numbers it (`12. c3:e5`, `12... f6:d4`), or `Start`.
 fn caption(game: &Game, ply: usize) -> String {
@@ -135,7 +115,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
     if args.sheet && format == Format::Gif {
         return Err("--sheet draws a still picture: write it to .svg or .png".into());
     }
-    let game = load_game(args, variant)?;
+    let game = args.source.load(variant)?;
     let plies = game.moves().len();
     let ply = args.ply.unwrap_or(plies);
     if ply > plies {

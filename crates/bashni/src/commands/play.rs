@@ -1,14 +1,13 @@
 //! `bashni play`: the full-screen game in the terminal (see docs/play.md).
 
 use std::error::Error;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use bashni_engine::Level;
 use bashni_rules::{Color, TimeControl, Variant};
 use bashni_tui::{App, Config, colors_wanted};
 
-use crate::input::VariantArg;
+use crate::input::{GameSource, VariantArg};
 use bashni_rules::notation::read_position;
 
 /// The side the person plays against the engine.
@@ -38,15 +37,9 @@ pub struct Args {
     /// Clocks: minutes for the game and seconds added per move, e.g. 3+2.
     #[arg(long, value_name = "MIN+INC")]
     time: Option<String>,
-    /// The start position (rulebook notation or FEN).
-    #[arg(long, conflicts_with = "pdn")]
-    position: Option<String>,
-    /// Open a game of this PDN file to replay it move by move.
-    #[arg(long)]
-    pdn: Option<PathBuf>,
-    /// Which game of the PDN file (1-based).
-    #[arg(long, default_value_t = 1, requires = "pdn")]
-    game: usize,
+    /// The position or the PDN game.
+    #[command(flatten)]
+    source: GameSource,
     /// Plain text only, no colours (also when NO_COLOR is set or TERM is dumb).
     #[arg(long)]
     no_color: bool,
@@ -56,7 +49,7 @@ pub struct Args {
 pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
     let variant = Variant::from(args.variant);
     let mut config = Config::new(variant);
-    if let Some(text) = &args.position {
+    if let Some(text) = &args.source.position {
         config.position = Some(read_position(variant, text)?);
     }
     config.level = match args.level {
@@ -72,11 +65,11 @@ pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
             TimeControl::parse_minutes(text).map_err(|e| format!("time control `{text}`: {e}"))?,
         );
     }
-    if let Some(file) = &args.pdn {
-        if args.game == 0 {
+    if let Some(file) = &args.source.pdn {
+        if args.source.game == 0 {
             return Err("--game counts from 1".into());
         }
-        config.pdn = Some((file.clone(), args.game));
+        config.pdn = Some((file.clone(), args.source.game));
     }
     config.colors = !args.no_color && colors_wanted();
     let app = App::new(config)?;
