@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver};
 use std::thread::JoinHandle;
 
+use bashni_engine::rng::Rng;
 use bashni_engine::{Clock, Engine, Info, Level, Limits, Options, Past, SearchResult, StopToken};
 use bashni_rules::notation::{parse_move, read_position};
 use bashni_rules::{Game, Position, Variant};
@@ -106,7 +107,7 @@ pub struct Session {
     search: Option<Search>,
     output: Output,
     /// Varies the choices of the weaker levels from search to search.
-    seed: u64,
+    seeds: Rng,
 }
 
 impl Session {
@@ -124,7 +125,7 @@ impl Session {
             limits: Some(Limits::default()),
             search: None,
             output: Arc::new(output),
-            seed,
+            seeds: Rng::new(seed),
         }
     }
 
@@ -328,14 +329,13 @@ impl Session {
             Some(engine) => engine,
             None => Engine::new(self.options.clone()),
         };
-        self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let job = Job {
             game,
             limits,
             mode,
             level: self.level,
             multipv: self.options.multipv,
-            seed: self.seed,
+            seed: self.seeds.next_u64(),
         };
         let bounded = job.limits.is_bounded();
         let finished = Arc::new(AtomicBool::new(false));

@@ -8,6 +8,7 @@
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use bashni_engine::Level;
+use bashni_engine::rng::Rng;
 use bashni_rules::{Clock, Color, Game, Move, Position, Square};
 use ratatui::Frame;
 
@@ -48,7 +49,8 @@ pub struct App {
     /// The id of the engine's answer to a draw offer being searched, and the ply it was
     /// asked at.
     pub(crate) draw_answer: Option<(u64, usize)>,
-    pub(crate) seed: u64,
+    /// Seeds of the engine's choices at the weaker levels, one per move.
+    pub(crate) seeds: Rng,
 }
 
 impl App {
@@ -89,7 +91,7 @@ impl App {
             analysing: None,
             analysis: None,
             draw_answer: None,
-            seed,
+            seeds: Rng::new(seed),
         };
         if let Some((file, number)) = &config.pdn {
             app.open(file, *number)?;

@@ -90,16 +90,12 @@ impl App {
                 None => Limits::movetime(self.think_time),
             };
         let id = self.id();
-        self.seed = self
-            .seed
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
         let job = Job::Move {
             id,
             game: Box::new(self.game.clone()),
             level,
             limits,
-            seed: self.seed ^ self.game.ply() as u64,
+            seed: self.seeds.next_u64(),
         };
         if self.worker().send(job) {
             self.pending = Some(id);
