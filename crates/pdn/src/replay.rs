@@ -9,9 +9,7 @@
 
 use std::fmt;
 
-use bashni_rules::notation::{
-    MoveTextError, parse_fen, parse_move, parse_position, write_fen, write_short,
-};
+use bashni_rules::notation::{MoveTextError, parse_move, read_position, write_fen, write_short};
 use bashni_rules::{Color, Game, GameError, Position, Variant};
 
 use crate::game::{RawGame, RawMove, ResultToken};
@@ -123,22 +121,11 @@ pub fn start_position(raw: &RawGame, variant: Variant) -> Result<Position, Repla
     let Some(value) = raw.tag("FEN") else {
         return Ok(Position::start(variant));
     };
-    let fen_error = match parse_fen(variant, value) {
-        Ok(position) => return Ok(position),
-        Err(error) => error,
-    };
-    // Also take the rulebook notation, which some records use for a start position.
-    if value.contains(':') && value.to_ascii_lowercase().contains("white") {
-        return parse_position(variant, value).map_err(|error| ReplayError::Fen {
-            game: raw.number,
-            value: value.to_string(),
-            error: error.to_string(),
-        });
-    }
-    Err(ReplayError::Fen {
+    // The rulebook notation is taken too: some records give their start position in it.
+    read_position(variant, value).map_err(|error| ReplayError::Fen {
         game: raw.number,
         value: value.to_string(),
-        error: fen_error.to_string(),
+        error: error.to_string(),
     })
 }
 
