@@ -345,13 +345,6 @@ fn crown(out: &mut String, cx: f64, cy: f64, size: f64, class: &str, stroke_widt
     );
 }
 
-fn color_name(color: Color) -> &'static str {
-    match color {
-        Color::White => "white",
-        Color::Black => "black",
-    }
-}
-
 /// A tower seen from the side, centred at (x, y): the bottom checker drawn first, the
 /// commanding checker last and thickest.
 fn tower(out: &mut String, square: Square, tower: Tower, x: f64, y: f64) {
@@ -403,7 +396,7 @@ fn tower(out: &mut String, square: Square, tower: Tower, x: f64, y: f64) {
         let _ = write!(
             out,
             "<g class=\"disc {}{}{}{}\" data-index=\"{i}\">",
-            color_name(checker.color),
+            checker.color.code(),
             if top { " top" } else { "" },
             if checker.king { " king" } else { "" },
             if compressed && !top { " thin" } else { "" },

@@ -7,7 +7,7 @@ use bashni_rules::{Color, Game, Position, Variant};
 use bashni_server::api::{
     CreateRequest, MoveRequest, PositionRequest, TimeRequest, parse_json, read_position,
 };
-use bashni_server::live::{LiveGame, Seat, color_name};
+use bashni_server::live::{LiveGame, Seat};
 use bashni_server::store::{GameRow, MoveRow, SeatRow};
 
 use crate::bytes::{Bytes, assert_sound, variant};
@@ -210,7 +210,7 @@ fn assert_consistent(live: &LiveGame, stored: &[MoveRow], action: &str) {
     assert_eq!(live.row.result.is_some(), live.row.reason_code.is_some());
     assert_eq!(
         live.row.draw_offer.as_deref(),
-        game.draw_offer().map(color_name),
+        game.draw_offer().map(Color::code),
         "after {action}"
     );
     assert_eq!(stored.len(), game.ply(), "after {action}");

@@ -43,6 +43,24 @@ impl Color {
             Color::Black => "Black",
         }
     }
+
+    /// The colour's name in data meant for programs (JSON, stored games, drawing classes):
+    /// `white` or `black`.
+    pub const fn code(self) -> &'static str {
+        match self {
+            Color::White => "white",
+            Color::Black => "black",
+        }
+    }
+
+    /// The colour whose [`Color::code`] is `code`.
+    pub fn from_code(code: &str) -> Option<Color> {
+        match code {
+            "white" => Some(Color::White),
+            "black" => Some(Color::Black),
+            _ => None,
+        }
+    }
 }
 
 impl fmt::Display for Color {
@@ -293,6 +311,16 @@ impl fmt::Debug for Tower {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn colour_codes_read_back() {
+        for color in [Color::White, Color::Black] {
+            assert_eq!(Color::from_code(color.code()), Some(color));
+            assert_eq!(color.code(), color.name().to_lowercase());
+        }
+        assert_eq!(Color::from_code("White"), None);
+        assert_eq!(Color::from_code(""), None);
+    }
 
     const WM: Checker = Checker::man(Color::White);
     const WK: Checker = Checker::king(Color::White);

@@ -23,7 +23,7 @@ use subtle::ConstantTimeEq;
 
 use crate::app::{App, Change, StateText};
 use crate::error::ApiError;
-use crate::live::{LiveGame, Mode, Seat, color_name, now_ms, parse_color};
+use crate::live::{LiveGame, Mode, Seat, now_ms};
 use crate::store::{GameRow, MoveRow, SeatRow};
 use crate::view::{MoveView, PositionView};
 
@@ -224,7 +224,7 @@ pub fn create_game(app: &Arc<App>, request: CreateRequest) -> Result<(Value, Str
                 Color::Black
             }
         }
-        name => parse_color(name).ok_or_else(|| {
+        name => Color::from_code(name).ok_or_else(|| {
             ApiError::bad_request(format!(
                 "color: expected white, black or random, not {name:?}"
             ))
@@ -274,7 +274,7 @@ pub fn create_game(app: &Arc<App>, request: CreateRequest) -> Result<(Value, Str
         }
         Mode::Friend => {
             mine.name = if name.is_empty() {
-                color_name(creator).to_string()
+                creator.code().to_string()
             } else {
                 name
             };
@@ -302,12 +302,12 @@ pub fn create_game(app: &Arc<App>, request: CreateRequest) -> Result<(Value, Str
         mode: mode.name().into(),
         start_fen: write_fen(&start),
         level: level.map(|l| l.number()),
-        engine_color: engine_color.map(|c| color_name(c).to_string()),
+        engine_color: engine_color.map(|c| c.code().to_string()),
         creator: Some(
             if mode == Mode::Local {
                 "both"
             } else {
-                color_name(creator)
+                creator.code()
             }
             .to_string(),
         ),
@@ -452,7 +452,7 @@ pub async fn join(
             seat.token = Some(token);
             seat.joined = true;
             seat.name = if name.is_empty() {
-                color_name(color).to_string()
+                color.code().to_string()
             } else {
                 name
             };
@@ -463,7 +463,7 @@ pub async fn join(
         })
         .await?;
     Ok(Json(json!({
-        "seat": color_name(seat),
+        "seat": seat.code(),
         "token": given,
         "state": state.value(),
     })))
@@ -889,7 +889,7 @@ fn position_of(request: &PositionRequest) -> Result<Position, ApiError> {
                 setup.towers[square.index()] = tower;
             }
             let turn = request.turn.as_deref().unwrap_or("white");
-            setup.side_to_move = parse_color(turn).ok_or_else(|| {
+            setup.side_to_move = Color::from_code(turn).ok_or_else(|| {
                 ApiError::bad_request(format!("turn: expected white or black, not {turn:?}"))
             })?;
             Position::from_setup(variant, &setup)

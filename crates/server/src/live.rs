@@ -82,23 +82,6 @@ impl Mode {
     }
 }
 
-/// `white` or `black`.
-pub fn color_name(color: Color) -> &'static str {
-    match color {
-        Color::White => "white",
-        Color::Black => "black",
-    }
-}
-
-/// The colour named `name`.
-pub fn parse_color(name: &str) -> Option<Color> {
-    match name {
-        "white" => Some(Color::White),
-        "black" => Some(Color::Black),
-        _ => None,
-    }
-}
-
 /// The API's code for why a game ended.
 pub fn reason_code(reason: Reason) -> &'static str {
     match reason {
@@ -202,10 +185,10 @@ impl LiveGame {
             };
         }
         game.restore_draw_offers(
-            row.draw_offer.as_deref().and_then(parse_color),
-            row.last_offer.as_deref().and_then(parse_color),
+            row.draw_offer.as_deref().and_then(Color::from_code),
+            row.last_offer.as_deref().and_then(Color::from_code),
         );
-        let engine_color = row.engine_color.as_deref().and_then(parse_color);
+        let engine_color = row.engine_color.as_deref().and_then(Color::from_code);
         let version = row.version.max(moves.len() as i64).max(1) as u64;
         let mut clock = Clock::new(row_control(&row));
         for (color, stored) in [(Color::White, row.white_ms), (Color::Black, row.black_ms)] {
@@ -280,11 +263,8 @@ impl LiveGame {
             self.set_outcome(outcome);
         }
         self.settle_clock(now);
-        self.row.draw_offer = self.game.draw_offer().map(|c| color_name(c).to_string());
-        self.row.last_offer = self
-            .game
-            .last_draw_offer()
-            .map(|c| color_name(c).to_string());
+        self.row.draw_offer = self.game.draw_offer().map(|c| c.code().to_string());
+        self.row.last_offer = self.game.last_draw_offer().map(|c| c.code().to_string());
     }
 
     fn set_outcome(&mut self, outcome: Outcome) {
@@ -342,7 +322,7 @@ impl LiveGame {
             return Err(ApiError::forbidden(format!(
                 "it is {}'s turn, and your seat is not {}",
                 mover,
-                color_name(mover)
+                mover.code()
             )));
         }
         let text = text.trim();

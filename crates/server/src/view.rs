@@ -9,7 +9,7 @@ use serde::Serialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use crate::live::{LiveGame, Mode, Seat, color_name};
+use crate::live::{LiveGame, Mode, Seat};
 
 /// A position: who moves, its text in both notations, and every tower.
 #[derive(Serialize, Clone, Debug)]
@@ -38,7 +38,7 @@ impl PositionView {
         }
         PositionView {
             variant: position.variant().name(),
-            turn: color_name(position.side_to_move()),
+            turn: position.side_to_move().code(),
             text: write_position(position),
             fen: write_fen(position),
             towers,
@@ -106,7 +106,7 @@ pub fn move_record(game: &bashni_rules::Game, ply: usize) -> Option<Box<RawValue
         mv: MoveView::of(before, mv),
         ply,
         number: game.move_number(ply),
-        color: color_name(before.side_to_move()),
+        color: before.side_to_move().code(),
         after: PositionView::of(after),
     };
     serde_json::value::to_raw_value(&record).ok()
@@ -183,7 +183,7 @@ pub fn game_state<'a>(
             "increment_ms": live.row.increment_ms.unwrap_or(0),
             "white_ms": live.time_left(Color::White, now).map(|t| t.max(0)),
             "black_ms": live.time_left(Color::Black, now).map(|t| t.max(0)),
-            "running": live.running_clock().map(color_name),
+            "running": live.running_clock().map(Color::code),
         })
     });
     let result = live.row.result.as_ref().map(|score| {
@@ -224,7 +224,7 @@ pub fn game_state<'a>(
         start: PositionView::of(live.game.start_position()),
         moves: records,
         position: PositionView::of(position),
-        turn: color_name(position.side_to_move()),
+        turn: position.side_to_move().code(),
         legal_moves: legal,
         must_capture: playing && position.has_capture(),
         clock,
