@@ -25,10 +25,14 @@ impl From<VariantArg> for Variant {
     }
 }
 
-/// Where a command's game comes from: a position given as text, or a game of a PDN file
-/// (`--position`, `--pdn`, `--game`), shared by `analyse`, `diagram` and `play`.
+/// Which game a command works on and where it comes from: `--variant`, and a position given
+/// as text or a game of a PDN file (`--position`, `--pdn`, `--game`); shared by `analyse`,
+/// `diagram` and `play`.
 #[derive(Clone, Debug, clap::Args)]
 pub struct GameSource {
+    /// The game.
+    #[arg(long, value_enum, default_value = "bashni")]
+    pub variant: VariantArg,
     /// The position (rulebook notation or FEN); the start if neither this nor --pdn is given.
     #[arg(long, conflicts_with = "pdn")]
     pub position: Option<String>,
@@ -41,9 +45,16 @@ pub struct GameSource {
 }
 
 impl GameSource {
-    /// The game: game `--game` of the PDN file, replayed, or a game with no moves from
-    /// `--position` (the start if not given).
-    pub fn load(&self, variant: Variant) -> Result<Game, Box<dyn Error>> {
+    /// The variant given by `--variant`.
+    pub fn variant(&self) -> Variant {
+        Variant::from(self.variant)
+    }
+
+    /// The game: game `--game` of the PDN file, replayed (a record without `GameType` is
+    /// taken as `--variant`), or a game with no moves from `--position` (the start if not
+    /// given).
+    pub fn load(&self) -> Result<Game, Box<dyn Error>> {
+        let variant = self.variant();
         match &self.pdn {
             None => {
                 let text = self.position.as_deref().unwrap_or("start");
@@ -63,6 +74,7 @@ mod tests {
 
     fn source(position: Option<&str>, pdn: Option<PathBuf>, game: usize) -> GameSource {
         GameSource {
+            variant: VariantArg::Russian,
             position: position.map(String::from),
             pdn,
             game,
@@ -71,10 +83,10 @@ mod tests {
 
     #[test]
     fn a_position_or_the_start() {
-        let start = source(None, None, 1).load(Variant::Russian).expect("start");
+        let start = source(None, None, 1).load().expect("start");
         assert_eq!(start.position(), &Position::start(Variant::Russian));
         let given = source(Some("White: c3 0; Black: f6 0; White to move"), None, 1)
-            .load(Variant::Russian)
+            .load()
             .expect("a position");
         assert_eq!(
             given
@@ -84,7 +96,7 @@ mod tests {
             1
         );
         let bad = source(Some("White: z9 0"), None, 1)
-            .load(Variant::Russian)
+            .load()
             .expect_err("no such square");
         assert!(bad.to_string().starts_with("--position: "), "{bad}");
     }
@@ -99,11 +111,9 @@ mod tests {
             "[GameType \"25\"]\n\n1. c3-d4 f6-g5 *\n\n[GameType \"25\"]\n\n1. e3-f4 *\n",
         )
         .expect("written");
-        let second = source(None, Some(file.clone()), 2)
-            .load(Variant::Russian)
-            .expect("game 2");
+        let second = source(None, Some(file.clone()), 2).load().expect("game 2");
         assert_eq!(second.ply(), 1);
-        let missing = source(None, Some(file), 3).load(Variant::Russian);
+        let missing = source(None, Some(file), 3).load();
         assert!(missing.is_err());
         let _ = std::fs::remove_dir_all(&dir);
     }

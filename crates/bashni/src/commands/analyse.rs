@@ -7,17 +7,14 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use bashni_engine::{Engine, Info, Limits, Options, Past};
-use bashni_rules::{Color, Game, Move, Variant};
+use bashni_rules::{Color, Game, Move};
 
-use crate::input::{GameSource, VariantArg};
+use crate::input::GameSource;
 
 /// Arguments of `bashni analyse`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The game.
-    #[arg(long, value_enum, default_value = "bashni")]
-    variant: VariantArg,
-    /// The position or the PDN game.
+    /// The game, and the position or the PDN record to start from.
     #[command(flatten)]
     source: GameSource,
     /// Search depth per position.
@@ -47,7 +44,7 @@ fn line_text(moves: &[Move]) -> String {
 
 /// Runs the command.
 pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
-    let variant = Variant::from(args.variant);
+    let variant = args.source.variant();
     let engine = Engine::new(Options {
         hash_mb: args.hash.clamp(1, 65_536),
         threads: args.threads.clamp(1, 256),
@@ -62,7 +59,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
         ..Limits::default()
     };
     let mut out = std::io::stdout().lock();
-    let loaded = args.source.load(variant)?;
+    let loaded = args.source.load()?;
     match &args.source.pdn {
         None => {
             let game = loaded;

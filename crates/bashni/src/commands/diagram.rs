@@ -5,17 +5,14 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use bashni_diagram::{Fonts, Frame, Options, fontdb};
-use bashni_rules::{Color, Game, Move, Variant};
+use bashni_rules::{Color, Game, Move};
 
-use crate::input::{GameSource, VariantArg};
+use crate::input::GameSource;
 
 /// Arguments of `bashni diagram`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The game.
-    #[arg(long, value_enum, default_value = "bashni")]
-    variant: VariantArg,
-    /// The position or the PDN game.
+    /// The game, and the position or the PDN record to start from.
     #[command(flatten)]
     source: GameSource,
     /// The position after this many plies (moves of one side); the end of the game if not
@@ -96,7 +93,6 @@ fn caption(game: &Game, ply: usize) -> String {
 
 /// Runs the command.
 pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
-    let variant = Variant::from(args.variant);
     let format = format_of(&args.out)?;
     if !(32..=4096).contains(&args.size) {
         return Err(format!("--size {}: give a width from 32 to 4096 pixels", args.size).into());
@@ -115,7 +111,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
     if args.sheet && format == Format::Gif {
         return Err("--sheet draws a still picture: write it to .svg or .png".into());
     }
-    let game = args.source.load(variant)?;
+    let game = args.source.load()?;
     let plies = game.moves().len();
     let ply = args.ply.unwrap_or(plies);
     if ply > plies {

@@ -4,10 +4,10 @@ use std::error::Error;
 use std::process::ExitCode;
 
 use bashni_engine::Level;
-use bashni_rules::{Color, TimeControl, Variant};
+use bashni_rules::{Color, TimeControl};
 use bashni_tui::{App, Config, colors_wanted};
 
-use crate::input::{GameSource, VariantArg};
+use crate::input::GameSource;
 use bashni_rules::notation::read_position;
 
 /// The side the person plays against the engine.
@@ -22,9 +22,6 @@ pub enum ColorArg {
 /// Arguments of `bashni play`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The game.
-    #[arg(long, value_enum, default_value = "bashni")]
-    variant: VariantArg,
     /// Play against the engine at this level (1-8); without it two people play.
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=8), conflicts_with = "two_players")]
     level: Option<u8>,
@@ -37,7 +34,7 @@ pub struct Args {
     /// Clocks: minutes for the game and seconds added per move, e.g. 3+2.
     #[arg(long, value_name = "MIN+INC")]
     time: Option<String>,
-    /// The position or the PDN game.
+    /// The game, and the position or the PDN record to start from.
     #[command(flatten)]
     source: GameSource,
     /// Plain text only, no colours (also when NO_COLOR is set or TERM is dumb).
@@ -47,7 +44,7 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
-    let variant = Variant::from(args.variant);
+    let variant = args.source.variant();
     let mut config = Config::new(variant);
     if let Some(text) = &args.source.position {
         config.position = Some(read_position(variant, text)?);
