@@ -1,60 +1,47 @@
-//! The HTTP API: reads requests, hands them to the game, answers with JSON.
-//! The rules decide; this module only translates.
+//! The HTTP API: reads requests into [`crate::actions`], answers with JSON. The rules
+//! decide; this module only translates.
 
+use std::net::IpAddr;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::Duration;
 
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Extension, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use bashni_engine::{Limits, Past};
-use bashni_pdn::{MoveForm, Reader, record, replay, write_game};
-use bashni_rules::notation::{self, write_fen};
+use bashni_engine::Level;
+use bashni_pdn::{Reader, replay};
+use bashni_rules::notation;
 use bashni_rules::{
-    BaseUnit, Color, Game, Position, Setup, Square, TimeControl, TimeControlError, Tower, Variant,
+    BaseUnit, Color, Position, Setup, Square, TimeControl, TimeControlError, Tower, Variant,
 };
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
-use subtle::ConstantTimeEq;
 
-use crate::app::{App, Change, StateText};
+use crate::actions::{self, ColorChoice, MAX_UPLOAD_GAMES, NewGame};
+use crate::app::{Answer, App, StateText};
 use crate::error::ApiError;
-use crate::live::{LiveGame, Mode, Seat, now_ms};
-use crate::store::{GameRow, MoveRow, SeatRow};
+use crate::round::{DrawAction, Mode};
+use crate::secret::typed_name;
 use crate::view::{MoveView, PositionView};
 
 /// The header that carries a seat's token.
 pub const TOKEN_HEADER: &str = "x-seat-token";
 
-/// The longest player name, in characters.
-pub const MAX_NAME_CHARS: usize = 40;
+/// The address a request came from (unspecified when unknown, as in tests).
+#[derive(Clone, Copy, Debug)]
+pub struct Client(pub IpAddr);
 
-/// `bytes` random bytes from the operating system, as hex.
-pub fn random_hex(bytes: usize) -> Result<String, ApiError> {
-    let mut buffer = vec![0u8; bytes];
-    getrandom::fill(&mut buffer).map_err(|e| {
-        tracing::error!("random numbers: {e}");
-        ApiError::internal("no random numbers available")
-    })?;
-    Ok(buffer.iter().map(|b| format!("{b:02x}")).collect())
+impl IntoResponse for StateText {
+    fn into_response(self) -> Response {
+        ([(header::CONTENT_TYPE, "application/json")], self.json).into_response()
+    }
 }
 
-/// A new game id: 12 letters and digits (about 62 bits).
-fn new_game_id() -> Result<String, ApiError> {
-    const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
-    let mut buffer = [0u8; 12];
-    getrandom::fill(&mut buffer).map_err(|_| ApiError::internal("no random numbers available"))?;
-    Ok(buffer
-        .iter()
-        .map(|b| ALPHABET[(*b as usize) % ALPHABET.len()] as char)
-        .collect())
-}
-
-/// Reads a JSON body, turning every failure into a clear refusal.
+/// Reads a JSON object body, turning every failure into a clear refusal.
 pub fn parse_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
     let bytes = body.map_err(|rejection| {
         if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
@@ -66,48 +53,15 @@ pub fn parse_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> R
     parse_json(&bytes)
 }
 
-/// Reads JSON text, with the place of the first error.
+/// Reads JSON text that must be an object, with the place of the first error.
 pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
+    if first != Some(&b'{') {
+        return Err(ApiError::bad_request(
+            "request body: expected a JSON object ({...})",
+        ));
+    }
     serde_json::from_slice(bytes).map_err(|e| ApiError::bad_request(format!("request body: {e}")))
-}
-
-/// Compares two tokens in time that does not depend on where they differ.
-pub fn same_token(given: &str, stored: &str) -> bool {
-    given.len() == stored.len() && bool::from(given.as_bytes().ct_eq(stored.as_bytes()))
-}
-
-/// The seat `token` holds in `live`, if any.
-pub fn seat_of(live: &LiveGame, token: Option<&str>) -> Option<Seat> {
-    let token = token?;
-    let white = live
-        .row
-        .white
-        .token
-        .as_deref()
-        .is_some_and(|t| same_token(token, t));
-    let black = live
-        .row
-        .black
-        .token
-        .as_deref()
-        .is_some_and(|t| same_token(token, t));
-    match (white, black) {
-        (true, true) => Some(Seat::Both),
-        (true, false) => Some(Seat::White),
-        (false, true) => Some(Seat::Black),
-        (false, false) => None,
-    }
-}
-
-/// The seat `token` holds, or the refusal.
-pub fn require_seat(live: &LiveGame, token: Option<&str>) -> Result<Seat, ApiError> {
-    match token {
-        None => Err(ApiError::forbidden(
-            "this needs your seat's token (header X-Seat-Token)",
-        )),
-        Some(token) => seat_of(live, Some(token))
-            .ok_or_else(|| ApiError::forbidden("the seat token is wrong for this game")),
-    }
 }
 
 fn token_of(headers: &HeaderMap) -> Option<String> {
@@ -117,24 +71,8 @@ fn token_of(headers: &HeaderMap) -> Option<String> {
         .map(|s| s.trim().to_string())
 }
 
-/// A player's name: trimmed, no control characters, at most 40 characters.
-fn clean_name(name: Option<&str>, default: &str) -> Result<String, ApiError> {
-    let name: String = name
-        .unwrap_or("")
-        .chars()
-        .filter(|c| !c.is_control())
-        .collect();
-    let name = name.trim();
-    if name.chars().count() > MAX_NAME_CHARS {
-        return Err(ApiError::bad_request(format!(
-            "name: at most {MAX_NAME_CHARS} characters"
-        )));
-    }
-    Ok(if name.is_empty() {
-        default.to_string()
-    } else {
-        name.to_string()
-    })
+fn name_field(name: Option<&str>) -> Result<Option<String>, ApiError> {
+    typed_name(name).map_err(ApiError::bad_request)
 }
 
 /// Reads a position in any accepted notation (see [`notation::read_position`]); an empty
@@ -142,9 +80,9 @@ fn clean_name(name: Option<&str>, default: &str) -> Result<String, ApiError> {
 pub fn read_position(variant: Variant, text: &str) -> Result<Position, ApiError> {
     let trimmed = text.trim();
     if trimmed.len() > 4096 {
-        return Err(ApiError::bad_request("position: the text is too long"));
+        return Err(ApiError::bad_request("position: longer than 4096 bytes"));
     }
-    if trimmed.is_empty() {
+    if trimmed.is_empty() || trimmed == "start" {
         return Ok(Position::start(variant));
     }
     notation::read_position(variant, trimmed)
@@ -152,13 +90,10 @@ pub fn read_position(variant: Variant, text: &str) -> Result<Position, ApiError>
 }
 
 fn read_variant(name: &str) -> Result<Variant, ApiError> {
-    Variant::parse(name).ok_or_else(|| {
-        ApiError::bad_request(format!("variant: expected bashni or russian, not {name:?}"))
-    })
+    Ok(actions::variant_named(name)?)
 }
 
-/// The `time` of a new game: minutes for the game and seconds added per move, read into
-/// the rules' [`TimeControl`].
+/// The `time` of a new game: minutes for the game and seconds added per move.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TimeRequest {
@@ -183,52 +118,29 @@ pub struct CreateRequest {
     position: Option<String>,
 }
 
-/// Makes a new game.
-pub async fn create(
-    State(app): State<Arc<App>>,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<Response, ApiError> {
-    let request: CreateRequest = parse_body(body)?;
-    let (answer, _) = create_game(&app, request)?;
-    Ok((StatusCode::CREATED, Json(answer)).into_response())
-}
-
-/// Makes a game from `request`; returns the answer and the game's id.
-pub fn create_game(app: &Arc<App>, request: CreateRequest) -> Result<(Value, String), ApiError> {
+fn new_game(request: CreateRequest) -> Result<NewGame, ApiError> {
     let variant = read_variant(&request.variant)?;
     let mode = match Mode::parse(&request.mode) {
         Some(mode @ (Mode::Engine | Mode::Friend | Mode::Local)) => mode,
         _ => {
-            return Err(ApiError::bad_request(format!(
-                "mode: expected engine, friend or local, not {:?}",
-                request.mode
-            )));
+            return Err(ApiError::bad_request(
+                "mode: expected engine, friend or local",
+            ));
         }
     };
-    let start = read_position(variant, request.position.as_deref().unwrap_or("start"))?;
-    let level = match (mode, request.level) {
-        (Mode::Engine, Some(level)) => Some(
-            bashni_engine::Level::new(level)
-                .ok_or_else(|| ApiError::bad_request("level: expected 1 to 8"))?,
+    let start = read_position(variant, request.position.as_deref().unwrap_or(""))?;
+    let level = match request.level {
+        Some(level) => {
+            Some(Level::new(level).ok_or_else(|| ApiError::bad_request("level: expected 1 to 8"))?)
+        }
+        None => None,
+    };
+    let color = match request.color.as_deref().unwrap_or("white") {
+        "random" => ColorChoice::Random,
+        name => ColorChoice::Color(
+            Color::from_code(name)
+                .ok_or_else(|| ApiError::bad_request("color: expected white, black or random"))?,
         ),
-        (Mode::Engine, None) => bashni_engine::Level::new(4),
-        _ => None,
-    };
-    let creator = match request.color.as_deref().unwrap_or("white") {
-        "random" => {
-            let mut byte = [0u8; 1];
-            getrandom::fill(&mut byte).map_err(|_| ApiError::internal("no random numbers"))?;
-            if byte[0] & 1 == 0 {
-                Color::White
-            } else {
-                Color::Black
-            }
-        }
-        name => Color::from_code(name).ok_or_else(|| {
-            ApiError::bad_request(format!(
-                "color: expected white, black or random, not {name:?}"
-            ))
-        })?,
     };
     let control = request
         .time
@@ -245,116 +157,38 @@ pub fn create_game(app: &Arc<App>, request: CreateRequest) -> Result<(Value, Str
             )
         })
         .transpose()?;
-    let millis = |d: std::time::Duration| i64::try_from(d.as_millis()).unwrap_or(i64::MAX);
-    let base_ms = control.map(|c| millis(c.base));
-    let increment_ms = control.map(|c| millis(c.increment));
-    let token = random_hex(16)?;
-    let id = new_game_id()?;
-    let name = clean_name(request.name.as_deref(), "")?;
-    let mut white = SeatRow {
-        name: String::new(),
-        token: None,
-        joined: false,
-    };
-    let mut black = white.clone();
-    let mut invite = None;
-    let engine_color = (mode == Mode::Engine).then(|| creator.opponent());
-    let (mine, theirs) = match creator {
-        Color::White => (&mut white, &mut black),
-        Color::Black => (&mut black, &mut white),
-    };
-    mine.token = Some(token.clone());
-    mine.joined = true;
-    match mode {
-        Mode::Engine => {
-            mine.name = if name.is_empty() { "You".into() } else { name };
-            let level = level.unwrap_or_else(bashni_engine::Level::full);
-            theirs.name = format!("Engine, level {} ({})", level.number(), level.name());
-            theirs.joined = true;
-        }
-        Mode::Friend => {
-            mine.name = if name.is_empty() {
-                creator.code().to_string()
-            } else {
-                name
-            };
-            invite = Some(random_hex(16)?);
-        }
-        _ => {
-            // At one screen the creator holds both seats with one token.
-            mine.name = if name.is_empty() {
-                "White".into()
-            } else {
-                name
-            };
-            theirs.name = clean_name(request.opponent_name.as_deref(), "Black")?;
-            theirs.token = Some(token.clone());
-            theirs.joined = true;
-            if creator == Color::Black {
-                std::mem::swap(&mut mine.name, &mut theirs.name);
-            }
-        }
-    }
-    let now = now_ms();
-    let row = GameRow {
-        id: id.clone(),
-        variant: variant.name().into(),
-        mode: mode.name().into(),
-        start_fen: write_fen(&start),
-        level: level.map(|l| l.number()),
-        engine_color: engine_color.map(|c| c.code().to_string()),
-        creator: Some(
-            if mode == Mode::Local {
-                "both"
-            } else {
-                creator.code()
-            }
-            .to_string(),
-        ),
-        white,
-        black,
-        invite: invite.clone(),
-        base_ms,
-        increment_ms,
-        white_ms: base_ms,
-        black_ms: base_ms,
-        result: None,
-        reason: None,
-        reason_code: None,
-        draw_offer: None,
-        tags: "[]".into(),
-        created_ms: now,
-        updated_ms: now,
-        version: 1,
-        last_offer: None,
-    };
-    let mut live = LiveGame::restore(row, &[]).map_err(ApiError::internal)?;
-    // A start position with no move for the side to move ends the game at once.
-    live.sync_result(Instant::now());
-    app.store.insert_game(&live.row, &[])?;
-    let seat = match mode {
-        Mode::Local => Seat::Both,
-        _ if creator == Color::White => Seat::White,
-        _ => Seat::Black,
-    };
-    let records = Vec::new();
-    let state = serde_json::to_value(crate::view::game_state(
-        &live,
-        &records,
-        Some(seat),
-        Instant::now(),
-    ))
-    .unwrap_or_default();
-    app.add(live);
+    Ok(NewGame {
+        mode,
+        start,
+        level,
+        color,
+        control,
+        name: name_field(request.name.as_deref())?,
+        opponent_name: name_field(request.opponent_name.as_deref())?,
+    })
+}
+
+/// Makes a new game.
+pub async fn create(
+    State(app): State<Arc<App>>,
+    Extension(Client(client)): Extension<Client>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let request: CreateRequest = parse_body(body)?;
+    let new = new_game(request)?;
+    app.allow_new_games(client, 1)?;
+    let created = actions::create(&app, new).await?;
+    let state: Value = serde_json::from_str(&created.state.json).unwrap_or_default();
+    let id = created.id;
     let answer = json!({
         "id": id,
-        "seat": seat.name(),
-        "token": token,
+        "seat": created.seat.name(),
+        "token": created.token,
         "url": format!("/g/{id}"),
-        "invite_url": invite.map(|code| format!("/g/{id}/join/{code}")),
+        "invite_url": created.invite.map(|code| format!("/g/{id}/join/{code}")),
         "state": state,
     });
-    Ok((answer, id))
+    Ok((StatusCode::CREATED, Json(answer)).into_response())
 }
 
 /// `?limit=N`.
@@ -370,21 +204,20 @@ pub async fn list(
 ) -> Result<Json<Value>, ApiError> {
     let Query(query) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
     let limit = query.limit.unwrap_or(50).clamp(1, 200);
-    let games = app.store.recent_games(limit)?;
+    let games = app.db(move |store| store.recent(limit)).await?;
     let games: Vec<Value> = games
         .into_iter()
-        .map(|summary| {
-            let row = summary.row;
+        .map(|game| {
             json!({
-                "id": row.id,
-                "variant": row.variant,
-                "mode": row.mode,
-                "white": row.white.name,
-                "black": row.black.name,
-                "moves": summary.moves,
-                "result": row.result,
-                "reason": row.reason,
-                "updated_ms": row.updated_ms,
+                "id": game.id,
+                "variant": game.variant,
+                "mode": game.mode,
+                "white": game.white,
+                "black": game.black,
+                "moves": game.plies,
+                "result": game.result,
+                "reason": game.reason,
+                "updated_ms": game.updated_ms,
             })
         })
         .collect();
@@ -397,16 +230,10 @@ pub async fn show(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<StateText, ApiError> {
-    let slot = app.slot(&id)?;
-    let mut state = slot.live.lock().await;
-    if state.game.check_flag(Instant::now()) {
-        drop(state);
-        app.act(&slot, None, |_| Ok(((), Change::Game))).await?;
-        state = slot.live.lock().await;
-    }
+    let slot = app.slot(&id).await?;
     let token = token_of(&headers);
-    let seat = seat_of(&state.game, token.as_deref());
-    Ok(state.state_text(seat))
+    let (state, _) = app.state_text(&slot, token.as_deref()).await?;
+    Ok(state)
 }
 
 #[derive(Deserialize)]
@@ -423,49 +250,14 @@ pub async fn join(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let request: JoinRequest = parse_body(body)?;
-    let slot = app.slot(&id)?;
-    let token = random_hex(16)?;
-    let name = clean_name(request.name.as_deref(), "")?;
-    let given = token.clone();
-    let (seat, state) = app
-        .act(&slot, Some(&given), move |live| {
-            if live.mode != Mode::Friend {
-                return Err(ApiError::conflict(
-                    "only games with a friend have an invite",
-                ));
-            }
-            let invite = live
-                .row
-                .invite
-                .as_deref()
-                .ok_or_else(|| ApiError::conflict("both seats are already taken"))?;
-            if !same_token(request.invite.trim(), invite) {
-                return Err(ApiError::forbidden(
-                    "the invite code is wrong for this game",
-                ));
-            }
-            let (seat, color) = if live.row.white.joined {
-                (&mut live.row.black, Color::Black)
-            } else {
-                (&mut live.row.white, Color::White)
-            };
-            seat.token = Some(token);
-            seat.joined = true;
-            seat.name = if name.is_empty() {
-                color.code().to_string()
-            } else {
-                name
-            };
-            live.row.invite = None;
-            live.sync_result(Instant::now());
-            live.touch();
-            Ok((color, Change::Game))
-        })
-        .await?;
+    let name = name_field(request.name.as_deref())?;
+    let slot = app.slot(&id).await?;
+    let (seat, token, state) = actions::join(&app, &slot, &request.invite, name).await?;
+    let state: Value = serde_json::from_str(&state.json).unwrap_or_default();
     Ok(Json(json!({
-        "seat": seat.code(),
-        "token": given,
-        "state": state.value(),
+        "seat": seat.name(),
+        "token": token,
+        "state": state,
     })))
 }
 
@@ -481,6 +273,13 @@ pub struct MoveRequest {
     pub claim_draw: bool,
 }
 
+/// The state an action answered with.
+fn answer_state(acted: crate::app::Acted) -> Result<StateText, ApiError> {
+    acted
+        .state
+        .ok_or_else(|| ApiError::internal("the state after the action is missing"))
+}
+
 /// Plays a move.
 pub async fn play(
     State(app): State<Arc<App>>,
@@ -489,35 +288,19 @@ pub async fn play(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<StateText, ApiError> {
     let request: MoveRequest = parse_body(body)?;
-    let slot = app.slot(&id)?;
+    let slot = app.slot(&id).await?;
     let token = token_of(&headers);
-    let state = play_move(
+    let token = token.as_deref();
+    let acted = actions::play(
         &app,
         &slot,
-        token.as_deref(),
+        token,
         &request.text,
         request.claim_draw,
+        Answer::State(token),
     )
     .await?;
-    Ok(state)
-}
-
-/// Plays a move for the holder of `token`; answers once it is stored.
-pub async fn play_move(
-    app: &Arc<App>,
-    slot: &Arc<crate::app::GameSlot>,
-    token: Option<&str>,
-    text: &str,
-    claim_draw: bool,
-) -> Result<StateText, ApiError> {
-    let (_, state) = app
-        .act(slot, token, |live| {
-            let seat = require_seat(live, token)?;
-            let row: MoveRow = live.play(seat, text, claim_draw, Instant::now())?;
-            Ok(((), Change::Move(row)))
-        })
-        .await?;
-    Ok(state)
+    answer_state(acted)
 }
 
 /// Resigns.
@@ -526,25 +309,10 @@ pub async fn resign(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<StateText, ApiError> {
-    let slot = app.slot(&id)?;
+    let slot = app.slot(&id).await?;
     let token = token_of(&headers);
-    resign_game(&app, &slot, token.as_deref()).await
-}
-
-/// Resigns for the holder of `token`.
-pub async fn resign_game(
-    app: &Arc<App>,
-    slot: &Arc<crate::app::GameSlot>,
-    token: Option<&str>,
-) -> Result<StateText, ApiError> {
-    let (_, state) = app
-        .act(slot, token, |live| {
-            let seat = require_seat(live, token)?;
-            live.resign(seat)?;
-            Ok(((), Change::Game))
-        })
-        .await?;
-    Ok(state)
+    let token = token.as_deref();
+    answer_state(actions::resign(&app, &slot, token, Answer::State(token)).await?)
 }
 
 #[derive(Deserialize)]
@@ -561,44 +329,11 @@ pub async fn draw(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<StateText, ApiError> {
     let request: DrawRequest = parse_body(body)?;
-    let slot = app.slot(&id)?;
+    let action = DrawAction::parse(&request.action)?;
+    let slot = app.slot(&id).await?;
     let token = token_of(&headers);
-    draw_action(&app, &slot, token.as_deref(), &request.action).await
-}
-
-/// A draw action for the holder of `token`; against the engine, an offer is answered.
-pub async fn draw_action(
-    app: &Arc<App>,
-    slot: &Arc<crate::app::GameSlot>,
-    token: Option<&str>,
-    action: &str,
-) -> Result<StateText, ApiError> {
-    let (engine_game, mut state) = app
-        .act(slot, token, |live| {
-            let seat = require_seat(live, token)?;
-            live.draw(seat, action)?;
-            let level = live
-                .row
-                .level
-                .and_then(bashni_engine::Level::new)
-                .unwrap_or_else(bashni_engine::Level::full);
-            let engine_game =
-                (live.mode == Mode::Engine && action == "offer" && live.row.draw_offer.is_some())
-                    .then(|| (live.game.clone(), level));
-            Ok((engine_game, Change::Game))
-        })
-        .await?;
-    if let Some((game, level)) = engine_game {
-        let accept = app.engine_accepts_draw(game, level).await;
-        let (_, answered) = app
-            .act(slot, token, move |live| {
-                live.engine_answers_draw(accept);
-                Ok(((), Change::Game))
-            })
-            .await?;
-        state = answered;
-    }
-    Ok(state)
+    let token = token.as_deref();
+    answer_state(actions::draw(&app, &slot, token, action, Answer::State(token)).await?)
 }
 
 /// Takes back moves.
@@ -607,76 +342,10 @@ pub async fn takeback(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<StateText, ApiError> {
-    let slot = app.slot(&id)?;
+    let slot = app.slot(&id).await?;
     let token = token_of(&headers);
-    take_back(&app, &slot, token.as_deref()).await
-}
-
-/// Takes back moves for the holder of `token`.
-pub async fn take_back(
-    app: &Arc<App>,
-    slot: &Arc<crate::app::GameSlot>,
-    token: Option<&str>,
-) -> Result<StateText, ApiError> {
-    let (_, state) = app
-        .act(slot, token, |live| {
-            let seat = require_seat(live, token)?;
-            let ply = live.take_back(seat)?;
-            Ok(((), Change::TakeBack(ply)))
-        })
-        .await?;
-    Ok(state)
-}
-
-/// The game as PDN text.
-pub fn game_pdn(live: &LiveGame) -> String {
-    let stored: Vec<(String, String)> = serde_json::from_str(&live.row.tags).unwrap_or_default();
-    let mut tags: Vec<(String, String)> = if stored.is_empty() {
-        let event = match live.variant() {
-            Variant::Bashni => "Bashni game",
-            Variant::Russian => "Russian draughts game",
-        };
-        let mut tags = vec![
-            ("Event".to_string(), event.to_string()),
-            ("Site".to_string(), "bashni serve".to_string()),
-            (
-                "Date".to_string(),
-                bashni_pdn::date_tag_of_ms(live.row.created_ms),
-            ),
-            ("White".to_string(), live.row.white.name.clone()),
-            ("Black".to_string(), live.row.black.name.clone()),
-        ];
-        if let Some(control) = crate::live::row_control(&live.row) {
-            tags.push(("TimeControl".to_string(), control.pdn_tag()));
-        }
-        tags
-    } else {
-        stored
-    };
-    if let Some(reason) = &live.row.reason
-        && !tags.iter().any(|(name, _)| name == "Termination")
-    {
-        tags.push(("Termination".to_string(), reason.clone()));
-    }
-    let mut raw = record(&live.game, &tags, MoveForm::Full);
-    if live.game.outcome().is_none()
-        && let Some(result) = live
-            .row
-            .result
-            .as_deref()
-            .and_then(bashni_pdn::ResultToken::from_token)
-    {
-        // A record's result (or one the rules cannot rebuild) is written as stored.
-        raw.result = Some(result);
-        for (name, value) in raw.tags.iter_mut() {
-            if name == "Result" {
-                *value = result.token().to_string();
-            }
-        }
-    }
-    let mut text = String::new();
-    let _ = write_game(&mut text, &raw);
-    text
+    let token = token.as_deref();
+    answer_state(actions::take_back(&app, &slot, token, Answer::State(token)).await?)
 }
 
 /// Downloads the game as PDN.
@@ -684,9 +353,8 @@ pub async fn pdn(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let slot = app.slot(&id)?;
-    let state = slot.live.lock().await;
-    let text = game_pdn(&state.game);
+    let slot = app.slot(&id).await?;
+    let text = actions::pdn_text(&slot.live.lock().await.round);
     let disposition = format!("attachment; filename=\"bashni-{id}.pdn\"");
     Ok((
         [
@@ -701,12 +369,10 @@ pub async fn pdn(
         .into_response())
 }
 
-/// The most games one upload may hold.
-pub const MAX_UPLOAD_GAMES: usize = 200;
-
 /// Reads uploaded PDN and stores each readable game as a record.
 pub async fn upload(
     State(app): State<Arc<App>>,
+    Extension(Client(client)): Extension<Client>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let bytes = body.map_err(|rejection| {
@@ -728,13 +394,19 @@ pub async fn upload(
             )}));
             break;
         }
-        let outcome = read
-            .map_err(|e| e.to_string())
-            .and_then(|raw| {
-                let game = replay(&raw, Some(Variant::Russian)).map_err(|e| e.to_string())?;
-                Ok((raw, game))
-            })
-            .and_then(|(raw, game)| store_record(&app, &raw, &game).map_err(|e| e.to_string()));
+        let replayed = read.map_err(|e| e.to_string()).and_then(|raw| {
+            let game = replay(&raw, Some(Variant::Russian)).map_err(|e| e.to_string())?;
+            Ok((raw, game))
+        });
+        let outcome = match replayed {
+            Ok((raw, game)) => match app.allow_new_games(client, 1) {
+                Ok(()) => actions::store_record(&app, &raw, game)
+                    .await
+                    .map_err(|e| ApiError::from(e).error),
+                Err(error) => Err(ApiError::from(error).error),
+            },
+            Err(error) => Err(error),
+        };
         games.push(match outcome {
             Ok(id) => json!({"index": index, "id": id}),
             Err(error) => json!({"index": index, "error": error}),
@@ -744,96 +416,6 @@ pub async fn upload(
         return Err(ApiError::bad_request("the file holds no game"));
     }
     Ok(Json(json!({ "games": games })))
-}
-
-fn store_record(
-    app: &Arc<App>,
-    raw: &bashni_pdn::RawGame,
-    game: &Game,
-) -> Result<String, ApiError> {
-    let id = new_game_id()?;
-    let name = |tag: &str, default: &str| {
-        let value: String = raw.tag(tag).unwrap_or(default).chars().take(80).collect();
-        if value.trim().is_empty() || value == "?" {
-            default.to_string()
-        } else {
-            value
-        }
-    };
-    let result = raw
-        .result
-        .or_else(|| {
-            raw.tag("Result")
-                .and_then(bashni_pdn::ResultToken::from_token)
-        })
-        .filter(|r| *r != bashni_pdn::ResultToken::Unfinished);
-    let (result, reason, code) = match (game.outcome(), result) {
-        (Some(outcome), _) => (
-            Some(outcome.result.score().to_string()),
-            Some(outcome.reason.to_string()),
-            Some(crate::live::reason_code(outcome.reason).to_string()),
-        ),
-        (None, Some(result)) => (
-            Some(result.token().to_string()),
-            Some("as recorded".to_string()),
-            Some("recorded".to_string()),
-        ),
-        (None, None) => (None, None, None),
-    };
-    let tags: Vec<(String, String)> = raw
-        .tags
-        .iter()
-        .filter(|(name, _)| !matches!(name.as_str(), "Result" | "GameType" | "FEN"))
-        .cloned()
-        .collect();
-    let now = now_ms();
-    let row = GameRow {
-        id: id.clone(),
-        variant: game.variant().name().into(),
-        mode: Mode::Record.name().into(),
-        start_fen: write_fen(game.start_position()),
-        level: None,
-        engine_color: None,
-        creator: None,
-        white: SeatRow {
-            name: name("White", "White"),
-            token: None,
-            joined: true,
-        },
-        black: SeatRow {
-            name: name("Black", "Black"),
-            token: None,
-            joined: true,
-        },
-        invite: None,
-        base_ms: None,
-        increment_ms: None,
-        white_ms: None,
-        black_ms: None,
-        result,
-        reason,
-        reason_code: code,
-        draw_offer: None,
-        tags: serde_json::to_string(&tags).unwrap_or_else(|_| "[]".into()),
-        created_ms: now,
-        updated_ms: now,
-        version: 1,
-        last_offer: None,
-    };
-    let moves: Vec<MoveRow> = game
-        .moves()
-        .iter()
-        .enumerate()
-        .map(|(ply, mv)| MoveRow {
-            ply: ply as u32,
-            text: mv.to_string(),
-            white_ms: None,
-            black_ms: None,
-            at_ms: now,
-        })
-        .collect();
-    app.store.insert_game(&row, &moves)?;
-    Ok(id)
 }
 
 /// `POST /api/position` and the position part of `POST /api/analyse`.
@@ -917,52 +499,30 @@ pub async fn position(body: Result<Bytes, BytesRejection>) -> Result<Json<Value>
 /// The engine's view of a position.
 pub async fn analyse(
     State(app): State<Arc<App>>,
+    Extension(Client(client)): Extension<Client>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let request: PositionRequest = parse_body(body)?;
     let position = position_of(&request)?;
-    let movetime = request.movetime_ms.unwrap_or(1000).clamp(1, 10_000);
-    let lines = request.lines.unwrap_or(1).clamp(1, 5);
-    let limits = Limits {
-        movetime: Some(std::time::Duration::from_millis(movetime)),
-        depth: request.depth.map(|d| d.clamp(1, 64)),
-        ..Limits::default()
-    };
-    let game = Game::new(position);
-    let side = game.side_to_move();
-    if game.legal_moves().is_empty() {
-        return Ok(Json(json!({"depth": 0, "nodes": 0, "lines": []})));
-    }
-    let result = app
-        .engines
-        .with_engine(move |engine| {
-            let result =
-                engine.search_lines(game.position(), &Past::of(&game), &limits, lines, |_| {});
-            let lines: Vec<Value> = result
-                .lines
-                .iter()
-                .map(|info| {
-                    let mut line = game.clone();
-                    let mut moves = Vec::new();
-                    for mv in &info.pv {
-                        if line.play(mv).is_err() {
-                            break;
-                        }
-                        moves.push(mv.to_string());
-                    }
-                    json!({
-                        "score": info.score.text(),
-                        "score_white": info.score.white_text(side),
-                        "score_cp": info.score.value(),
-                        "moves": moves,
-                    })
-                })
-                .collect();
-            json!({"depth": result.depth, "nodes": result.nodes, "lines": lines})
+    let movetime = Duration::from_millis(request.movetime_ms.unwrap_or(1000));
+    let lines = request.lines.unwrap_or(1);
+    let analysis = actions::analyse(&app, client, position, movetime, request.depth, lines).await?;
+    let side = analysis.side;
+    let lines: Vec<Value> = analysis
+        .lines
+        .iter()
+        .map(|line| {
+            json!({
+                "score": line.score.text(),
+                "score_white": line.score.white_text(side),
+                "score_cp": line.score.value(),
+                "moves": line.moves,
+            })
         })
-        .await
-        .ok_or_else(|| ApiError::internal("the engine is not available"))?;
-    Ok(Json(result))
+        .collect();
+    Ok(Json(
+        json!({"depth": analysis.depth, "nodes": analysis.nodes, "lines": lines}),
+    ))
 }
 
 /// Refuses anything else under `/api`.
@@ -970,19 +530,15 @@ pub async fn not_found() -> ApiError {
     ApiError::not_found("no such address")
 }
 
-/// Says the server is up.
+/// Says the server is up, and how busy it is.
 pub async fn health(State(app): State<Arc<App>>) -> Json<Value> {
-    Json(json!({"ok": true, "games_in_memory": app.games_in_memory()}))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn tokens_compare_exactly() {
-        assert!(same_token("abc", "abc"));
-        assert!(!same_token("abc", "abd"));
-        assert!(!same_token("abc", "abcd"));
-    }
+    let (free, games_waiting, analyses_waiting) = app.engines.state();
+    Json(json!({
+        "ok": true,
+        "games_in_memory": app.games_in_memory(),
+        "engines": app.engines.size(),
+        "engines_free": free,
+        "engine_moves_waiting": games_waiting,
+        "analyses_waiting": analyses_waiting,
+    }))
 }

@@ -1,82 +1,208 @@
 //! The server's state: the store, the games in memory, the engines, and the one path every
-//! change of a game takes (act, store, then tell the watchers).
+//! change of a game takes: compute it on a copy of the round, store it, and only then make
+//! it the round in memory and tell the sockets. A failed store changes nothing anywhere.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use axum::http::header;
-use axum::response::{IntoResponse, Response};
-use bashni_engine::{Clock, Engine, Level, Limits, Options, Past};
-use bashni_rules::{Color, Game};
-use serde::Serialize;
+use bashni_engine::{Clock as EngineClock, Limits, Past, StopToken};
+use bashni_rules::Move;
 use serde_json::value::RawValue;
-use tokio::sync::{Semaphore, broadcast};
+use tokio::sync::broadcast;
 
-use crate::error::ApiError;
-use crate::live::{LiveGame, Seat};
-use crate::store::{MoveRow, Store};
-use crate::view::{GameStateView, game_state, move_record};
+use std::net::IpAddr;
+
+use crate::connections::AddressRates;
+use crate::engines::{EnginePool, Priority};
+use crate::round::{Round, RoundError, Seat};
+use crate::store::{Change, Store, StoreError, StoreErrorKind};
+use crate::view::{GameStateView, game_state, move_record, update_view};
 
 /// Engine time per move in a game without a clock.
 const UNTIMED_MOVE_TIME: Duration = Duration::from_millis(1000);
 
-/// A game held in memory, with the channel that tells its watchers about changes.
+/// Why an action was not carried out. Nothing was changed in any case.
+#[derive(Debug)]
+pub enum ActionError {
+    /// The rules or the game's state refuse it.
+    Round(RoundError),
+    /// The store failed; the game stays as it was.
+    Store(StoreError),
+    /// There is no such game.
+    NotFound(String),
+    /// The request is malformed.
+    Invalid(String),
+    /// A limit was reached (too many games, analyses or requests).
+    TooMany(String),
+    /// Something the server needs is missing (random numbers, an engine).
+    Unavailable(String),
+}
+
+impl From<RoundError> for ActionError {
+    fn from(error: RoundError) -> ActionError {
+        ActionError::Round(error)
+    }
+}
+
+impl From<StoreError> for ActionError {
+    fn from(error: StoreError) -> ActionError {
+        ActionError::Store(error)
+    }
+}
+
+impl From<crate::secret::NoRandomness> for ActionError {
+    fn from(_: crate::secret::NoRandomness) -> ActionError {
+        ActionError::Unavailable("no random numbers available".into())
+    }
+}
+
+/// What a socket is told after a change: the update as each seat sees it, or that the game
+/// in memory was replaced (the socket should connect again).
+pub enum Event {
+    /// The game changed; one text per seat (see [`seat_index`]).
+    Update {
+        /// The version after the change.
+        version: u64,
+        /// The update message for a watcher, White, Black and both seats.
+        texts: [String; 4],
+    },
+    /// This copy of the game is no longer the one in use.
+    Retired,
+}
+
+/// Where a seat's text is in [`Event::Update`].
+pub fn seat_index(seat: Option<Seat>) -> usize {
+    match seat {
+        None | Some(Seat::Engine) => 0,
+        Some(Seat::White) => 1,
+        Some(Seat::Black) => 2,
+        Some(Seat::Both) => 3,
+    }
+}
+
+/// A game held in memory.
 pub struct GameSlot {
     /// The game.
-    pub live: tokio::sync::Mutex<LiveState>,
-    /// Every change, as the state message sent to watchers.
-    pub updates: broadcast::Sender<Arc<str>>,
+    pub live: tokio::sync::Mutex<Live>,
+    /// Every change, as the update each seat is sent.
+    pub events: broadcast::Sender<Arc<Event>>,
+    retired: AtomicBool,
 }
 
-/// A live game and the records of its moves (kept so a state is cheap to make).
-pub struct LiveState {
-    /// The game.
-    pub game: LiveGame,
-    /// The JSON record of each move.
-    pub records: Vec<Box<RawValue>>,
+impl GameSlot {
+    fn new(round: Round) -> Arc<GameSlot> {
+        let (events, _) = broadcast::channel(32);
+        Arc::new(GameSlot {
+            live: tokio::sync::Mutex::new(Live::new(round)),
+            events,
+            retired: AtomicBool::new(false),
+        })
+    }
+
+    /// Whether this copy was replaced (after the store disagreed with it).
+    pub fn is_retired(&self) -> bool {
+        self.retired.load(Ordering::Relaxed)
+    }
 }
 
-impl LiveState {
-    fn new(game: LiveGame) -> LiveState {
-        let records = (0..game.game.ply())
-            .filter_map(|ply| move_record(&game.game, ply))
-            .collect();
-        LiveState { game, records }
+/// A round in memory and what goes with it there.
+pub struct Live {
+    /// The round, always as stored.
+    pub round: Round,
+    /// The JSON record of each move (kept so a state is cheap to make).
+    records: Vec<Box<RawValue>>,
+    /// Whether an engine task looks after this game's move or draw answer.
+    engine_busy: bool,
+    /// Whether the engine is searching now (its clock runs).
+    pub thinking: bool,
+    /// Stops the engine's present search.
+    engine_stop: Option<StopToken>,
+    /// When the game was last used.
+    used: Instant,
+}
+
+impl Live {
+    fn new(round: Round) -> Live {
+        let mut live = Live {
+            round,
+            records: Vec::new(),
+            engine_busy: false,
+            thinking: false,
+            engine_stop: None,
+            used: Instant::now(),
+        };
+        live.sync_records();
+        live
     }
 
     fn sync_records(&mut self) {
-        let ply = self.game.game.ply();
+        let ply = self.round.game.ply();
         self.records.truncate(ply);
         while self.records.len() < ply {
-            match move_record(&self.game.game, self.records.len()) {
+            match move_record(&self.round.game, self.records.len()) {
                 Some(record) => self.records.push(record),
                 None => break,
             }
         }
     }
 
-    /// The game's state as `seat` sees it.
+    /// The whole state as `seat` sees it.
     pub fn state(&self, seat: Option<Seat>) -> GameStateView<'_> {
-        game_state(&self.game, &self.records, seat, Instant::now())
+        game_state(
+            &self.round,
+            &self.records,
+            seat,
+            self.thinking,
+            Instant::now(),
+        )
     }
 
-    /// The message that tells watchers the game's state, as JSON text.
-    pub fn state_message(&self) -> String {
-        let message = StateMessage {
-            kind: "state",
-            state: self.state(None),
-        };
-        serde_json::to_string(&message).unwrap_or_default()
-    }
-
-    /// The game's state as `seat` sees it, as JSON text.
+    /// The whole state as `seat` sees it, as JSON text.
     pub fn state_text(&self, seat: Option<Seat>) -> StateText {
         StateText {
             json: serde_json::to_string(&self.state(seat)).unwrap_or_default(),
-            version: self.game.version,
+            version: self.round.version,
         }
     }
+
+    /// The socket message with the whole state as `seat` sees it.
+    pub fn state_message(&self, seat: Option<Seat>) -> String {
+        serde_json::json!({"type": "state", "state": self.state(seat)}).to_string()
+    }
+
+    fn update_texts(&self, moves_from: usize) -> [String; 4] {
+        let now = Instant::now();
+        [None, Some(Seat::White), Some(Seat::Black), Some(Seat::Both)].map(|seat| {
+            let update = update_view(
+                &self.round,
+                &self.records,
+                moves_from,
+                seat,
+                self.thinking,
+                now,
+            );
+            serde_json::json!({"type": "update", "update": update}).to_string()
+        })
+    }
+}
+
+/// What an action answers besides its value.
+#[derive(Clone, Copy, Debug)]
+pub enum Answer<'a> {
+    /// Only the version after the action (the WebSocket's acknowledgement).
+    Version,
+    /// Also the state right after it, as the holder of this token sees it.
+    State(Option<&'a str>),
+}
+
+/// The version after an action and, if asked for, the state.
+pub struct Acted {
+    /// The version after the action.
+    pub version: u64,
+    /// The state right after the action.
+    pub state: Option<StateText>,
 }
 
 /// A game's state, serialised once, and its version.
@@ -85,77 +211,6 @@ pub struct StateText {
     pub json: String,
     /// The state's version.
     pub version: u64,
-}
-
-impl StateText {
-    /// The state as a JSON value (for answers that wrap it).
-    pub fn value(&self) -> serde_json::Value {
-        serde_json::from_str(&self.json).unwrap_or_default()
-    }
-}
-
-impl IntoResponse for StateText {
-    fn into_response(self) -> Response {
-        ([(header::CONTENT_TYPE, "application/json")], self.json).into_response()
-    }
-}
-
-/// The message that tells watchers about a change.
-#[derive(Serialize)]
-struct StateMessage<'a> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    state: GameStateView<'a>,
-}
-
-/// Engines lent to searches, one search each at a time.
-pub struct EnginePool {
-    engines: Mutex<Vec<Engine>>,
-    permits: Semaphore,
-}
-
-impl EnginePool {
-    /// `count` engines with `hash_mb` of table each.
-    pub fn new(count: usize, hash_mb: usize) -> EnginePool {
-        let engines = (0..count)
-            .map(|_| {
-                Engine::new(Options {
-                    hash_mb,
-                    threads: 1,
-                    multipv: 1,
-                })
-            })
-            .collect();
-        EnginePool {
-            engines: Mutex::new(engines),
-            permits: Semaphore::new(count),
-        }
-    }
-
-    /// Runs `work` with an engine, on a blocking thread, once one is free.
-    pub async fn with_engine<T: Send + 'static>(
-        self: &Arc<Self>,
-        work: impl FnOnce(&Engine) -> T + Send + 'static,
-    ) -> Option<T> {
-        let _permit = self.permits.acquire().await.ok()?;
-        let pool = Arc::clone(self);
-        tokio::task::spawn_blocking(move || {
-            let engine = pool
-                .engines
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .pop()?;
-            let result = work(&engine);
-            pool.engines
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .push(engine);
-            Some(result)
-        })
-        .await
-        .ok()
-        .flatten()
-    }
 }
 
 /// Settings of a server.
@@ -169,15 +224,37 @@ pub struct Settings {
     pub web_dir: Option<std::path::PathBuf>,
     /// The most connections one address may hold open.
     pub connections_per_address: usize,
+    /// New games one address may make per minute (PDN uploads count one per game).
+    pub new_games_per_minute: u32,
+    /// HTTP requests one address may make per second on average (twice as many at once).
+    pub requests_per_second: u32,
+    /// How long a connection may take to send a request's headers, and may stay silent.
+    pub idle_timeout: Duration,
+    /// How long a game nobody uses stays in memory.
+    pub keep_idle: Duration,
+    /// How long a finished game nobody uses stays in memory.
+    pub keep_finished: Duration,
+}
+
+impl Settings {
+    /// The number of engines when none is given: one per core.
+    pub fn default_engines() -> usize {
+        std::thread::available_parallelism().map_or(2, |n| n.get())
+    }
 }
 
 impl Default for Settings {
     fn default() -> Settings {
         Settings {
-            engines: 2,
+            engines: Settings::default_engines(),
             hash_mb: 16,
             web_dir: None,
             connections_per_address: 64,
+            new_games_per_minute: 30,
+            requests_per_second: 30,
+            idle_timeout: Duration::from_secs(30),
+            keep_idle: Duration::from_secs(600),
+            keep_finished: Duration::from_secs(5),
         }
     }
 }
@@ -185,151 +262,318 @@ impl Default for Settings {
 /// Everything the server shares between requests.
 pub struct App {
     /// The database.
-    pub store: Store,
+    pub store: Arc<Store>,
     games: Mutex<HashMap<String, Arc<GameSlot>>>,
     /// The engines.
     pub engines: Arc<EnginePool>,
     /// The settings.
     pub settings: Settings,
+    /// HTTP requests per address.
+    requests: AddressRates,
+    /// New games per address.
+    creations: AddressRates,
 }
 
 impl App {
     /// A server on `store`.
     pub fn new(store: Store, settings: Settings) -> Arc<App> {
         Arc::new(App {
-            store,
+            store: Arc::new(store),
             games: Mutex::new(HashMap::new()),
-            engines: Arc::new(EnginePool::new(settings.engines.max(1), settings.hash_mb)),
+            engines: EnginePool::new(settings.engines.max(1), settings.hash_mb),
+            requests: AddressRates::new(
+                settings.requests_per_second.saturating_mul(2),
+                f64::from(settings.requests_per_second),
+            ),
+            creations: AddressRates::new(
+                settings.new_games_per_minute,
+                f64::from(settings.new_games_per_minute) / 60.0,
+            ),
             settings,
         })
     }
 
+    /// Counts `count` new games made by `client`, or refuses them when it made too many.
+    pub fn allow_new_games(&self, client: IpAddr, count: u32) -> Result<(), ActionError> {
+        if self.creations.allow(client, count, Instant::now()) {
+            Ok(())
+        } else {
+            tracing::warn!(%client, "limit: too many new games from one address");
+            Err(ActionError::TooMany(format!(
+                "too many new games from your address (at most {} a minute); wait a little",
+                self.settings.new_games_per_minute
+            )))
+        }
+    }
+
+    /// Counts one HTTP request of `client`; `false` when it sends too many.
+    pub fn allow_request(&self, client: IpAddr) -> bool {
+        self.requests.allow(client, 1, Instant::now())
+    }
+
+    fn games(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<GameSlot>>> {
+        self.games.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
     /// How many games are in memory.
     pub fn games_in_memory(&self) -> usize {
-        self.games.lock().unwrap_or_else(|p| p.into_inner()).len()
+        self.games().len()
+    }
+
+    /// Runs `work` on the database on a blocking thread, so the server answers meanwhile.
+    pub async fn db<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&Store) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let store = Arc::clone(&self.store);
+        tokio::task::spawn_blocking(move || work(&store))
+            .await
+            .map_err(|e| StoreError {
+                kind: StoreErrorKind::Other,
+                message: format!("the database task failed: {e}"),
+            })?
     }
 
     /// The game `id`, from memory or else from the database.
-    pub fn slot(self: &Arc<Self>, id: &str) -> Result<Arc<GameSlot>, ApiError> {
-        if let Some(slot) = self.games.lock().unwrap_or_else(|p| p.into_inner()).get(id) {
+    pub async fn slot(self: &Arc<Self>, id: &str) -> Result<Arc<GameSlot>, ActionError> {
+        if let Some(slot) = self.games().get(id) {
             return Ok(Arc::clone(slot));
         }
-        if id.len() > 64 || !id.chars().all(|c| c.is_ascii_alphanumeric()) {
-            return Err(ApiError::not_found(format!("there is no game {id:?}")));
+        let missing = || {
+            let shown: String = id.chars().take(24).collect();
+            ActionError::NotFound(format!("there is no game {shown:?}"))
+        };
+        if !crate::secret::is_game_id(id) {
+            return Err(missing());
         }
-        let Some((row, moves)) = self.store.load_game(id)? else {
-            return Err(ApiError::not_found(format!("there is no game {id:?}")));
-        };
-        let live = LiveGame::restore(row, &moves).map_err(|e| {
-            tracing::error!("{e}");
-            ApiError::internal(format!("the stored game cannot be read: {e}"))
+        let key = id.to_string();
+        let round = self.db(move |store| store.load(&key)).await.map_err(|e| {
+            tracing::error!(game = id, "cannot read the game: {e}");
+            ActionError::Store(e)
         })?;
-        let (updates, _) = broadcast::channel(16);
-        let slot = Arc::new(GameSlot {
-            live: tokio::sync::Mutex::new(LiveState::new(live)),
-            updates,
-        });
-        let slot = {
-            let mut games = self.games.lock().unwrap_or_else(|p| p.into_inner());
-            Arc::clone(games.entry(id.to_string()).or_insert(slot))
-        };
+        let round = round.ok_or_else(missing)?;
+        let slot = GameSlot::new(round);
+        let slot = Arc::clone(self.games().entry(id.to_string()).or_insert(slot));
         self.after_change(&slot);
         Ok(slot)
     }
 
-    /// Puts a newly made game in memory and starts whatever it needs (the engine's move).
-    pub fn add(self: &Arc<Self>, live: LiveGame) -> Arc<GameSlot> {
-        let id = live.row.id.clone();
-        let (updates, _) = broadcast::channel(16);
-        let slot = Arc::new(GameSlot {
-            live: tokio::sync::Mutex::new(LiveState::new(live)),
-            updates,
-        });
-        self.games
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(id, Arc::clone(&slot));
+    /// Stores a new game, then puts it in memory and starts whatever it needs.
+    pub async fn insert(self: &Arc<Self>, round: Round) -> Result<Arc<GameSlot>, ActionError> {
+        let (round, stored) = {
+            let store = Arc::clone(&self.store);
+            tokio::task::spawn_blocking(move || {
+                let stored = store.insert(&round);
+                (round, stored)
+            })
+            .await
+            .map_err(|e| ActionError::Unavailable(format!("the database task failed: {e}")))?
+        };
+        if let Err(error) = stored {
+            tracing::error!(kind = ?error.kind, "a new game could not be stored: {error}");
+            return Err(ActionError::Store(error));
+        }
+        let id = round.id.clone();
+        let slot = GameSlot::new(round);
+        self.games().insert(id, Arc::clone(&slot));
         self.after_change(&slot);
-        slot
+        Ok(slot)
     }
 
-    /// Forgets the game `id` in memory (after a failed write, so it is read again from disk).
-    fn evict(&self, id: &str) {
-        self.games
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .remove(id);
-    }
-
-    /// Runs `action` on the game, stores what it changed and tells the watchers. If storing
-    /// fails, the game in memory is dropped (it is read again from disk) and the action is
-    /// refused, so nothing unstored is ever shown as done.
+    /// Computes `action` on a copy of the round, stores the change, and only then makes the
+    /// copy the round and tells the sockets. Returns the action's value and the version after,
+    /// with the state right after the action as the holder of `token` sees it when
+    /// `answer` is [`Answer::State`].
     pub async fn act<T>(
         self: &Arc<Self>,
         slot: &Arc<GameSlot>,
-        token: Option<&str>,
-        action: impl FnOnce(&mut LiveGame) -> Result<(T, Change), ApiError>,
-    ) -> Result<(T, StateText), ApiError> {
-        let mut state = slot.live.lock().await;
+        answer: Answer<'_>,
+        action: impl FnOnce(&mut Round) -> Result<(T, Option<Change>), RoundError>,
+    ) -> Result<(T, Acted), ActionError> {
+        let mut live = slot.live.lock().await;
+        live.used = Instant::now();
         // A flag that fell while nobody was looking counts first.
-        if state.game.check_flag(Instant::now()) {
-            self.store_change(&mut state, Change::Game)?;
-            self.broadcast(slot, &state);
+        self.settle_flag(slot, &mut live).await?;
+        let mut next = live.round.clone();
+        let was = next.version;
+        let (value, change) = action(&mut next)?;
+        if let Some(change) = change {
+            self.commit(slot, &mut live, next, change, was).await?;
         }
-        let (value, change) = action(&mut state.game)?;
-        self.store_change(&mut state, change)?;
-        self.broadcast(slot, &state);
-        let seat = crate::api::seat_of(&state.game, token);
-        let seat_state = state.state_text(seat);
-        drop(state);
+        let acted = Acted {
+            version: live.round.version,
+            state: match answer {
+                Answer::Version => None,
+                Answer::State(token) => Some(live.state_text(live.round.seat_of(token))),
+            },
+        };
+        drop(live);
         self.after_change(slot);
-        Ok((value, seat_state))
+        Ok((value, acted))
     }
 
-    fn store_change(&self, state: &mut LiveState, change: Change) -> Result<(), ApiError> {
-        let id = state.game.row.id.clone();
-        let stored = match &change {
-            Change::Move(row) => self.store.append_move(&state.game.row, row),
-            Change::Game => self.store.update_game(&state.game.row),
-            Change::TakeBack(ply) => self.store.take_back(&state.game.row, *ply),
-            Change::Nothing => Ok(()),
-        };
-        if let Err(error) = stored {
-            self.evict(&id);
-            return Err(error.into());
+    /// The state of the game as `seat` sees it, after a flag that fell is stored.
+    pub async fn state_text(
+        self: &Arc<Self>,
+        slot: &Arc<GameSlot>,
+        token: Option<&str>,
+    ) -> Result<(StateText, Option<Seat>), ActionError> {
+        let mut live = slot.live.lock().await;
+        live.used = Instant::now();
+        if self.settle_flag(slot, &mut live).await? {
+            let slot = Arc::clone(slot);
+            let app = Arc::clone(self);
+            tokio::spawn(async move { app.after_change(&slot) });
         }
-        state.sync_records();
+        let seat = live.round.seat_of(token);
+        Ok((live.state_text(seat), seat))
+    }
+
+    /// Stores a flag fall if the side to move has run out of time; says whether it did.
+    async fn settle_flag(
+        &self,
+        slot: &Arc<GameSlot>,
+        live: &mut Live,
+    ) -> Result<bool, ActionError> {
+        if live.round.clock.flagged(Instant::now()).is_none() {
+            return Ok(false);
+        }
+        let mut next = live.round.clone();
+        let was = next.version;
+        if !next.check_flag(Instant::now()) {
+            return Ok(false);
+        }
+        self.commit(slot, live, next, Change::Game, was).await?;
+        Ok(true)
+    }
+
+    /// Stores `next` (the round after `change`, computed on version `was`); on success it
+    /// becomes the round and the sockets are told, on failure nothing changes.
+    async fn commit(
+        &self,
+        slot: &Arc<GameSlot>,
+        live: &mut Live,
+        next: Round,
+        change: Change,
+        was: u64,
+    ) -> Result<(), ActionError> {
+        let store = Arc::clone(&self.store);
+        let (next, saved) = tokio::task::spawn_blocking(move || {
+            let saved = store.save(&next, change, was);
+            (next, saved)
+        })
+        .await
+        .map_err(|e| ActionError::Unavailable(format!("the database task failed: {e}")))?;
+        if let Err(error) = saved {
+            tracing::error!(
+                game = %next.id, kind = ?error.kind, ?change,
+                "a change could not be stored; the game stays as it was: {error}"
+            );
+            if error.kind == StoreErrorKind::Stale {
+                self.retire(slot);
+            }
+            return Err(ActionError::Store(error));
+        }
+        let moves_from = live.round.game.ply().min(next.game.ply());
+        live.round = next;
+        live.sync_records();
+        if let Some(stop) = live.engine_stop.take() {
+            // Whatever the engine was computing was for the game before this change.
+            stop.stop();
+        }
+        self.publish(slot, live, moves_from);
         Ok(())
     }
 
-    /// Sends the game's state to its watchers.
-    pub fn broadcast(&self, slot: &GameSlot, state: &LiveState) {
-        if slot.updates.receiver_count() == 0 {
+    /// Tells the sockets about the round as it is now.
+    fn publish(&self, slot: &GameSlot, live: &Live, moves_from: usize) {
+        if slot.events.receiver_count() == 0 {
             return;
         }
-        let _ = slot.updates.send(Arc::from(state.state_message()));
+        let _ = slot.events.send(Arc::new(Event::Update {
+            version: live.round.version,
+            texts: live.update_texts(moves_from),
+        }));
     }
 
-    /// After any change: start the engine's search if it is to move, and watch the clock.
+    /// Takes this copy of a game out of use: the next request reads it from the store.
+    fn retire(&self, slot: &Arc<GameSlot>) {
+        slot.retired.store(true, Ordering::Relaxed);
+        let mut games = self.games();
+        games.retain(|_, held| !Arc::ptr_eq(held, slot));
+        let _ = slot.events.send(Arc::new(Event::Retired));
+    }
+
+    /// Drops from memory the games nobody uses: finished ones after
+    /// [`Settings::keep_finished`], others after [`Settings::keep_idle`]. A game with a
+    /// socket, a running clock, an engine at work or a request in progress stays.
+    /// Returns how many were dropped.
+    pub fn sweep(&self, now: Instant) -> usize {
+        let mut games = self.games();
+        let before = games.len();
+        games.retain(|_, slot| {
+            // The map holds one reference; any other is a socket, a task or a request.
+            if Arc::strong_count(slot) > 1 {
+                return true;
+            }
+            let Ok(live) = slot.live.try_lock() else {
+                return true;
+            };
+            let idle = now.saturating_duration_since(live.used);
+            let keep = if live.round.is_over() {
+                self.settings.keep_finished
+            } else {
+                self.settings.keep_idle
+            };
+            live.engine_busy || idle < keep
+        });
+        before - games.len()
+    }
+
+    /// Sweeps the games in memory every few seconds, for as long as the server runs.
+    pub fn start_sweeping(self: &Arc<Self>) {
+        let app = Arc::downgrade(self);
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(Duration::from_secs(2));
+            loop {
+                tick.tick().await;
+                let Some(app) = app.upgrade() else { break };
+                let dropped = app.sweep(Instant::now());
+                if dropped > 0 {
+                    tracing::debug!(
+                        dropped,
+                        in_memory = app.games_in_memory(),
+                        "idle games left memory"
+                    );
+                }
+            }
+        });
+    }
+
+    /// After any change: watch the clock, and start the engine if it is to move or to
+    /// answer a draw offer.
     pub fn after_change(self: &Arc<Self>, slot: &Arc<GameSlot>) {
         let app = Arc::clone(self);
         let slot = Arc::clone(slot);
         tokio::spawn(async move {
-            let (engine_turn, flag_in, version) = {
-                let mut state = slot.live.lock().await;
-                let game = &mut state.game;
-                let engine_turn = game.engine_to_move() && !game.engine_thinking;
-                if engine_turn {
-                    game.engine_thinking = true;
+            let (engine_needed, flag_in, version) = {
+                let mut live = slot.live.lock().await;
+                let round = &live.round;
+                let engine_needed = (round.engine_to_move() || round.engine_has_offer())
+                    && !live.engine_busy
+                    && !slot.is_retired();
+                if engine_needed {
+                    live.engine_busy = true;
+                    if live.round.engine_to_move() {
+                        // The engine's clock does not run while its move waits for an engine.
+                        live.round.clock.stop(Instant::now());
+                    }
                 }
-                let flag_in = game
+                let round = &live.round;
+                let flag_in = round
                     .running_clock()
-                    .and_then(|color| game.time_left(color, Instant::now()));
-                let version = game.version;
-                if engine_turn {
-                    app.broadcast(&slot, &state);
-                }
-                (engine_turn, flag_in, version)
+                    .and_then(|color| round.time_left(color, Instant::now()));
+                (engine_needed, flag_in, round.version)
             };
             if let Some(left) = flag_in {
                 let app = Arc::clone(&app);
@@ -340,99 +584,164 @@ impl App {
                     app.watch_flag(&slot, version).await;
                 });
             }
-            if engine_turn {
-                app.engine_move(&slot, version).await;
+            if engine_needed {
+                app.engine_turn(&slot).await;
             }
         });
     }
 
     async fn watch_flag(self: &Arc<Self>, slot: &Arc<GameSlot>, version: u64) {
-        let mut state = slot.live.lock().await;
-        if state.game.version != version {
+        let mut live = slot.live.lock().await;
+        if live.round.version != version || slot.is_retired() {
             return;
         }
-        if state.game.check_flag(Instant::now()) {
-            if self.store_change(&mut state, Change::Game).is_ok() {
-                self.broadcast(slot, &state);
+        match self.settle_flag(slot, &mut live).await {
+            Ok(true) => {}
+            Ok(false) => {
+                drop(live);
+                // The clock was not yet out (the timer fired early): look again.
+                self.after_change(slot);
             }
-        } else {
-            drop(state);
-            // The clock was not yet out (the timer fired early): look again.
-            self.after_change(slot);
+            Err(_) => {
+                drop(live);
+                // Logged where it failed; try again shortly.
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                self.after_change(slot);
+            }
         }
     }
 
-    async fn engine_move(self: &Arc<Self>, slot: &Arc<GameSlot>, version: u64) {
-        let (game, limits, level, seed) = {
-            let state = slot.live.lock().await;
-            let live = &state.game;
-            let level = live
-                .row
-                .level
-                .and_then(Level::new)
-                .unwrap_or_else(Level::full);
-            let engine = live.engine_color.unwrap_or(Color::White);
-            let mut limits = Limits::default();
-            match Clock::of_game(&live.clock, engine, Instant::now()) {
-                Some(clock) => limits.clock = Some(clock),
-                None => limits.movetime = Some(UNTIMED_MOVE_TIME),
+    /// The engine's move or draw answer in a game: waits for an engine (games come before
+    /// analyses), searches, and stores the answer, trying again until it is stored or the
+    /// game has changed.
+    async fn engine_turn(self: &Arc<Self>, slot: &Arc<GameSlot>) {
+        let Some(lent) = self.engines.lend(Priority::Game).await else {
+            self.engine_done(slot).await;
+            return;
+        };
+        let stop = StopToken::new();
+        let job = {
+            let mut live = slot.live.lock().await;
+            let round = &mut live.round;
+            let now = Instant::now();
+            let job = if slot.is_retired() {
+                None
+            } else if round.engine_to_move() {
+                round.engine_starts_thinking(now);
+                let engine = round.engine_color.unwrap_or(bashni_rules::Color::White);
+                let mut limits = Limits::default().with_stop(stop.clone());
+                match EngineClock::of_game(&round.clock, engine, now) {
+                    Some(clock) => limits.clock = Some(clock),
+                    None => limits.movetime = Some(UNTIMED_MOVE_TIME),
+                }
+                let seed = round.version ^ (round.created_ms as u64).rotate_left(17);
+                Some((true, round.game.clone(), limits, seed, round.engine_level()))
+            } else if round.engine_has_offer() {
+                Some((
+                    false,
+                    round.game.clone(),
+                    Limits::default(),
+                    0,
+                    round.engine_level(),
+                ))
+            } else {
+                None
+            };
+            if let Some((searching, ..)) = &job {
+                live.thinking = *searching;
+                live.engine_stop = Some(stop.clone());
+                let ply = live.round.game.ply();
+                self.publish(slot, &live, ply);
             }
-            let seed = live.version ^ (live.row.created_ms as u64).rotate_left(17);
-            (live.game.clone(), limits, level, seed)
+            job.map(|job| (job, live.round.version))
         };
-        let chosen = self
-            .engines
-            .with_engine(move |engine| {
-                level
-                    .choose(engine, game.position(), &Past::of(&game), &limits, seed)
-                    .best
-            })
-            .await
-            .flatten();
-        let mut state = slot.live.lock().await;
-        state.game.engine_thinking = false;
-        if state.game.version != version {
-            // Something happened while the engine thought (a take-back, a resignation):
-            // forget the answer and look again.
-            drop(state);
-            self.after_change(slot);
-            return;
-        }
-        let Some(mv) = chosen else {
-            self.broadcast(slot, &state);
+        let Some(((searching, game, limits, seed, level), version)) = job else {
+            drop(lent);
+            self.engine_done(slot).await;
             return;
         };
-        let played = state.game.play_engine_move(&mv, Instant::now());
-        match played {
-            Ok(row) => {
-                if self.store_change(&mut state, Change::Move(row)).is_ok() {
-                    self.broadcast(slot, &state);
+        let answer = tokio::task::spawn_blocking(move || {
+            let answer = if searching {
+                let past = Past::of(&game);
+                let result = level.choose(lent.engine(), game.position(), &past, &limits, seed);
+                EngineAnswer::Move(result.best)
+            } else {
+                EngineAnswer::Draw(level.accepts_draw(lent.engine(), &game))
+            };
+            drop(lent);
+            answer
+        })
+        .await
+        .unwrap_or(EngineAnswer::Move(None));
+        let mut wait = Duration::from_millis(200);
+        loop {
+            match self.engine_commit(slot, version, &answer).await {
+                Ok(()) => break,
+                Err(EngineCommit::GameChanged) => break,
+                Err(EngineCommit::Failed) => {
+                    // Logged where it failed; the engine's answer is kept and stored later.
+                    tokio::time::sleep(wait).await;
+                    wait = (wait * 2).min(Duration::from_secs(5));
                 }
             }
-            Err(error) => tracing::error!("engine move {mv}: {error}"),
         }
-        drop(state);
-        self.after_change(slot);
+        self.engine_done(slot).await;
     }
 
-    /// The engine's answer, at `level`, to the open draw offer in `game`
-    /// ([`Level::accepts_draw`]).
-    pub async fn engine_accepts_draw(&self, game: Game, level: Level) -> bool {
-        self.engines
-            .with_engine(move |engine| level.accepts_draw(engine, &game))
-            .await
-            .unwrap_or(false)
+    async fn engine_commit(
+        &self,
+        slot: &Arc<GameSlot>,
+        version: u64,
+        answer: &EngineAnswer,
+    ) -> Result<(), EngineCommit> {
+        let mut live = slot.live.lock().await;
+        if live.round.version != version || slot.is_retired() {
+            return Err(EngineCommit::GameChanged);
+        }
+        let mut next = live.round.clone();
+        let now = Instant::now();
+        let change = match answer {
+            EngineAnswer::Move(Some(mv)) => next.play_engine_move(mv, now).map(|()| Change::Move),
+            EngineAnswer::Move(None) => {
+                // Only a stopped search finds nothing; the next turn searches again.
+                tracing::warn!(game = %next.id, "the engine's search ended without a move");
+                return Err(EngineCommit::GameChanged);
+            }
+            EngineAnswer::Draw(accept) => next
+                .engine_answers_draw(*accept, now)
+                .map(|()| Change::Game),
+        };
+        let change = change.map_err(|error| {
+            tracing::error!(game = %next.id, "the engine's answer was refused: {error}");
+            EngineCommit::GameChanged
+        })?;
+        live.thinking = false;
+        match self.commit(slot, &mut live, next, change, version).await {
+            Ok(()) => Ok(()),
+            Err(ActionError::Store(error)) if error.kind == StoreErrorKind::Stale => {
+                Err(EngineCommit::GameChanged)
+            }
+            Err(_) => Err(EngineCommit::Failed),
+        }
+    }
+
+    async fn engine_done(self: &Arc<Self>, slot: &Arc<GameSlot>) {
+        {
+            let mut live = slot.live.lock().await;
+            live.engine_busy = false;
+            live.thinking = false;
+            live.engine_stop = None;
+        }
+        self.after_change(slot);
     }
 }
 
-/// What an action changed, so it can be stored.
-pub enum Change {
-    /// A move was played (and maybe the game ended).
-    Move(MoveRow),
-    /// Seats, clocks, result or draw offer changed.
-    Game,
-    /// Moves from this ply on were taken back.
-    TakeBack(u32),
-    /// Nothing to store.
-    Nothing,
+enum EngineAnswer {
+    Move(Option<Move>),
+    Draw(bool),
+}
+
+enum EngineCommit {
+    GameChanged,
+    Failed,
 }

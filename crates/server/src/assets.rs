@@ -30,8 +30,11 @@ pub async fn page(State(app): State<Arc<App>>) -> Response {
             (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
             (
                 header::CONTENT_SECURITY_POLICY,
-                "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'",
+                "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; \
+                 frame-ancestors 'none'",
             ),
+            (header::X_FRAME_OPTIONS, "DENY"),
+            (header::REFERRER_POLICY, "same-origin"),
         ],
         file(&app, "index.html", INDEX),
     )

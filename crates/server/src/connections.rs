@@ -196,15 +196,63 @@ impl MessageRate {
 
     /// Takes one message's token at `now`; `false` when the client is too fast.
     pub fn allow(&mut self, now: Instant) -> bool {
+        self.take(1.0, now)
+    }
+
+    fn refill(&mut self, now: Instant) {
         let elapsed = now.saturating_duration_since(self.last).as_secs_f64();
         self.last = now;
         self.tokens = (self.tokens + elapsed * self.per_second).min(self.burst);
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
+    }
+
+    fn take(&mut self, count: f64, now: Instant) -> bool {
+        self.refill(now);
+        if self.tokens >= count {
+            self.tokens -= count;
             true
         } else {
             false
         }
+    }
+
+    fn is_full(&mut self, now: Instant) -> bool {
+        self.refill(now);
+        self.tokens >= self.burst
+    }
+}
+
+/// A token bucket per address, for limits such as requests per second or new games per
+/// minute. Addresses whose bucket is full again are forgotten now and then.
+pub struct AddressRates {
+    burst: u32,
+    per_second: f64,
+    buckets: Mutex<HashMap<IpAddr, MessageRate>>,
+}
+
+impl AddressRates {
+    /// `burst` at once per address, then `per_second` on average.
+    pub fn new(burst: u32, per_second: f64) -> AddressRates {
+        AddressRates {
+            burst: burst.max(1),
+            per_second,
+            buckets: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Takes `count` tokens of `ip`'s bucket at `now`; `false` (taking none) when there are
+    /// not enough.
+    pub fn allow(&self, ip: IpAddr, count: u32, now: Instant) -> bool {
+        let mut buckets = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
+        if buckets.len() > 10_000 {
+            buckets.retain(|_, bucket| !bucket.is_full(now));
+        }
+        let bucket = buckets.entry(ip).or_insert_with(|| MessageRate {
+            burst: f64::from(self.burst),
+            per_second: self.per_second,
+            tokens: f64::from(self.burst),
+            last: now,
+        });
+        bucket.take(f64::from(count), now)
     }
 }
 
@@ -236,5 +284,17 @@ mod tests {
         assert!(!rate.allow(start));
         assert!(rate.allow(start + Duration::from_millis(150)));
         assert!(!rate.allow(start + Duration::from_millis(150)));
+    }
+
+    #[test]
+    fn each_address_has_its_own_bucket() {
+        let rates = AddressRates::new(2, 1.0);
+        let now = Instant::now();
+        let one: IpAddr = [10, 0, 0, 1].into();
+        let two: IpAddr = [10, 0, 0, 2].into();
+        assert!(rates.allow(one, 2, now));
+        assert!(!rates.allow(one, 1, now));
+        assert!(rates.allow(two, 1, now));
+        assert!(rates.allow(one, 1, now + Duration::from_millis(1100)));
     }
 }

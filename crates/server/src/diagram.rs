@@ -39,10 +39,10 @@ pub async fn svg(
 ) -> Result<Response, ApiError> {
     let Query(query) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
     let size = query.size.unwrap_or(DEFAULT_SIZE).clamp(MIN_SIZE, MAX_SIZE);
-    let slot = app.slot(&id)?;
+    let slot = app.slot(&id).await?;
     let (position, last_move) = {
         let state = slot.live.lock().await;
-        let game = &state.game.game;
+        let game = &state.round.game;
         let plies = game.moves().len();
         let ply = query.ply.unwrap_or(plies).min(plies);
         let last = ply.checked_sub(1).map(|i| game.moves()[i]);

@@ -79,15 +79,80 @@ impl std::fmt::Display for ApiError {
 
 impl std::error::Error for ApiError {}
 
+impl From<crate::round::RoundError> for ApiError {
+    fn from(error: crate::round::RoundError) -> ApiError {
+        use crate::round::RoundError;
+        match error {
+            RoundError::Invalid(message) => ApiError::bad_request(message),
+            RoundError::Forbidden(message) => ApiError::forbidden(message),
+            RoundError::Conflict(message) => ApiError::conflict(message),
+            RoundError::Illegal { message, legal } => {
+                let mut error = ApiError::illegal(message);
+                error.legal = Some(legal);
+                error
+            }
+        }
+    }
+}
+
 impl From<crate::store::StoreError> for ApiError {
     fn from(error: crate::store::StoreError) -> ApiError {
-        tracing::error!("{error}");
-        ApiError::internal("the game could not be stored; nothing was changed")
+        use crate::store::StoreErrorKind;
+        match error.kind {
+            StoreErrorKind::Busy => ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "unavailable",
+                "the database is busy; nothing was changed, try again",
+            ),
+            StoreErrorKind::Full => ApiError::new(
+                StatusCode::INSUFFICIENT_STORAGE,
+                "unavailable",
+                "the server's disk is full; nothing was changed",
+            ),
+            StoreErrorKind::Stale => ApiError::conflict(
+                "the game changed meanwhile; nothing was changed, look at it again",
+            ),
+            StoreErrorKind::Corrupt => ApiError::internal("the stored game cannot be read"),
+            StoreErrorKind::Other => {
+                ApiError::internal("the game could not be stored; nothing was changed")
+            }
+        }
+    }
+}
+
+impl From<crate::app::ActionError> for ApiError {
+    fn from(error: crate::app::ActionError) -> ApiError {
+        use crate::app::ActionError;
+        match error {
+            ActionError::Round(error) => error.into(),
+            ActionError::Store(error) => error.into(),
+            ActionError::NotFound(message) => ApiError::not_found(message),
+            ActionError::Invalid(message) => ApiError::bad_request(message),
+            ActionError::TooMany(message) => ApiError::too_many(message),
+            ActionError::Unavailable(message) => {
+                ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", message)
+            }
+        }
     }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, Json(&self)).into_response()
+        let mut response = (self.status, Json(&self)).into_response();
+        // Kept for the request log (see `crate::http_log`).
+        response.extensions_mut().insert(Refusal {
+            code: self.code,
+            message: self.error,
+        });
+        response
     }
+}
+
+/// Why a request was refused, attached to the response for the log.
+#[derive(Clone, Debug)]
+pub struct Refusal {
+    /// The error's code.
+    pub code: &'static str,
+    /// The error's message.
+    pub message: String,
 }

@@ -2,31 +2,42 @@
 //! with a friend over an invite link, or at one screen; watch, replay, analyse, download and
 //! upload game records.
 //!
-//! Games live in an SQLite file ([`store`]); a move is stored before it is acknowledged,
-//! so a restart loses nothing. [`api`] is the JSON HTTP API and [`ws`] the WebSocket of each
-//! game (both described in `docs/api.md`); [`live`] holds a game in play, and the rules
-//! crate decides everything about moves and results.
+//! The layers, from the inside out: [`round`] is a game on the server and the actions on it
+//! (no I/O); [`store`] keeps rounds in an SQLite file and is the truth; [`app`] holds the
+//! games in memory and runs every change through the store before anyone sees it, and lends
+//! the [`engines`]; [`actions`] are what people do, the same for every transport; [`api`]
+//! (HTTP) and [`ws`] (WebSocket) only translate. Both are described in `docs/api.md`.
 
+pub mod actions;
 pub mod api;
 pub mod app;
 pub mod assets;
 pub mod connections;
 pub mod diagram;
+pub mod engines;
 pub mod error;
-pub mod live;
+pub mod round;
+pub mod secret;
 pub mod store;
 pub mod view;
 pub mod ws;
 
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
+use std::time::Instant;
 
 use axum::Router;
-use axum::extract::DefaultBodyLimit;
+use axum::body::Body;
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Request, State};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use tower::ServiceExt;
 
 pub use app::{App, Settings};
 pub use error::ApiError;
-pub use store::{Store, StoreError};
+pub use store::{Store, StoreError, StoreOptions};
 
 /// The largest request body, in bytes (a PDN upload may be larger).
 pub const MAX_BODY_BYTES: usize = 256 * 1024;
@@ -63,13 +74,84 @@ pub fn router(app: Arc<App>) -> Router {
         .merge(api)
         .merge(upload)
         .fallback(api::not_found)
+        .layer(middleware::from_fn_with_state(Arc::clone(&app), gate))
         .with_state(app)
 }
 
-/// Runs the server on `listener` until the process is stopped, with at most
-/// `Settings::connections_per_address` connections open from one address.
+/// The path as it may be logged: invite codes are secrets and are left out.
+fn loggable_path(path: &str) -> String {
+    match path.find("/join/") {
+        Some(at) => format!("{}/join/…", &path[..at]),
+        None => path.chars().take(200).collect(),
+    }
+}
+
+/// Every request passes here: the rate limit per address, the client's address for the
+/// handlers, and one log line for each refused or failed request with its cause.
+async fn gate(State(app): State<Arc<App>>, mut request: Request, next: Next) -> Response {
+    let client = request
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |info| info.0.ip());
+    let method = request.method().clone();
+    let path = loggable_path(request.uri().path());
+    let response = if app.allow_request(client) {
+        request.extensions_mut().insert(api::Client(client));
+        let started = Instant::now();
+        let response = next.run(request).await;
+        tracing::trace!(%method, %path, status = response.status().as_u16(), ms = started.elapsed().as_millis() as u64);
+        response
+    } else {
+        tracing::warn!(%client, "limit: too many requests from one address");
+        ApiError::too_many("too many requests from your address; slow down").into_response()
+    };
+    let status = response.status();
+    if status.is_client_error() || status.is_server_error() {
+        let (code, message) = response
+            .extensions()
+            .get::<error::Refusal>()
+            .map_or(("", ""), |r| (r.code, r.message.as_str()));
+        if status.is_server_error() {
+            tracing::error!(%method, %path, status = status.as_u16(), code, "{message}");
+        } else {
+            tracing::info!(%method, %path, status = status.as_u16(), code, "{message}");
+        }
+    }
+    response
+}
+
+/// Runs the server on `listener` until the process is stopped: at most
+/// [`Settings::connections_per_address`] connections open from one address, and a
+/// connection that does not send a request's headers within [`Settings::idle_timeout`]
+/// (also between requests) is closed.
 pub async fn serve(listener: tokio::net::TcpListener, app: Arc<App>) -> std::io::Result<()> {
+    use axum::serve::Listener;
+    app.start_sweeping();
     let limits = connections::ConnectionLimits::new(app.settings.connections_per_address);
-    let listener = connections::LimitedListener::new(listener, limits);
-    axum::serve(listener, router(app)).await
+    let mut listener = connections::LimitedListener::new(listener, limits);
+    let router = router(Arc::clone(&app));
+    let idle = app.settings.idle_timeout;
+    loop {
+        let (stream, address) = listener.accept().await;
+        let router = router.clone();
+        let service =
+            hyper::service::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
+                let mut request = request.map(Body::new);
+                request.extensions_mut().insert(ConnectInfo(address));
+                router.clone().oneshot(request)
+            });
+        tokio::spawn(async move {
+            let mut builder = hyper::server::conn::http1::Builder::new();
+            builder
+                .timer(TokioTimer::new())
+                .header_read_timeout(idle)
+                .max_buf_size(64 * 1024);
+            let connection = builder
+                .serve_connection(TokioIo::new(stream), service)
+                .with_upgrades();
+            if let Err(error) = connection.await {
+                tracing::debug!(%address, "connection: {error}");
+            }
+        });
+    }
 }

@@ -1,13 +1,20 @@
 //! The games on disk: one SQLite file with versioned migrations.
 //!
-//! The store knows rows, not rules: it keeps each game's settings, seats, clocks and result,
-//! and its moves as text. Every write that changes a game is one transaction, and a caller
-//! acknowledges a move only after [`Store::append_move`] has returned.
+//! The store is the truth. It keeps each game's settings, seats, clocks and result, and its
+//! moves as text; a [`Round`] is turned into rows and back here and nowhere else. Every write
+//! that changes a game is one transaction that succeeds only against the version the change
+//! was computed on, and a caller acknowledges a change only after it has returned.
 
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
 
+use bashni_engine::Level;
+use bashni_rules::notation::{parse_fen, parse_move, write_fen};
+use bashni_rules::{Color, GameResult, TimeControl, Variant};
 use rusqlite::{Connection, OptionalExtension, Row, params};
+
+use crate::round::{Mode, Player, Round, Seat, duration_of_ms, millis};
 
 /// The schema, one step per version; `PRAGMA user_version` records how many have run.
 const MIGRATIONS: &[&str] = &[
@@ -55,13 +62,46 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE games ADD COLUMN last_offer TEXT;",
 ];
 
+/// What went wrong in the database.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StoreErrorKind {
+    /// Another process holds the database's lock for longer than the wait allowed.
+    Busy,
+    /// The disk (or the database's size limit) is full.
+    Full,
+    /// The game changed since the change was computed (another writer came first).
+    Stale,
+    /// A stored game cannot be read back.
+    Corrupt,
+    /// Anything else.
+    Other,
+}
+
 /// A failure of the database.
 #[derive(Debug)]
-pub struct StoreError(pub String);
+pub struct StoreError {
+    /// What kind of failure.
+    pub kind: StoreErrorKind,
+    /// What happened.
+    pub message: String,
+}
+
+impl StoreError {
+    fn new(kind: StoreErrorKind, message: impl Into<String>) -> StoreError {
+        StoreError {
+            kind,
+            message: message.into(),
+        }
+    }
+
+    fn other(message: impl Into<String>) -> StoreError {
+        StoreError::new(StoreErrorKind::Other, message)
+    }
+}
 
 impl std::fmt::Display for StoreError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "database: {}", self.0)
+        write!(f, "database: {}", self.message)
     }
 }
 
@@ -69,105 +109,118 @@ impl std::error::Error for StoreError {}
 
 impl From<rusqlite::Error> for StoreError {
     fn from(error: rusqlite::Error) -> StoreError {
-        StoreError(error.to_string())
+        use rusqlite::ErrorCode;
+        let kind = match error.sqlite_error_code() {
+            Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => StoreErrorKind::Busy,
+            Some(ErrorCode::DiskFull) => StoreErrorKind::Full,
+            Some(ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase) => StoreErrorKind::Corrupt,
+            _ => StoreErrorKind::Other,
+        };
+        StoreError::new(kind, error.to_string())
     }
 }
 
-/// One seat as stored.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SeatRow {
-    /// The player's name as shown.
-    pub name: String,
-    /// The seat's secret token (hex), if a person holds it.
-    pub token: Option<String>,
-    /// Whether somebody (or the engine) sits there.
-    pub joined: bool,
+/// How a store is opened.
+#[derive(Clone, Copy, Debug)]
+pub struct StoreOptions {
+    /// How long a write waits for another process's lock before it fails.
+    pub busy_timeout: Duration,
+    /// The largest the database file may grow, in MiB (`None`: as large as the disk allows).
+    pub max_mib: Option<u64>,
+    /// The write-ahead log is truncated once it has grown past this many bytes.
+    pub wal_limit_bytes: u64,
 }
 
-/// A game's settings and state, everything but its moves.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameRow {
-    /// The game's id, used in its links.
-    pub id: String,
-    /// `bashni` or `russian`.
-    pub variant: String,
-    /// `engine`, `friend`, `local` or `record`.
-    pub mode: String,
-    /// The start position in the compact FEN form.
-    pub start_fen: String,
-    /// The engine's level in an engine game.
-    pub level: Option<u8>,
-    /// The engine's colour (`white` or `black`) in an engine game.
-    pub engine_color: Option<String>,
-    /// The colour of the seat the game's creator took.
-    pub creator: Option<String>,
-    /// White's seat.
-    pub white: SeatRow,
-    /// Black's seat.
-    pub black: SeatRow,
-    /// The invite code of a friend game's free seat, until it is taken.
-    pub invite: Option<String>,
-    /// The clock's starting time, if the game has a clock.
-    pub base_ms: Option<i64>,
-    /// The increment per move.
-    pub increment_ms: Option<i64>,
-    /// White's time left when White's clock last stopped.
-    pub white_ms: Option<i64>,
-    /// Black's time left when Black's clock last stopped.
-    pub black_ms: Option<i64>,
-    /// `1-0`, `0-1`, `1/2-1/2`, or `None` while the game goes on.
-    pub result: Option<String>,
-    /// Why the game ended, for people.
-    pub reason: Option<String>,
-    /// Why the game ended, as a code (see the API description).
-    pub reason_code: Option<String>,
-    /// The colour whose draw offer is open.
-    pub draw_offer: Option<String>,
-    /// Extra PDN tags (a JSON array of pairs), kept from an uploaded record.
-    pub tags: String,
-    /// When the game was made (ms since 1970).
-    pub created_ms: i64,
-    /// When it last changed.
-    pub updated_ms: i64,
-    /// How many changes the game has seen (grows with every change, never goes back).
-    pub version: i64,
-    /// The colour that offered a draw last, open or not.
-    pub last_offer: Option<String>,
+impl Default for StoreOptions {
+    fn default() -> StoreOptions {
+        StoreOptions {
+            busy_timeout: Duration::from_secs(5),
+            max_mib: None,
+            wal_limit_bytes: 16 * 1024 * 1024,
+        }
+    }
 }
 
-/// One move as stored.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MoveRow {
-    /// 0 for the first move.
-    pub ply: u32,
-    /// The move in full notation.
-    pub text: String,
-    /// White's time left after the move.
-    pub white_ms: Option<i64>,
-    /// Black's time left after the move.
-    pub black_ms: Option<i64>,
-    /// When it was played (ms since 1970).
-    pub at_ms: i64,
+/// What changed in a game, so that the store writes only that.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// A move was played (the round's last move; maybe the game ended with it).
+    Move,
+    /// Seats, clocks, result or draw offer changed.
+    Game,
+    /// Moves from this ply on were taken back.
+    TakeBack(usize),
 }
 
 /// A game in a list.
 #[derive(Clone, Debug)]
 pub struct GameSummary {
-    /// The row.
-    pub row: GameRow,
-    /// How many moves have been played.
-    pub moves: u32,
+    /// The game's id.
+    pub id: String,
+    /// `bashni` or `russian`.
+    pub variant: String,
+    /// The mode's name.
+    pub mode: String,
+    /// White's name.
+    pub white: String,
+    /// Black's name.
+    pub black: String,
+    /// How many plies have been played.
+    pub plies: u32,
+    /// The score, once the game is over.
+    pub result: Option<String>,
+    /// Why it ended.
+    pub reason: Option<String>,
+    /// When it last changed (ms since 1970).
+    pub updated_ms: i64,
 }
 
 /// The database.
 pub struct Store {
     connection: Mutex<Connection>,
+    path: Option<std::path::PathBuf>,
 }
 
 const GAME_COLUMNS: &str = "id, variant, mode, start_fen, level, engine_color, creator, \
     white_name, black_name, white_token, black_token, white_joined, black_joined, invite, \
     base_ms, increment_ms, white_ms, black_ms, result, reason, reason_code, draw_offer, tags, \
     created_ms, updated_ms, version, last_offer";
+
+/// A game's row, as SQLite holds it.
+struct GameRow {
+    id: String,
+    variant: String,
+    mode: String,
+    start_fen: String,
+    level: Option<u8>,
+    engine_color: Option<String>,
+    creator: Option<String>,
+    white: (String, Option<String>, bool),
+    black: (String, Option<String>, bool),
+    invite: Option<String>,
+    base_ms: Option<i64>,
+    increment_ms: Option<i64>,
+    white_ms: Option<i64>,
+    black_ms: Option<i64>,
+    result: Option<String>,
+    reason: Option<String>,
+    reason_code: Option<String>,
+    draw_offer: Option<String>,
+    tags: String,
+    created_ms: i64,
+    updated_ms: i64,
+    version: i64,
+    last_offer: Option<String>,
+}
+
+/// A move's row.
+struct MoveRow {
+    ply: u32,
+    text: String,
+    white_ms: Option<i64>,
+    black_ms: Option<i64>,
+    at_ms: i64,
+}
 
 fn game_from_row(row: &Row<'_>) -> rusqlite::Result<GameRow> {
     Ok(GameRow {
@@ -178,16 +231,8 @@ fn game_from_row(row: &Row<'_>) -> rusqlite::Result<GameRow> {
         level: row.get(4)?,
         engine_color: row.get(5)?,
         creator: row.get(6)?,
-        white: SeatRow {
-            name: row.get(7)?,
-            token: row.get(9)?,
-            joined: row.get(11)?,
-        },
-        black: SeatRow {
-            name: row.get(8)?,
-            token: row.get(10)?,
-            joined: row.get(12)?,
-        },
+        white: (row.get(7)?, row.get(9)?, row.get(11)?),
+        black: (row.get(8)?, row.get(10)?, row.get(12)?),
         invite: row.get(13)?,
         base_ms: row.get(14)?,
         increment_ms: row.get(15)?,
@@ -205,6 +250,131 @@ fn game_from_row(row: &Row<'_>) -> rusqlite::Result<GameRow> {
     })
 }
 
+/// The row of `round`.
+fn row_of(round: &Round) -> GameRow {
+    let control = round.control();
+    let ending = round.ending();
+    let player = |p: &Player| (p.name.clone(), p.token.clone(), p.joined);
+    GameRow {
+        id: round.id.clone(),
+        variant: round.variant().name().to_string(),
+        mode: round.mode.name().to_string(),
+        start_fen: write_fen(round.game.start_position()),
+        level: round.level.map(Level::number),
+        engine_color: round.engine_color.map(|c| c.code().to_string()),
+        creator: round.creator.map(|s| s.name().to_string()),
+        white: player(&round.white),
+        black: player(&round.black),
+        invite: round.invite.clone(),
+        base_ms: control.map(|c| millis(c.base)),
+        increment_ms: control.map(|c| millis(c.increment)),
+        white_ms: round.clock.stored(Color::White).map(millis),
+        black_ms: round.clock.stored(Color::Black).map(millis),
+        result: ending.map(|e| e.result.score().to_string()),
+        reason: ending.map(|e| e.reason_text()),
+        reason_code: ending.map(|e| e.code().to_string()),
+        draw_offer: round.game.draw_offer().map(|c| c.code().to_string()),
+        tags: serde_json::to_string(&round.tags).unwrap_or_else(|_| "[]".into()),
+        created_ms: round.created_ms,
+        updated_ms: round.updated_ms,
+        version: i64::try_from(round.version).unwrap_or(i64::MAX),
+        last_offer: round.game.last_draw_offer().map(|c| c.code().to_string()),
+    }
+}
+
+/// The row of the move at `ply` of `round`.
+fn move_row(round: &Round, ply: usize) -> Option<MoveRow> {
+    let mv = round.game.moves().get(ply)?;
+    let [white_ms, black_ms] = round.move_clocks.get(ply).copied().unwrap_or([None, None]);
+    Some(MoveRow {
+        ply: u32::try_from(ply).ok()?,
+        text: mv.to_string(),
+        white_ms,
+        black_ms,
+        at_ms: round.updated_ms,
+    })
+}
+
+fn score_of(text: &str) -> Option<GameResult> {
+    match text {
+        "1-0" => Some(GameResult::WhiteWins),
+        "0-1" => Some(GameResult::BlackWins),
+        "1/2-1/2" => Some(GameResult::Draw),
+        _ => None,
+    }
+}
+
+/// Rebuilds a stored game: replays its moves and declares a declared result again.
+fn round_of(row: GameRow, moves: &[MoveRow]) -> Result<Round, String> {
+    let id = row.id.clone();
+    let variant =
+        Variant::parse(&row.variant).ok_or_else(|| format!("unknown variant {}", row.variant))?;
+    let mode = Mode::parse(&row.mode).ok_or_else(|| format!("unknown mode {}", row.mode))?;
+    let start = parse_fen(variant, &row.start_fen).map_err(|e| format!("start position: {e}"))?;
+    let control = row.base_ms.map(|base| TimeControl {
+        base: duration_of_ms(base),
+        increment: duration_of_ms(row.increment_ms.unwrap_or(0)),
+    });
+    let mut round = Round::new(id, mode, start, control);
+    for stored in moves {
+        let game = &mut round.game;
+        if stored.ply as usize != game.ply() {
+            return Err(format!("move {} is missing", game.ply() + 1));
+        }
+        let mv = parse_move(game.position(), &stored.text)
+            .map_err(|e| format!("move {}: {e}", stored.ply + 1))?;
+        game.play(&mv)
+            .map_err(|e| format!("move {}: {e}", stored.ply + 1))?;
+        round.move_clocks.push([stored.white_ms, stored.black_ms]);
+    }
+    let result = row.result.as_deref().and_then(score_of);
+    if let (Some(code), None) = (row.reason_code.as_deref(), round.game.outcome()) {
+        // Declared results are not found by replaying moves; declare them again.
+        let loser = result.and_then(GameResult::winner).map(Color::opponent);
+        let game = &mut round.game;
+        let _ = match (code, loser) {
+            ("resignation", Some(loser)) => game.resign(loser),
+            ("time", Some(loser)) => game.flag(loser),
+            ("agreement", _) => game.agree_draw(),
+            ("repetition" | "quiet_moves", _) => game.claim_draw(),
+            _ => Ok(()),
+        };
+    }
+    if round.game.outcome().is_none() {
+        round.recorded = result;
+    }
+    round.game.restore_draw_offers(
+        row.draw_offer.as_deref().and_then(Color::from_code),
+        row.last_offer.as_deref().and_then(Color::from_code),
+    );
+    let player = |(name, token, joined): (String, Option<String>, bool)| Player {
+        name,
+        token,
+        joined,
+    };
+    round.white = player(row.white);
+    round.black = player(row.black);
+    round.level = row.level.and_then(Level::new);
+    round.engine_color = row.engine_color.as_deref().and_then(Color::from_code);
+    round.creator = row.creator.as_deref().and_then(Seat::parse);
+    round.invite = row.invite;
+    round.tags = serde_json::from_str(&row.tags).unwrap_or_default();
+    round.created_ms = row.created_ms;
+    round.updated_ms = row.updated_ms;
+    round.version = u64::try_from(row.version).unwrap_or(0);
+    for (color, stored) in [(Color::White, row.white_ms), (Color::Black, row.black_ms)] {
+        if let Some(ms) = stored {
+            round.clock.set_left(color, duration_of_ms(ms));
+        }
+    }
+    round.settle_clock(std::time::Instant::now());
+    Ok(round)
+}
+
+fn sqlite_version(connection: &Connection) -> Result<i64, StoreError> {
+    Ok(connection.pragma_query_value(None, "user_version", |r| r.get(0))?)
+}
+
 impl Store {
     /// Opens (or makes) the database at `path` and brings its schema up to date.
     ///
@@ -215,56 +385,71 @@ impl Store {
     ///
     /// Checkpoints (copying the log back into the database file, with its syncs) are not
     /// left to the writer, which would stall the move that happens to cross the threshold:
-    /// a background thread runs them once a second on its own connection, and they never
-    /// block writers.
-    pub fn open(path: &Path) -> Result<Store, StoreError> {
+    /// a background thread runs them once a second on its own connection, and truncates the
+    /// log once it has grown past [`StoreOptions::wal_limit_bytes`], so it stays bounded.
+    pub fn open(path: &Path, options: StoreOptions) -> Result<Store, StoreError> {
         let connection = Connection::open(path)?;
-        let store = Store::setup(connection)?;
+        let store = Store::setup(connection, options, Some(path))?;
         store.lock().pragma_update(None, "wal_autocheckpoint", 0)?;
         let checkpoints = Connection::open(path)?;
-        checkpoints.busy_timeout(std::time::Duration::from_secs(5))?;
+        checkpoints.busy_timeout(Duration::from_secs(5))?;
+        let wal = std::path::PathBuf::from(format!("{}-wal", path.display()));
+        let limit = options.wal_limit_bytes;
         std::thread::Builder::new()
             .name("checkpoints".into())
-            .spawn(move || {
-                loop {
-                    std::thread::sleep(std::time::Duration::from_secs(1));
-                    if let Err(error) =
-                        checkpoints.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()))
-                    {
-                        tracing::warn!("checkpoint: {error}");
-                    }
-                }
-            })
-            .map_err(|e| StoreError(format!("cannot start the checkpoint thread: {e}")))?;
+            .spawn(move || checkpoint_loop(&checkpoints, &wal, limit))
+            .map_err(|e| StoreError::other(format!("cannot start the checkpoint thread: {e}")))?;
         Ok(store)
     }
 
     /// A database in memory, for tests.
     pub fn in_memory() -> Result<Store, StoreError> {
-        Store::setup(Connection::open_in_memory()?)
+        Store::setup(Connection::open_in_memory()?, StoreOptions::default(), None)
     }
 
-    fn setup(mut connection: Connection) -> Result<Store, StoreError> {
-        connection.pragma_update(None, "journal_mode", "WAL")?;
-        connection.pragma_update(None, "synchronous", "NORMAL")?;
-        connection.pragma_update(None, "foreign_keys", "ON")?;
-        connection.busy_timeout(std::time::Duration::from_secs(5))?;
-        let version: i64 = connection.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    fn setup(
+        mut connection: Connection,
+        options: StoreOptions,
+        path: Option<&Path>,
+    ) -> Result<Store, StoreError> {
+        // A file from a newer program is refused before anything is written to it.
+        let version = sqlite_version(&connection)?;
         let known = MIGRATIONS.len() as i64;
         if version > known {
-            return Err(StoreError(format!(
+            return Err(StoreError::other(format!(
                 "the database has schema version {version}, newer than this program's {known}"
             )));
         }
+        connection.busy_timeout(options.busy_timeout)?;
+        connection.pragma_update(None, "journal_mode", "WAL")?;
+        connection.pragma_update(None, "synchronous", "NORMAL")?;
+        connection.pragma_update(None, "foreign_keys", "ON")?;
+        connection.pragma_update(None, "journal_size_limit", 4 * 1024 * 1024)?;
         for (step, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
             let transaction = connection.transaction()?;
             transaction.execute_batch(sql)?;
             transaction.pragma_update(None, "user_version", step as i64 + 1)?;
             transaction.commit()?;
         }
-        Ok(Store {
+        let store = Store {
             connection: Mutex::new(connection),
-        })
+            path: path.map(Path::to_path_buf),
+        };
+        if let Some(mib) = options.max_mib {
+            store.limit_size(mib)?;
+        }
+        Ok(store)
+    }
+
+    /// Lets the database file grow to at most `mib` MiB (at least its present size): writes
+    /// beyond fail as on a full disk.
+    pub fn limit_size(&self, mib: u64) -> Result<(), StoreError> {
+        let connection = self.lock();
+        let page: i64 = connection.pragma_query_value(None, "page_size", |r| r.get(0))?;
+        let pages = i64::try_from(mib.saturating_mul(1024 * 1024)).unwrap_or(i64::MAX) / page;
+        let used: i64 = connection.pragma_query_value(None, "page_count", |r| r.get(0))?;
+        connection.pragma_update(None, "max_page_count", pages.max(used))?;
+        Ok(())
     }
 
     fn lock(&self) -> MutexGuard<'_, Connection> {
@@ -276,13 +461,20 @@ impl Store {
 
     /// The schema version in use.
     pub fn schema_version(&self) -> Result<i64, StoreError> {
-        Ok(self
-            .lock()
-            .pragma_query_value(None, "user_version", |r| r.get(0))?)
+        sqlite_version(&self.lock())
+    }
+
+    /// The size of the write-ahead log file, in bytes (0 in memory or when there is none).
+    pub fn wal_bytes(&self) -> u64 {
+        self.path
+            .as_ref()
+            .and_then(|p| std::fs::metadata(format!("{}-wal", p.display())).ok())
+            .map_or(0, |m| m.len())
     }
 
     /// Stores a new game with its moves (a record read from PDN has some).
-    pub fn insert_game(&self, game: &GameRow, moves: &[MoveRow]) -> Result<(), StoreError> {
+    pub fn insert(&self, round: &Round) -> Result<(), StoreError> {
+        let game = row_of(round);
         let mut connection = self.lock();
         let transaction = connection.transaction()?;
         transaction.execute(
@@ -298,12 +490,12 @@ impl Store {
                 game.level,
                 game.engine_color,
                 game.creator,
-                game.white.name,
-                game.black.name,
-                game.white.token,
-                game.black.token,
-                game.white.joined,
-                game.black.joined,
+                game.white.0,
+                game.black.0,
+                game.white.1,
+                game.black.1,
+                game.white.2,
+                game.black.2,
                 game.invite,
                 game.base_ms,
                 game.increment_ms,
@@ -320,44 +512,48 @@ impl Store {
                 game.last_offer,
             ],
         )?;
-        for mv in moves {
-            insert_move(&transaction, &game.id, mv)?;
+        for ply in 0..round.game.ply() {
+            if let Some(mv) = move_row(round, ply) {
+                insert_move(&transaction, &game.id, &mv)?;
+            }
         }
         transaction.commit()?;
         Ok(())
     }
 
-    /// Stores a played move and the game's new state, together.
-    pub fn append_move(&self, game: &GameRow, mv: &MoveRow) -> Result<(), StoreError> {
+    /// Stores `change` of `round`, in one transaction, provided the stored game is still at
+    /// `was` (the version the change was computed on); otherwise nothing is written and the
+    /// error's kind is [`StoreErrorKind::Stale`].
+    pub fn save(&self, round: &Round, change: Change, was: u64) -> Result<(), StoreError> {
+        let game = row_of(round);
         let mut connection = self.lock();
         let transaction = connection.transaction()?;
-        insert_move(&transaction, &game.id, mv)?;
-        update_game(&transaction, game)?;
+        // The version check comes first, so a stale change is told apart from a broken one.
+        update_game(&transaction, &game, was)?;
+        match change {
+            Change::Move => {
+                let mv = round
+                    .game
+                    .ply()
+                    .checked_sub(1)
+                    .and_then(|ply| move_row(round, ply))
+                    .ok_or_else(|| StoreError::other("a move was to be stored, but none is"))?;
+                insert_move(&transaction, &game.id, &mv)?;
+            }
+            Change::TakeBack(ply) => {
+                transaction.execute(
+                    "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
+                    params![game.id, ply as i64],
+                )?;
+            }
+            Change::Game => {}
+        }
         transaction.commit()?;
         Ok(())
     }
 
-    /// Stores the game's new state (seats, clocks, result, draw offer).
-    pub fn update_game(&self, game: &GameRow) -> Result<(), StoreError> {
-        let connection = self.lock();
-        update_game(&connection, game)
-    }
-
-    /// Takes back every move from `ply` on and stores the game's new state, together.
-    pub fn take_back(&self, game: &GameRow, ply: u32) -> Result<(), StoreError> {
-        let mut connection = self.lock();
-        let transaction = connection.transaction()?;
-        transaction.execute(
-            "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
-            params![game.id, ply],
-        )?;
-        update_game(&transaction, game)?;
-        transaction.commit()?;
-        Ok(())
-    }
-
-    /// The game `id` and its moves in order, if there is one.
-    pub fn load_game(&self, id: &str) -> Result<Option<(GameRow, Vec<MoveRow>)>, StoreError> {
+    /// The game `id`, rebuilt, if there is one.
+    pub fn load(&self, id: &str) -> Result<Option<Round>, StoreError> {
         let connection = self.lock();
         let game = connection
             .query_row(
@@ -383,30 +579,62 @@ impl Store {
                 })
             })?
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(Some((game, moves)))
+        drop(statement);
+        drop(connection);
+        round_of(game, &moves)
+            .map(Some)
+            .map_err(|e| StoreError::new(StoreErrorKind::Corrupt, format!("game {id}: {e}")))
     }
 
     /// The games changed most recently, newest first.
-    pub fn recent_games(&self, limit: u32) -> Result<Vec<GameSummary>, StoreError> {
+    pub fn recent(&self, limit: u32) -> Result<Vec<GameSummary>, StoreError> {
         let connection = self.lock();
-        let columns = GAME_COLUMNS
-            .split(", ")
-            .map(|c| format!("g.{}", c.trim()))
-            .collect::<Vec<_>>()
-            .join(", ");
-        let mut statement = connection.prepare_cached(&format!(
-            "SELECT {columns}, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) \
-             FROM games g ORDER BY g.updated_ms DESC LIMIT ?1"
-        ))?;
+        let mut statement = connection.prepare_cached(
+            "SELECT g.id, g.variant, g.mode, g.white_name, g.black_name, \
+             (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id), g.result, g.reason, \
+             g.updated_ms FROM games g ORDER BY g.updated_ms DESC LIMIT ?1",
+        )?;
         let games = statement
             .query_map(params![limit], |row| {
                 Ok(GameSummary {
-                    row: game_from_row(row)?,
-                    moves: row.get(27)?,
+                    id: row.get(0)?,
+                    variant: row.get(1)?,
+                    mode: row.get(2)?,
+                    white: row.get(3)?,
+                    black: row.get(4)?,
+                    plies: row.get(5)?,
+                    result: row.get(6)?,
+                    reason: row.get(7)?,
+                    updated_ms: row.get(8)?,
                 })
             })?
             .collect::<Result<Vec<_>, _>>()?;
         Ok(games)
+    }
+}
+
+/// Copies the log into the database once a second; truncates it once it is past `limit`.
+fn checkpoint_loop(connection: &Connection, wal: &Path, limit: u64) {
+    let mut warned = false;
+    loop {
+        std::thread::sleep(Duration::from_secs(1));
+        let size = std::fs::metadata(wal).map_or(0, |m| m.len());
+        let mode = if size > limit { "TRUNCATE" } else { "PASSIVE" };
+        let done = connection.query_row(&format!("PRAGMA wal_checkpoint({mode})"), [], |row| {
+            row.get::<_, i64>(0)
+        });
+        match done {
+            Ok(0) => warned = false,
+            Ok(_) if size > limit && !warned => {
+                tracing::warn!(
+                    wal_bytes = size,
+                    "checkpoint: the log could not be truncated yet"
+                );
+                warned = true;
+            }
+            Ok(_) => {}
+            Err(error) => tracing::warn!("checkpoint: {error}"),
+        }
     }
 }
 
@@ -427,22 +655,22 @@ fn insert_move(connection: &Connection, game: &str, mv: &MoveRow) -> Result<(), 
     Ok(())
 }
 
-fn update_game(connection: &Connection, game: &GameRow) -> Result<(), StoreError> {
+fn update_game(connection: &Connection, game: &GameRow, was: u64) -> Result<(), StoreError> {
     let changed = connection
         .prepare_cached(
             "UPDATE games SET white_name = ?2, black_name = ?3, white_token = ?4, \
              black_token = ?5, white_joined = ?6, black_joined = ?7, invite = ?8, white_ms = ?9, \
              black_ms = ?10, result = ?11, reason = ?12, reason_code = ?13, draw_offer = ?14, \
-             updated_ms = ?15, version = ?16, last_offer = ?17 WHERE id = ?1",
+             updated_ms = ?15, version = ?16, last_offer = ?17 WHERE id = ?1 AND version = ?18",
         )?
         .execute(params![
             game.id,
-            game.white.name,
-            game.black.name,
-            game.white.token,
-            game.black.token,
-            game.white.joined,
-            game.black.joined,
+            game.white.0,
+            game.black.0,
+            game.white.1,
+            game.black.1,
+            game.white.2,
+            game.black.2,
             game.invite,
             game.white_ms,
             game.black_ms,
@@ -453,100 +681,114 @@ fn update_game(connection: &Connection, game: &GameRow) -> Result<(), StoreError
             game.updated_ms,
             game.version,
             game.last_offer,
+            i64::try_from(was).unwrap_or(i64::MAX),
         ])?;
     if changed == 1 {
         Ok(())
     } else {
-        Err(StoreError(format!(
-            "game {} is not in the database",
-            game.id
-        )))
+        Err(StoreError::new(
+            StoreErrorKind::Stale,
+            format!("game {} changed meanwhile (or is not stored)", game.id),
+        ))
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use std::time::Instant;
+
+    use bashni_rules::Position;
+
     use super::*;
 
-    fn sample() -> GameRow {
-        GameRow {
-            id: "g1".into(),
-            variant: "bashni".into(),
-            mode: "friend".into(),
-            start_fen: "W:W:B".into(),
-            level: None,
-            engine_color: None,
-            creator: Some("white".into()),
-            white: SeatRow {
-                name: "Anna".into(),
-                token: Some("aa".into()),
-                joined: true,
-            },
-            black: SeatRow {
-                name: "".into(),
-                token: None,
-                joined: false,
-            },
-            invite: Some("inv".into()),
-            base_ms: Some(60_000),
-            increment_ms: Some(1_000),
-            white_ms: Some(60_000),
-            black_ms: Some(60_000),
-            result: None,
-            reason: None,
-            reason_code: None,
-            draw_offer: None,
-            tags: "[]".into(),
-            created_ms: 1,
-            updated_ms: 1,
-            version: 1,
-            last_offer: None,
+    fn sample() -> Round {
+        let mut round = Round::new(
+            "g1".into(),
+            Mode::Local,
+            Position::start(Variant::Bashni),
+            Some(TimeControl {
+                base: Duration::from_secs(60),
+                increment: Duration::from_secs(1),
+            }),
+        );
+        for (color, name) in [(Color::White, "Anna"), (Color::Black, "Boris")] {
+            let player = round.player_mut(color);
+            player.name = name.into();
+            player.token = Some("aa".into());
+            player.joined = true;
         }
+        round.creator = Some(Seat::Both);
+        round
     }
 
-    fn mv(ply: u32, text: &str) -> MoveRow {
-        MoveRow {
-            ply,
-            text: text.into(),
-            white_ms: Some(59_000),
-            black_ms: Some(60_000),
-            at_ms: 2,
-        }
+    fn play(store: &Store, round: &mut Round, text: &str) -> Result<(), StoreError> {
+        let was = round.version;
+        round
+            .play(Seat::Both, text, false, Instant::now())
+            .map_err(|e| StoreError::other(e.to_string()))?;
+        store.save(round, Change::Move, was)
+    }
+
+    fn load(store: &Store, id: &str) -> Result<Round, StoreError> {
+        store.load(id)?.ok_or(StoreError::other("missing"))
     }
 
     #[test]
     fn games_and_moves_round_trip() -> Result<(), StoreError> {
         let store = Store::in_memory()?;
         assert_eq!(store.schema_version()?, MIGRATIONS.len() as i64);
-        let mut game = sample();
-        store.insert_game(&game, &[])?;
-        store.append_move(&game, &mv(0, "c3-d4"))?;
-        game.black.joined = true;
-        game.black.name = "Boris".into();
-        game.updated_ms = 5;
-        store.append_move(&game, &mv(1, "f6-g5"))?;
-        let (loaded, moves) = store.load_game("g1")?.ok_or(StoreError("missing".into()))?;
-        assert_eq!(loaded, game);
-        assert_eq!(moves, vec![mv(0, "c3-d4"), mv(1, "f6-g5")]);
-        store.take_back(&game, 1)?;
-        let (_, moves) = store.load_game("g1")?.ok_or(StoreError("missing".into()))?;
-        assert_eq!(moves, vec![mv(0, "c3-d4")]);
-        let recent = store.recent_games(10)?;
+        let mut round = sample();
+        store.insert(&round)?;
+        play(&store, &mut round, "c3-d4")?;
+        play(&store, &mut round, "f6-g5")?;
+        let loaded = load(&store, "g1")?;
+        assert_eq!(loaded.game.moves(), round.game.moves());
+        assert_eq!(loaded.version, round.version);
+        assert_eq!(loaded.white, round.white);
+        assert_eq!(loaded.move_clocks, round.move_clocks);
+        let was = round.version;
+        let ply = round
+            .take_back(Seat::Both, Instant::now())
+            .map_err(|e| StoreError::other(e.to_string()))?;
+        store.save(&round, Change::TakeBack(ply), was)?;
+        assert_eq!(load(&store, "g1")?.game.ply(), 1);
+        let recent = store.recent(10)?;
         assert_eq!(recent.len(), 1);
-        assert_eq!(recent[0].moves, 1);
-        assert!(store.load_game("nope")?.is_none());
+        assert_eq!(recent[0].plies, 1);
+        assert!(store.load("nope")?.is_none());
         Ok(())
     }
 
     #[test]
-    fn a_move_twice_at_the_same_ply_is_refused() -> Result<(), StoreError> {
+    fn a_change_computed_on_an_old_version_is_refused() -> Result<(), StoreError> {
         let store = Store::in_memory()?;
-        let game = sample();
-        store.insert_game(&game, &[])?;
-        store.append_move(&game, &mv(0, "c3-d4"))?;
-        assert!(store.append_move(&game, &mv(0, "c3-b4")).is_err());
-        let (_, moves) = store.load_game("g1")?.ok_or(StoreError("missing".into()))?;
-        assert_eq!(moves, vec![mv(0, "c3-d4")]);
+        let mut round = sample();
+        store.insert(&round)?;
+        let mut other = round.clone();
+        play(&store, &mut round, "c3-d4")?;
+        let refused = play(&store, &mut other, "c3-b4");
+        assert_eq!(
+            refused.map_err(|e| e.kind).err(),
+            Some(StoreErrorKind::Stale)
+        );
+        let stored = load(&store, "g1")?;
+        assert_eq!(stored.game.moves(), round.game.moves());
+        Ok(())
+    }
+
+    #[test]
+    fn a_declared_result_is_declared_again() -> Result<(), StoreError> {
+        let store = Store::in_memory()?;
+        let mut round = sample();
+        store.insert(&round)?;
+        let was = round.version;
+        round
+            .resign(Seat::Both, Instant::now())
+            .map_err(|e| StoreError::other(e.to_string()))?;
+        store.save(&round, Change::Game, was)?;
+        let loaded = load(&store, "g1")?;
+        assert_eq!(loaded.ending(), round.ending());
+        assert!(loaded.is_over());
         Ok(())
     }
 
@@ -561,31 +803,68 @@ mod tests {
              VALUES ('old', 'russian', 'local', 'W:W:B', 'A', 'B', 1, 1, '[]', 1, 1)",
             [],
         )?;
-        let store = Store::setup(connection)?;
+        let store = Store::setup(connection, StoreOptions::default(), None)?;
         assert_eq!(store.schema_version()?, MIGRATIONS.len() as i64);
-        let (game, _) = store
-            .load_game("old")?
-            .ok_or(StoreError("missing".into()))?;
+        let game = load(&store, "old")?;
         assert_eq!(game.version, 0);
         assert_eq!(game.white.name, "A");
         Ok(())
     }
 
+    fn temp_path(name: &str) -> Result<std::path::PathBuf, StoreError> {
+        let dir = std::env::temp_dir().join(format!("bashni-store-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).map_err(|e| StoreError::other(e.to_string()))?;
+        Ok(dir.join("games.sqlite3"))
+    }
+
     #[test]
     fn reopening_keeps_games_and_schema() -> Result<(), StoreError> {
-        let dir = std::env::temp_dir().join(format!("bashni-store-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).map_err(|e| StoreError(e.to_string()))?;
-        let path = dir.join("games.sqlite3");
-        let _ = std::fs::remove_file(&path);
+        let path = temp_path("reopen")?;
+        let mut round = sample();
         {
-            let store = Store::open(&path)?;
-            store.insert_game(&sample(), &[mv(0, "c3-d4")])?;
+            let store = Store::open(&path, StoreOptions::default())?;
+            store.insert(&round)?;
+            play(&store, &mut round, "c3-d4")?;
         }
-        let store = Store::open(&path)?;
+        let store = Store::open(&path, StoreOptions::default())?;
         assert_eq!(store.schema_version()?, MIGRATIONS.len() as i64);
-        let (_, moves) = store.load_game("g1")?.ok_or(StoreError("missing".into()))?;
-        assert_eq!(moves.len(), 1);
-        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(load(&store, "g1")?.game.ply(), 1);
+        Ok(())
+    }
+
+    #[test]
+    fn a_newer_file_is_refused_untouched() -> Result<(), StoreError> {
+        let path = temp_path("newer")?;
+        {
+            let connection = Connection::open(&path)?;
+            connection.pragma_update(None, "user_version", 99)?;
+        }
+        let before = std::fs::read(&path).map_err(|e| StoreError::other(e.to_string()))?;
+        let refused = Store::open(&path, StoreOptions::default());
+        assert!(refused.is_err_and(|e| e.message.contains("newer")));
+        let after = std::fs::read(&path).map_err(|e| StoreError::other(e.to_string()))?;
+        assert_eq!(before, after, "the file was written to");
+        assert!(!std::path::Path::new(&format!("{}-wal", path.display())).exists());
+        Ok(())
+    }
+
+    #[test]
+    fn a_full_database_refuses_the_write_and_keeps_the_game() -> Result<(), StoreError> {
+        let store = Store::in_memory()?;
+        let mut round = sample();
+        store.insert(&round)?;
+        store.limit_size(0)?;
+        let mut big = sample();
+        big.id = "g2".into();
+        big.tags = vec![("Event".into(), "x".repeat(100_000))];
+        let refused = store.insert(&big);
+        assert_eq!(
+            refused.map_err(|e| e.kind).err(),
+            Some(StoreErrorKind::Full)
+        );
+        play(&store, &mut round, "c3-d4")?;
+        assert_eq!(load(&store, "g1")?.game.ply(), 1);
         Ok(())
     }
 }

@@ -9,7 +9,7 @@ use serde::Serialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use crate::live::{LiveGame, Mode, Seat};
+use crate::round::{Mode, Round, Seat};
 
 /// A position: who moves, its text in both notations, and every tower.
 #[derive(Serialize, Clone, Debug)]
@@ -112,40 +112,41 @@ pub fn move_record(game: &bashni_rules::Game, ply: usize) -> Option<Box<RawValue
     serde_json::value::to_raw_value(&record).ok()
 }
 
-fn seat_view(live: &LiveGame, color: Color) -> Value {
-    let seat = match color {
-        Color::White => &live.row.white,
-        Color::Black => &live.row.black,
-    };
-    let engine = live.engine_color == Some(color);
+fn seat_view(round: &Round, color: Color) -> Value {
+    let player = round.player(color);
+    let engine = round.engine_color == Some(color);
     let mut value = serde_json::json!({
-        "name": seat.name,
+        "name": player.name,
         "kind": if engine { "engine" } else { "human" },
-        "joined": seat.joined,
+        "joined": player.joined,
     });
-    if engine && let Some(level) = live.row.level {
-        value["level"] = Value::from(level);
+    if engine && let Some(level) = round.level {
+        value["level"] = Value::from(level.number());
     }
     value
 }
 
-/// The state of a game as the API shows it (see `docs/api.md`).
+/// The state of a game as the API shows it (see `docs/api.md`); as an update, without the
+/// start position and with the moves from `moves_from` on only.
 #[derive(Serialize)]
 pub struct GameStateView<'a> {
     id: &'a str,
-    variant: &'a str,
+    variant: &'static str,
     mode: &'static str,
     white: Value,
     black: Value,
     you: Option<&'static str>,
-    start: PositionView,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    start: Option<PositionView>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    moves_from: Option<usize>,
     moves: &'a [Box<RawValue>],
     position: PositionView,
     turn: &'static str,
     legal_moves: Vec<MoveView>,
     must_capture: bool,
     clock: Option<Value>,
-    draw_offer: Option<&'a str>,
+    draw_offer: Option<&'static str>,
     may_offer_draw: bool,
     can_claim_draw: Option<String>,
     can_take_back: bool,
@@ -158,83 +159,97 @@ pub struct GameStateView<'a> {
 
 /// The whole state of a game as `seat` (or a watcher, `None`) sees it.
 pub fn game_state<'a>(
-    live: &'a LiveGame,
+    round: &'a Round,
     records: &'a [Box<RawValue>],
     seat: Option<Seat>,
+    engine_thinking: bool,
     now: Instant,
 ) -> GameStateView<'a> {
-    let position = live.game.position();
-    let over = live.is_over();
-    let legal: Vec<MoveView> = if over || live.mode == Mode::Record {
-        Vec::new()
-    } else {
-        live.game
+    let mut view = update_view(round, records, 0, seat, engine_thinking, now);
+    view.start = Some(PositionView::of(round.game.start_position()));
+    view.moves_from = None;
+    view
+}
+
+/// The state of a game after a change, as `seat` sees it: everything but the start
+/// position, and the records of the moves from ply `moves_from` on.
+pub fn update_view<'a>(
+    round: &'a Round,
+    records: &'a [Box<RawValue>],
+    moves_from: usize,
+    seat: Option<Seat>,
+    engine_thinking: bool,
+    now: Instant,
+) -> GameStateView<'a> {
+    let position = round.game.position();
+    let over = round.is_over();
+    let playing = !over && round.mode != Mode::Record;
+    let legal: Vec<MoveView> = if playing {
+        round
+            .game
             .legal_moves()
             .iter()
             .map(|mv| MoveView {
-                claims_draw: live.game.move_allows_claim(mv),
+                claims_draw: round.game.move_allows_claim(mv),
                 ..MoveView::of(position, mv)
             })
             .collect()
+    } else {
+        Vec::new()
     };
-    let clock = live.row.base_ms.map(|base| {
+    let clock = round.control().map(|control| {
         serde_json::json!({
-            "base_ms": base,
-            "increment_ms": live.row.increment_ms.unwrap_or(0),
-            "white_ms": live.time_left(Color::White, now).map(|t| t.max(0)),
-            "black_ms": live.time_left(Color::Black, now).map(|t| t.max(0)),
-            "running": live.running_clock().map(Color::code),
+            "base_ms": crate::round::millis(control.base),
+            "increment_ms": crate::round::millis(control.increment),
+            "white_ms": round.time_left(Color::White, now).map(|t| t.max(0)),
+            "black_ms": round.time_left(Color::Black, now).map(|t| t.max(0)),
+            "running": round.running_clock().map(Color::code),
         })
     });
-    let result = live.row.result.as_ref().map(|score| {
-        let winner = match score.as_str() {
-            "1-0" => Some("white"),
-            "0-1" => Some("black"),
-            _ => None,
-        };
+    let result = round.ending().map(|ending| {
         serde_json::json!({
-            "score": score,
-            "winner": winner,
-            "reason": live.row.reason.clone().unwrap_or_default(),
-            "code": live.row.reason_code.clone().unwrap_or_default(),
+            "score": ending.result.score(),
+            "winner": ending.result.winner().map(Color::code),
+            "reason": ending.reason_text(),
+            "code": ending.code(),
         })
     });
-    let creator = live.row.creator.as_deref();
-    let invite_url = match (seat, &live.row.invite) {
-        (Some(seat), Some(invite)) if Some(seat.name()) == creator => {
-            Some(format!("/g/{}/join/{}", live.row.id, invite))
+    let invite_url = match (seat, &round.invite) {
+        (Some(seat), Some(invite)) if Some(seat) == round.creator => {
+            Some(format!("/g/{}/join/{}", round.id, invite))
         }
         _ => None,
     };
-    let can_take_back = seat.is_some_and(|s| live.takeback_plies(s).is_ok()) && !over;
-    let playing = !over && live.mode != Mode::Record;
+    let can_take_back = seat.is_some_and(|s| round.takeback_plies(s).is_ok()) && !over;
     let may_offer_draw = match seat {
-        Some(Seat::White) => live.game.may_offer_draw_by(Color::White),
-        Some(Seat::Black) => live.game.may_offer_draw_by(Color::Black),
-        Some(_) => live.game.may_offer_draw_by(position.side_to_move()),
-        None => live.game.may_offer_draw(),
+        Some(Seat::White) => round.game.may_offer_draw_by(Color::White),
+        Some(Seat::Black) => round.game.may_offer_draw_by(Color::Black),
+        Some(_) => round.game.may_offer_draw_by(position.side_to_move()),
+        None => round.game.may_offer_draw(),
     };
+    let from = moves_from.min(records.len());
     GameStateView {
-        id: &live.row.id,
-        variant: &live.row.variant,
-        mode: live.mode.name(),
-        white: seat_view(live, Color::White),
-        black: seat_view(live, Color::Black),
+        id: &round.id,
+        variant: round.variant().name(),
+        mode: round.mode.name(),
+        white: seat_view(round, Color::White),
+        black: seat_view(round, Color::Black),
         you: seat.map(Seat::name),
-        start: PositionView::of(live.game.start_position()),
-        moves: records,
+        start: None,
+        moves_from: Some(from),
+        moves: &records[from..],
         position: PositionView::of(position),
         turn: position.side_to_move().code(),
         legal_moves: legal,
         must_capture: playing && position.has_capture(),
         clock,
-        draw_offer: live.row.draw_offer.as_deref(),
+        draw_offer: round.game.draw_offer().map(Color::code),
         may_offer_draw: playing && may_offer_draw,
-        can_claim_draw: live.game.can_claim_draw().map(|r| r.to_string()),
+        can_claim_draw: round.game.can_claim_draw().map(|r| r.to_string()),
         can_take_back,
-        engine_thinking: live.engine_thinking,
+        engine_thinking,
         result,
         invite_url,
-        version: live.version,
+        version: round.version,
     }
 }

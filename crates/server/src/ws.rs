@@ -1,31 +1,34 @@
-//! The WebSocket of a game: every change of the game is sent to each watcher, and players
-//! may act over the same socket.
+//! The WebSocket of a game: a watcher gets the whole state once and then a small update
+//! after every change; a player binds the socket to a seat once (its token) and then acts
+//! over it. Actions are the same calls as over HTTP ([`crate::actions`]).
 
 use std::sync::Arc;
 use std::time::Instant;
 
-use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade, close_code};
 use axum::extract::{Path, State};
 use axum::response::Response;
+use futures_util::stream::SplitSink;
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::sync::broadcast::error::RecvError;
 
-use crate::api::{draw_action, play_move, resign_game, take_back};
-use crate::app::{App, GameSlot};
+use crate::actions;
+use crate::app::{Acted, ActionError, Answer, App, Event, GameSlot, seat_index};
 use crate::connections::MessageRate;
 use crate::error::ApiError;
+use crate::round::{DrawAction, RoundError, Seat};
 
-/// The largest message a client may send.
+/// The largest message a client may send; a larger one closes the socket (code 1009).
 pub const MAX_MESSAGE_BYTES: usize = 16 * 1024;
 
-/// Messages a client may send at once, then per second on average.
+/// Frames a client may send at once (text, binary or ping), then per second on average.
 pub const MESSAGE_BURST: u32 = 20;
 /// See [`MESSAGE_BURST`].
 pub const MESSAGES_PER_SECOND: u32 = 10;
 
-/// Refused messages after which the socket is closed.
+/// Refused frames after which the socket is closed.
 pub const MAX_REFUSED_MESSAGES: u32 = 100;
 
 /// Opens the game's socket.
@@ -34,14 +37,16 @@ pub async fn handler(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let slot = app.slot(&id)?;
+    let slot = app.slot(&id).await?;
+    // Frames up to four times the limit are read, so that the client hears why it is closed.
     Ok(ws
-        .max_message_size(MAX_MESSAGE_BYTES)
-        .max_frame_size(MAX_MESSAGE_BYTES)
+        .max_message_size(4 * MAX_MESSAGE_BYTES)
+        .max_frame_size(4 * MAX_MESSAGE_BYTES)
         .on_upgrade(move |socket| run(app, slot, socket)))
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Action {
     #[serde(rename = "type")]
     kind: String,
@@ -55,101 +60,187 @@ struct Action {
     claim_draw: bool,
 }
 
-async fn current_state(slot: &GameSlot) -> Utf8Bytes {
-    let state = slot.live.lock().await;
-    Utf8Bytes::from(state.state_message())
+type Sink = SplitSink<WebSocket, Message>;
+
+async fn send_text(sink: &mut Sink, text: impl Into<Utf8Bytes>) -> bool {
+    sink.send(Message::Text(text.into())).await.is_ok()
+}
+
+async fn close(sink: &mut Sink, code: u16, reason: &'static str) {
+    let frame = CloseFrame {
+        code,
+        reason: Utf8Bytes::from_static(reason),
+    };
+    let _ = sink.send(Message::Close(Some(frame))).await;
+}
+
+/// The socket's seat: the token it presented, and the seat that token holds.
+#[derive(Default)]
+struct Bound {
+    token: Option<String>,
+    seat: Option<Seat>,
 }
 
 async fn run(app: Arc<App>, slot: Arc<GameSlot>, socket: WebSocket) {
     let (mut sink, mut stream) = socket.split();
-    let mut updates = slot.updates.subscribe();
+    let mut events = slot.events.subscribe();
     let mut rate = MessageRate::new(MESSAGE_BURST, MESSAGES_PER_SECOND);
     let mut refused = 0u32;
-    if sink
-        .send(Message::Text(current_state(&slot).await))
-        .await
-        .is_err()
-    {
+    let mut bound = Bound::default();
+    let idle = app.settings.idle_timeout;
+    let mut ping = tokio::time::interval(idle / 2);
+    ping.reset();
+    let mut heard = Instant::now();
+    let first = slot.live.lock().await.state_message(None);
+    if !send_text(&mut sink, first).await {
         return;
     }
     loop {
         tokio::select! {
-            update = updates.recv() => {
-                let text = match update {
-                    Ok(text) => Utf8Bytes::from(text.as_ref()),
-                    // Too far behind: the latest state says everything.
-                    Err(RecvError::Lagged(_)) => current_state(&slot).await,
+            event = events.recv() => {
+                let text = match event {
+                    Ok(event) => match event.as_ref() {
+                        Event::Update { texts, .. } => texts[seat_index(bound.seat)].clone(),
+                        Event::Retired => {
+                            close(&mut sink, close_code::RESTART, "the game was reloaded; connect again").await;
+                            break;
+                        }
+                    },
+                    // Too far behind: the whole state says everything.
+                    Err(RecvError::Lagged(_)) => slot.live.lock().await.state_message(bound.seat),
                     Err(RecvError::Closed) => break,
                 };
-                if sink.send(Message::Text(text)).await.is_err() {
+                if !send_text(&mut sink, text).await {
+                    break;
+                }
+            }
+            _ = ping.tick() => {
+                if heard.elapsed() > 2 * idle {
+                    close(&mut sink, close_code::AWAY, "nothing heard from the client for too long").await;
+                    break;
+                }
+                if sink.send(Message::Ping(Default::default())).await.is_err() {
                     break;
                 }
             }
             incoming = stream.next() => {
-                let reply = match incoming {
-                    Some(Ok(Message::Text(_))) if !rate.allow(Instant::now()) => {
-                        refused += 1;
-                        if refused > MAX_REFUSED_MESSAGES {
-                            break;
-                        }
-                        json!({
+                heard = Instant::now();
+                let frame = match incoming {
+                    Some(Ok(Message::Pong(_))) => continue,
+                    Some(Ok(Message::Close(_))) | None => break,
+                    Some(Err(error)) => {
+                        tracing::debug!("socket: {error}");
+                        close(&mut sink, close_code::SIZE, "message too big or malformed").await;
+                        break;
+                    }
+                    Some(Ok(frame)) => frame,
+                };
+                if !rate.allow(Instant::now()) {
+                    refused += 1;
+                    if refused > MAX_REFUSED_MESSAGES {
+                        tracing::warn!("limit: a socket sent too many messages and was closed");
+                        close(&mut sink, close_code::POLICY, "too many messages").await;
+                        break;
+                    }
+                    if matches!(frame, Message::Text(_)) {
+                        let reply = json!({
                             "type": "error", "id": null, "code": "too_many",
                             "error": "too many messages; slow down",
-                        })
+                        });
+                        if !send_text(&mut sink, reply.to_string()).await {
+                            break;
+                        }
                     }
-                    Some(Ok(Message::Text(text))) => answer(&app, &slot, text.as_str()).await,
-                    Some(Ok(Message::Binary(_))) => json!({
+                    continue;
+                }
+                let replies = match frame {
+                    Message::Text(text) if text.len() > MAX_MESSAGE_BYTES => {
+                        close(&mut sink, close_code::SIZE, "message too big (at most 16 KiB)").await;
+                        break;
+                    }
+                    Message::Text(text) => answer(&app, &slot, &mut bound, text.as_str()).await,
+                    Message::Binary(_) => vec![json!({
                         "type": "error", "id": null, "code": "bad_request",
                         "error": "messages are JSON text",
-                    }),
-                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
-                    Some(Ok(_)) => continue,
+                    }).to_string()],
+                    _ => continue,
                 };
-                if sink.send(Message::Text(Utf8Bytes::from(reply.to_string()))).await.is_err() {
-                    break;
+                for reply in replies {
+                    if !send_text(&mut sink, reply).await {
+                        return;
+                    }
                 }
             }
         }
     }
 }
 
-/// Carries out one client message and says how it went.
-async fn answer(app: &Arc<App>, slot: &Arc<GameSlot>, text: &str) -> Value {
-    let action: Action = match serde_json::from_str(text) {
+fn error_reply(id: &Value, error: ApiError) -> String {
+    let mut reply = json!({
+        "type": "error", "id": id, "error": error.error, "code": error.code,
+    });
+    if let Some(legal) = error.legal {
+        reply["legal"] = json!(legal);
+    }
+    reply.to_string()
+}
+
+/// Carries out one client message; returns the messages that answer it.
+async fn answer(
+    app: &Arc<App>,
+    slot: &Arc<GameSlot>,
+    bound: &mut Bound,
+    text: &str,
+) -> Vec<String> {
+    let action: Action = match crate::api::parse_json(text.as_bytes()) {
         Ok(action) => action,
-        Err(error) => {
-            return json!({
-                "type": "error", "id": null, "code": "bad_request",
-                "error": format!("message: {error}"),
-            });
-        }
+        Err(error) => return vec![error_reply(&Value::Null, error)],
     };
-    let token = action.token.as_deref();
-    let done = match action.kind.as_str() {
+    let id = action.id.clone();
+    let token = action.token.clone().or_else(|| bound.token.clone());
+    let token = token.as_deref();
+    let done: Result<Acted, ActionError> = match action.kind.as_str() {
+        "seat" => {
+            let live = slot.live.lock().await;
+            return match live.round.require_seat(action.token.as_deref()) {
+                Ok(seat) => {
+                    bound.token = action.token.clone();
+                    bound.seat = Some(seat);
+                    let ack = json!({
+                        "type": "ack", "id": id, "version": live.round.version, "you": seat.name(),
+                    });
+                    vec![ack.to_string(), live.state_message(Some(seat))]
+                }
+                Err(error) => vec![error_reply(&id, error.into())],
+            };
+        }
+        "state" => return vec![slot.live.lock().await.state_message(bound.seat)],
         "move" => match &action.text {
-            Some(text) => play_move(app, slot, token, text, action.claim_draw).await,
-            None => Err(ApiError::bad_request("move: missing")),
+            Some(text) => {
+                actions::play(app, slot, token, text, action.claim_draw, Answer::Version).await
+            }
+            None => Err(RoundError::Invalid("move: missing".into()).into()),
         },
-        "resign" => resign_game(app, slot, token).await,
-        "draw" => match &action.action {
-            Some(kind) => draw_action(app, slot, token, kind).await,
-            None => Err(ApiError::bad_request("action: missing")),
+        "resign" => actions::resign(app, slot, token, Answer::Version).await,
+        "draw" => match action.action.as_deref().map(DrawAction::parse) {
+            Some(Ok(kind)) => actions::draw(app, slot, token, kind, Answer::Version).await,
+            Some(Err(error)) => Err(error.into()),
+            None => Err(RoundError::Invalid("action: missing".into()).into()),
         },
-        "takeback" => take_back(app, slot, token).await,
-        other => Err(ApiError::bad_request(format!(
-            "type: expected move, resign, draw or takeback, not {other:?}"
-        ))),
+        "takeback" => actions::take_back(app, slot, token, Answer::Version).await,
+        _ => Err(RoundError::Invalid(
+            "type: expected seat, state, move, resign, draw or takeback".into(),
+        )
+        .into()),
     };
     match done {
-        Ok(state) => json!({"type": "ack", "id": action.id, "version": state.version}),
+        Ok(acted) => {
+            vec![json!({"type": "ack", "id": id, "version": acted.version}).to_string()]
+        }
         Err(error) => {
-            let mut reply = json!({
-                "type": "error", "id": action.id, "error": error.error, "code": error.code,
-            });
-            if let Some(legal) = error.legal {
-                reply["legal"] = json!(legal);
-            }
-            reply
+            let error = ApiError::from(error);
+            tracing::info!(code = error.code, "socket: refused: {}", error.error);
+            vec![error_reply(&id, error)]
         }
     }
 }

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use bashni_server::{App, Settings, Store, router};
+use bashni_server::{App, Settings, Store, StoreOptions, router};
 use futures_util::{SinkExt, StreamExt};
 use http_body_util::BodyExt;
 use serde_json::{Value, json};
@@ -21,28 +21,24 @@ fn temp_db(name: &str) -> PathBuf {
     dir.join("games.sqlite3")
 }
 
+fn test_settings() -> Settings {
+    Settings {
+        engines: 1,
+        hash_mb: 4,
+        connections_per_address: 8,
+        ..Settings::default()
+    }
+}
+
 fn app_on(path: &std::path::Path) -> Result<Arc<App>, Box<dyn std::error::Error>> {
     Ok(App::new(
-        Store::open(path)?,
-        Settings {
-            engines: 1,
-            hash_mb: 4,
-            web_dir: None,
-            connections_per_address: 8,
-        },
+        Store::open(path, StoreOptions::default())?,
+        test_settings(),
     ))
 }
 
 fn memory_app() -> Result<Arc<App>, Box<dyn std::error::Error>> {
-    Ok(App::new(
-        Store::in_memory()?,
-        Settings {
-            engines: 1,
-            hash_mb: 4,
-            web_dir: None,
-            connections_per_address: 8,
-        },
-    ))
+    Ok(App::new(Store::in_memory()?, test_settings()))
 }
 
 /// Sends a request; returns the status and the body (JSON if it is JSON, else a string).
@@ -114,7 +110,7 @@ async fn wait_for(
     id: &str,
     check: impl Fn(&Value) -> bool,
 ) -> Result<Value, Box<dyn std::error::Error>> {
-    for _ in 0..200 {
+    for _ in 0..500 {
         let (_, state) = call(app, "GET", &format!("/api/games/{id}"), None, None).await?;
         if check(&state) {
             return Ok(state);
@@ -372,7 +368,7 @@ async fn resignation_and_draws_end_the_game_with_their_reason() -> TestResult {
         Some(&draw("dance")),
     )
     .await?;
-    assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(status, StatusCode::BAD_REQUEST);
 
     // Russian 6.1.8.1: no offer before the 20th move.
     let (id, token, _) = create(&app, json!({"variant": "russian", "mode": "local"})).await?;
@@ -532,7 +528,7 @@ async fn a_clock_that_runs_out_loses_the_game() -> TestResult {
     let app = memory_app()?;
     let (id, token, _) = create(
         &app,
-        json!({"variant": "russian", "mode": "local", "time": {"minutes": 0.005}}),
+        json!({"variant": "russian", "mode": "local", "time": {"minutes": 0.25}}),
     )
     .await?;
     let state = wait_for(&app, &id, |s| !s["result"].is_null()).await?;
@@ -680,8 +676,10 @@ async fn the_websocket_tells_watchers_and_takes_moves() -> TestResult {
         .await?;
     let ack = next_json(&mut player, "ack").await?;
     assert_eq!(ack["id"], 1);
-    let seen = next_json(&mut watcher, "state").await?;
-    assert_eq!(move_texts(&seen["state"]), ["c3-d4"]);
+    let seen = next_json(&mut watcher, "update").await?;
+    assert_eq!(move_texts(&seen["update"]), ["c3-d4"]);
+    assert_eq!(seen["update"]["moves_from"], 0);
+    assert!(seen["update"].get("start").is_none());
     // The move was stored before the acknowledgement.
     let (_, state) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await?;
     assert_eq!(move_texts(&state), ["c3-d4"]);

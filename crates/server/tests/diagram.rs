@@ -16,8 +16,8 @@ fn app() -> Result<Arc<App>, Box<dyn std::error::Error>> {
         Settings {
             engines: 1,
             hash_mb: 4,
-            web_dir: None,
             connections_per_address: 8,
+            ..Settings::default()
         },
     ))
 }

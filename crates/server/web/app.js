@@ -1638,12 +1638,6 @@
 
     // ---- connection
 
-    let refreshTimer = 0;
-    function refreshSoon() {
-      clearTimeout(refreshTimer);
-      refreshTimer = setTimeout(refresh, 30);
-    }
-
     async function refresh() {
       try {
         const state = await api('GET', '/api/games/' + encodeURIComponent(id), undefined, g.token);
@@ -1685,6 +1679,19 @@
         conn.hidden = true;
         conn.textContent = '';
         board.svg.dataset.connected = 'true';
+        if (g.token) {
+          // Bind the socket to this page's seat once; its updates are then made for it.
+          g.binding = true;
+          wsSend({ type: 'seat', token: g.token }).then((ack) => {
+            g.binding = false;
+            if (ack.you) g.you = ack.you;
+          }).catch(() => {
+            // The server does not know this token (any more): watch only.
+            g.binding = false;
+            g.you = null;
+            if (g.watcherState) applyState(g.watcherState, false, true);
+          });
+        }
         if (everOpened) refresh();
         everOpened = true;
       };
@@ -1692,11 +1699,27 @@
         let msg;
         try { msg = JSON.parse(ev.data); } catch (e) { return; }
         if (msg.type === 'state') {
+          if (g.binding && msg.state.you === null) {
+            // The watcher's state comes first; the seat's own follows its binding.
+            g.watcherState = msg.state;
+            return;
+          }
           applyState(msg.state, false, g.fresh);
           g.fresh = false;
-          // The socket's states are made for watchers: ask for the seat's own view
-          // (take back, invite link) when this page holds a seat.
-          if (g.token && g.state && g.state.mode !== 'record') refreshSoon();
+        }
+        else if (msg.type === 'update') {
+          // A change: everything but the start, and the moves from moves_from on.
+          const u = msg.update;
+          if (g.binding) return;
+          if (!g.state || u.moves_from > g.state.moves.length) {
+            try { ws.send(JSON.stringify({ type: 'state' })); } catch (e) { /* reconnects */ }
+            return;
+          }
+          const next = Object.assign({}, u);
+          next.start = g.state.start;
+          next.moves = g.state.moves.slice(0, u.moves_from).concat(u.moves);
+          delete next.moves_from;
+          applyState(next, false);
         }
         else if (msg.type === 'ack' || msg.type === 'error') {
           const p = g.pending.get(msg.id);

@@ -4,8 +4,9 @@ use std::error::Error;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
-use bashni_server::{App, Settings, Store};
+use bashni_server::{App, Settings, Store, StoreOptions};
 
 /// Options of `bashni serve`.
 #[derive(clap::Args)]
@@ -16,15 +17,36 @@ pub struct Args {
     /// The database file; made if missing.
     #[arg(long, default_value = "bashni.sqlite3")]
     db: PathBuf,
-    /// How many engine searches may run at once.
-    #[arg(long, default_value_t = 2)]
-    engines: usize,
+    /// How many engine searches may run at once (default: one per core).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    engines: Option<u16>,
     /// Table size of each engine, in MB.
-    #[arg(long, default_value_t = 16)]
-    hash: usize,
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u16).range(1..=4096))]
+    hash: u16,
     /// The most connections one address may hold open (more are refused with 429).
-    #[arg(long, default_value_t = 64)]
-    connections_per_address: usize,
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..))]
+    connections_per_address: u32,
+    /// New games one address may make per minute (PDN uploads count each game).
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..))]
+    new_games_per_minute: u32,
+    /// HTTP requests one address may make per second on average (twice as many at once).
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..))]
+    requests_per_second: u32,
+    /// Seconds a connection may take to send a request's headers (also between requests);
+    /// a WebSocket silent for twice as long is closed.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(2..=3600))]
+    idle_timeout: u64,
+    /// The largest the database file may grow, in MiB; beyond it writes are refused as on a
+    /// full disk (default: no limit).
+    #[arg(long)]
+    db_max_mib: Option<u64>,
+    /// Seconds a write waits for another process's lock on the database before it is refused.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=600))]
+    db_wait: u64,
+    /// What to log: error, warn, info, debug or trace (or a filter such as
+    /// `bashni_server=debug`); the environment variable RUST_LOG says the same.
+    #[arg(long, env = "RUST_LOG", default_value = "info")]
+    log: String,
     /// Serve the page's files from this folder instead of the built-in copies
     /// (for working on the page).
     #[arg(long, env = "BASHNI_WEB_DIR")]
@@ -33,13 +55,32 @@ pub struct Args {
 
 /// Runs the server until it is stopped.
 pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
-    let store = Store::open(&args.db)
+    let filter = tracing_subscriber::EnvFilter::try_new(&args.log)
+        .map_err(|e| format!("--log {:?}: {e}", args.log))?;
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .try_init()
+        .map_err(|e| format!("cannot start the log: {e}"))?;
+    let options = StoreOptions {
+        busy_timeout: Duration::from_secs(args.db_wait),
+        max_mib: args.db_max_mib,
+        ..StoreOptions::default()
+    };
+    let store = Store::open(&args.db, options)
         .map_err(|e| format!("cannot open the database {}: {e}", args.db.display()))?;
     let settings = Settings {
-        engines: args.engines.max(1),
-        hash_mb: args.hash.clamp(1, 4096),
+        engines: args
+            .engines
+            .map_or_else(Settings::default_engines, usize::from),
+        hash_mb: usize::from(args.hash),
         web_dir: args.web_dir.clone(),
-        connections_per_address: args.connections_per_address.max(1),
+        connections_per_address: args.connections_per_address as usize,
+        new_games_per_minute: args.new_games_per_minute,
+        requests_per_second: args.requests_per_second,
+        idle_timeout: Duration::from_secs(args.idle_timeout),
+        ..Settings::default()
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -56,10 +97,13 @@ pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
             args.db.display()
         )?;
         out.flush()?;
+        tracing::info!(
+            %address, engines = settings.engines, db = %args.db.display(), "serving"
+        );
         let app = App::new(store, settings);
         tokio::select! {
             served = bashni_server::serve(listener, app) => served?,
-            _ = tokio::signal::ctrl_c() => {}
+            _ = tokio::signal::ctrl_c() => tracing::info!("stopped"),
         }
         Ok::<_, Box<dyn Error>>(ExitCode::SUCCESS)
     })

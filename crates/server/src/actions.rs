@@ -1,0 +1,494 @@
+//! What people do with games, the same for every transport: make a game, join it, move,
+//! resign, draw, take back, upload records, analyse. HTTP ([`crate::api`]) and the WebSocket
+//! ([`crate::ws`]) read their requests into these calls and write out the answers.
+
+use std::net::IpAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use bashni_engine::{Level, Limits, Past, Score, StopToken};
+use bashni_pdn::{RawGame, ResultToken};
+use bashni_rules::{Color, Game, Position, TimeControl, Variant};
+
+use crate::app::{Acted, ActionError, Answer, App, GameSlot, StateText};
+use crate::round::{DrawAction, MAX_PLIES, Mode, Player, Round, RoundError, Seat};
+use crate::secret::{coin, new_game_id, random_hex, recorded_name};
+use crate::store::Change;
+
+/// The shortest game clock a game may have.
+pub const MIN_BASE: Duration = Duration::from_secs(15);
+/// The longest.
+pub const MAX_BASE: Duration = Duration::from_secs(600 * 60);
+/// The largest increment.
+pub const MAX_INCREMENT: Duration = Duration::from_secs(180);
+
+/// The longest analysis, per request.
+pub const MAX_ANALYSIS: Duration = Duration::from_secs(5);
+
+/// Which colour the creator of a game takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColorChoice {
+    /// This colour.
+    Color(Color),
+    /// Decided by a coin.
+    Random,
+}
+
+/// A game to make.
+#[derive(Clone, Debug)]
+pub struct NewGame {
+    /// The kind of game (engine, friend or local).
+    pub mode: Mode,
+    /// The position to start from.
+    pub start: Position,
+    /// The engine's level, in an engine game.
+    pub level: Option<Level>,
+    /// The creator's colour.
+    pub color: ColorChoice,
+    /// The clock, if any.
+    pub control: Option<TimeControl>,
+    /// The creator's name (already cleaned).
+    pub name: Option<String>,
+    /// At one screen: the other side's name.
+    pub opponent_name: Option<String>,
+}
+
+/// A made game: its id, the creator's seat and token, and the invite for a friend.
+pub struct Created {
+    /// The game's id.
+    pub id: String,
+    /// The seat the creator holds.
+    pub seat: Seat,
+    /// The creator's token.
+    pub token: String,
+    /// The invite code of a friend game.
+    pub invite: Option<String>,
+    /// The state as the creator sees it.
+    pub state: StateText,
+}
+
+/// Checks a clock against the server's limits.
+pub fn check_control(control: TimeControl) -> Result<TimeControl, ActionError> {
+    if control.base < MIN_BASE || control.base > MAX_BASE {
+        return Err(ActionError::Invalid(format!(
+            "time.minutes: from {} to {} minutes",
+            MIN_BASE.as_secs_f64() / 60.0,
+            MAX_BASE.as_secs() / 60
+        )));
+    }
+    if control.increment > MAX_INCREMENT {
+        return Err(ActionError::Invalid(format!(
+            "time.increment_s: from 0 to {} seconds",
+            MAX_INCREMENT.as_secs()
+        )));
+    }
+    Ok(control)
+}
+
+/// Makes a game.
+pub async fn create(app: &Arc<App>, new: NewGame) -> Result<Created, ActionError> {
+    let control = new.control.map(check_control).transpose()?;
+    let creator = match new.color {
+        ColorChoice::Color(color) => color,
+        ColorChoice::Random if coin()? => Color::White,
+        ColorChoice::Random => Color::Black,
+    };
+    let token = random_hex(16)?;
+    let mut round = Round::new(new_game_id()?, new.mode, new.start, control);
+    let name = new.name.unwrap_or_default();
+    let seat = match new.mode {
+        Mode::Local => Seat::Both,
+        _ => Seat::of(creator),
+    };
+    round.creator = Some(seat);
+    {
+        let mine = round.player_mut(creator);
+        mine.token = Some(token.clone());
+        mine.joined = true;
+    }
+    match new.mode {
+        Mode::Engine => {
+            let level = new
+                .level
+                .unwrap_or_else(|| Level::new(4).unwrap_or_else(Level::full));
+            round.level = Some(level);
+            round.engine_color = Some(creator.opponent());
+            round.player_mut(creator).name = if name.is_empty() { "You".into() } else { name };
+            *round.player_mut(creator.opponent()) = Player {
+                name: format!("Engine, level {} ({})", level.number(), level.name()),
+                token: None,
+                joined: true,
+            };
+        }
+        Mode::Friend => {
+            round.player_mut(creator).name = if name.is_empty() {
+                creator.code().to_string()
+            } else {
+                name
+            };
+            round.invite = Some(random_hex(16)?);
+        }
+        Mode::Local | Mode::Record => {
+            // At one screen the creator holds both seats with one token.
+            let (white, black) = (
+                if name.is_empty() {
+                    "White".to_string()
+                } else {
+                    name
+                },
+                new.opponent_name.unwrap_or_else(|| "Black".to_string()),
+            );
+            let (white, black) = match creator {
+                Color::White => (white, black),
+                Color::Black => (black, white),
+            };
+            round.white = Player {
+                name: white,
+                token: Some(token.clone()),
+                joined: true,
+            };
+            round.black = Player {
+                name: black,
+                token: Some(token.clone()),
+                joined: true,
+            };
+        }
+    }
+    // The clock starts with the first move's turn, once both seats are taken.
+    round.settle_clock(Instant::now());
+    let invite = round.invite.clone();
+    let id = round.id.clone();
+    let slot = app.insert(round).await?;
+    let state = slot.live.lock().await.state_text(Some(seat));
+    tracing::info!(game = %id, mode = new.mode.name(), "new game");
+    Ok(Created {
+        id,
+        seat,
+        token,
+        invite,
+        state,
+    })
+}
+
+/// Takes the free seat of a friend game with its invite code; returns the seat, its new
+/// token and the state as that seat sees it.
+pub async fn join(
+    app: &Arc<App>,
+    slot: &Arc<GameSlot>,
+    invite: &str,
+    name: Option<String>,
+) -> Result<(Seat, String, StateText), ActionError> {
+    let token = random_hex(16)?;
+    let given = token.clone();
+    let (seat, acted) = app
+        .act(slot, Answer::State(Some(&token)), move |round| {
+            let seat = round.join(invite, name.unwrap_or_default(), given, Instant::now())?;
+            Ok((seat, Some(Change::Game)))
+        })
+        .await?;
+    let state = acted
+        .state
+        .ok_or_else(|| ActionError::Unavailable("no state".into()))?;
+    Ok((seat, token, state))
+}
+
+/// Plays a move for the holder of `token`; returns the version once it is stored.
+pub async fn play(
+    app: &Arc<App>,
+    slot: &Arc<GameSlot>,
+    token: Option<&str>,
+    text: &str,
+    claim_draw: bool,
+    answer: Answer<'_>,
+) -> Result<Acted, ActionError> {
+    let (_, acted) = app
+        .act(slot, answer, |round| {
+            let seat = round.require_seat(token)?;
+            round.play(seat, text, claim_draw, Instant::now())?;
+            Ok(((), Some(Change::Move)))
+        })
+        .await?;
+    Ok(acted)
+}
+
+/// Resigns for the holder of `token`.
+pub async fn resign(
+    app: &Arc<App>,
+    slot: &Arc<GameSlot>,
+    token: Option<&str>,
+    answer: Answer<'_>,
+) -> Result<Acted, ActionError> {
+    let (_, acted) = app
+        .act(slot, answer, |round| {
+            let seat = round.require_seat(token)?;
+            round.resign(seat, Instant::now())?;
+            Ok(((), Some(Change::Game)))
+        })
+        .await?;
+    Ok(acted)
+}
+
+/// A draw action for the holder of `token`. Against the engine an offer is answered by the
+/// engine; the call waits (a few seconds at most) for that answer to be stored.
+pub async fn draw(
+    app: &Arc<App>,
+    slot: &Arc<GameSlot>,
+    token: Option<&str>,
+    action: DrawAction,
+    answer: Answer<'_>,
+) -> Result<Acted, ActionError> {
+    let mut events = slot.events.subscribe();
+    let (engine_answers, mut acted) = app
+        .act(slot, answer, |round| {
+            let seat = round.require_seat(token)?;
+            round.draw(seat, action, Instant::now())?;
+            Ok((round.engine_has_offer(), Some(Change::Game)))
+        })
+        .await?;
+    if engine_answers {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+        while let Ok(Ok(event)) = tokio::time::timeout_at(deadline, events.recv()).await {
+            if let crate::app::Event::Update { version, .. } = *event
+                && version > acted.version
+            {
+                let live = slot.live.lock().await;
+                if !live.round.engine_has_offer() {
+                    acted.version = live.round.version;
+                    if let Answer::State(token) = answer {
+                        acted.state = Some(live.state_text(live.round.seat_of(token)));
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    Ok(acted)
+}
+
+/// Takes back moves for the holder of `token`.
+pub async fn take_back(
+    app: &Arc<App>,
+    slot: &Arc<GameSlot>,
+    token: Option<&str>,
+    answer: Answer<'_>,
+) -> Result<Acted, ActionError> {
+    let (_, acted) = app
+        .act(slot, answer, |round| {
+            let seat = round.require_seat(token)?;
+            let ply = round.take_back(seat, Instant::now())?;
+            Ok(((), Some(Change::TakeBack(ply))))
+        })
+        .await?;
+    Ok(acted)
+}
+
+/// The most games one upload may hold.
+pub const MAX_UPLOAD_GAMES: usize = 200;
+
+/// Stores a game read from PDN as a record; returns its id.
+pub async fn store_record(
+    app: &Arc<App>,
+    raw: &RawGame,
+    game: Game,
+) -> Result<String, ActionError> {
+    if game.ply() > MAX_PLIES {
+        return Err(ActionError::Invalid(format!(
+            "the game has {} plies; the server keeps games of at most {MAX_PLIES}",
+            game.ply()
+        )));
+    }
+    let name = |tag: &str, default: &str| {
+        raw.tag(tag)
+            .filter(|v| v.trim() != "?")
+            .and_then(recorded_name)
+            .unwrap_or_else(|| default.to_string())
+    };
+    let result = raw
+        .result
+        .or_else(|| raw.tag("Result").and_then(ResultToken::from_token))
+        .and_then(|r| match r {
+            ResultToken::Score(score) => Some(score),
+            _ => None,
+        });
+    let mut round = Round::new(new_game_id()?, Mode::Record, *game.start_position(), None);
+    round.white = Player {
+        name: name("White", "White"),
+        token: None,
+        joined: true,
+    };
+    round.black = Player {
+        name: name("Black", "Black"),
+        token: None,
+        joined: true,
+    };
+    round.tags = raw
+        .tags
+        .iter()
+        .filter(|(name, _)| !matches!(name.as_str(), "Result" | "GameType" | "FEN"))
+        .map(|(name, value)| {
+            let value: String = value
+                .chars()
+                .filter(|c| !c.is_control())
+                .take(400)
+                .collect();
+            (name.chars().take(40).collect(), value)
+        })
+        .take(64)
+        .collect();
+    round.move_clocks = vec![[None, None]; game.ply()];
+    round.game = game;
+    if round.game.outcome().is_none() {
+        round.recorded = result;
+    }
+    let id = round.id.clone();
+    app.insert(round).await?;
+    Ok(id)
+}
+
+/// One line of an analysis.
+pub struct AnalysisLine {
+    /// The score for the side to move.
+    pub score: Score,
+    /// The moves, in full notation.
+    pub moves: Vec<String>,
+}
+
+/// What the engine says about a position.
+pub struct Analysis {
+    /// The side to move.
+    pub side: Color,
+    /// The depth reached.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// The best lines.
+    pub lines: Vec<AnalysisLine>,
+}
+
+/// Analyses `position` for `client`: at most [`MAX_ANALYSIS`], `lines` best lines. Games'
+/// engine moves come first; when the caller stops waiting, the search stops.
+pub async fn analyse(
+    app: &Arc<App>,
+    client: IpAddr,
+    position: Position,
+    movetime: Duration,
+    depth: Option<u32>,
+    lines: usize,
+) -> Result<Analysis, ActionError> {
+    let game = Game::new(position);
+    let side = game.side_to_move();
+    if game.legal_moves().is_empty() {
+        return Ok(Analysis {
+            side,
+            depth: 0,
+            nodes: 0,
+            lines: Vec::new(),
+        });
+    }
+    let stop = StopToken::new();
+    let limits = Limits {
+        movetime: Some(movetime.clamp(Duration::from_millis(1), MAX_ANALYSIS)),
+        depth: depth.map(|d| d.clamp(1, 64)),
+        ..Limits::default()
+    }
+    .with_stop(stop.clone());
+    let lines = lines.clamp(1, 5);
+    let analysis = app
+        .engines
+        .analyse(client, stop, move |engine| {
+            let result =
+                engine.search_lines(game.position(), &Past::of(&game), &limits, lines, |_| {});
+            let lines = result
+                .lines
+                .iter()
+                .map(|info| {
+                    let mut line = game.clone();
+                    let mut moves = Vec::new();
+                    for mv in &info.pv {
+                        if line.play(mv).is_err() {
+                            break;
+                        }
+                        moves.push(mv.to_string());
+                    }
+                    AnalysisLine {
+                        score: info.score,
+                        moves,
+                    }
+                })
+                .collect();
+            Analysis {
+                side,
+                depth: result.depth,
+                nodes: result.nodes,
+                lines,
+            }
+        })
+        .await
+        .map_err(|refusal| match refusal {
+            crate::engines::PoolRefusal::ClientBusy => ActionError::TooMany(format!(
+                "you already have {} analyses running; wait for them",
+                app.engines.analyses_per_client
+            )),
+            crate::engines::PoolRefusal::QueueFull => ActionError::TooMany(
+                "the engines are busy with other analyses; try again in a few seconds".into(),
+            ),
+        })?;
+    analysis.ok_or_else(|| ActionError::Unavailable("the engine is not available".into()))
+}
+
+/// The variant named `name`.
+pub fn variant_named(name: &str) -> Result<Variant, RoundError> {
+    Variant::parse(name).ok_or_else(|| {
+        RoundError::Invalid(format!(
+            "variant: expected bashni or russian, not {:?}",
+            name.chars().take(20).collect::<String>()
+        ))
+    })
+}
+
+/// The game as PDN text.
+pub fn pdn_text(round: &Round) -> String {
+    let mut tags: Vec<(String, String)> = if round.tags.is_empty() {
+        let event = match round.variant() {
+            Variant::Bashni => "Bashni game",
+            Variant::Russian => "Russian draughts game",
+        };
+        let mut tags = vec![
+            ("Event".to_string(), event.to_string()),
+            ("Site".to_string(), "bashni serve".to_string()),
+            (
+                "Date".to_string(),
+                bashni_pdn::date_tag_of_ms(round.created_ms),
+            ),
+            ("White".to_string(), round.white.name.clone()),
+            ("Black".to_string(), round.black.name.clone()),
+        ];
+        if let Some(control) = round.control() {
+            tags.push(("TimeControl".to_string(), control.pdn_tag()));
+        }
+        tags
+    } else {
+        round.tags.clone()
+    };
+    if let Some(ending) = round.ending()
+        && !tags.iter().any(|(name, _)| name == "Termination")
+    {
+        tags.push(("Termination".to_string(), ending.reason_text()));
+    }
+    let mut raw = bashni_pdn::record(&round.game, &tags, bashni_pdn::MoveForm::Full);
+    if round.game.outcome().is_none()
+        && let Some(result) = round.recorded
+    {
+        // A record's result (the rules cannot rebuild it) is written as stored.
+        let token = ResultToken::Score(result);
+        raw.result = Some(token);
+        for (name, value) in raw.tags.iter_mut() {
+            if name == "Result" {
+                *value = token.token().to_string();
+            }
+        }
+    }
+    let mut text = String::new();
+    let _ = bashni_pdn::write_game(&mut text, &raw);
+    text
+}

@@ -1,0 +1,801 @@
+//! One game on the server: the rules' [`Game`], its seats, clocks and result, and the
+//! actions people take on it. Nothing here waits, does I/O or knows HTTP: an action changes
+//! a [`Round`] or says why it cannot ([`RoundError`]); the caller stores the changed round
+//! and only then shows it.
+
+use std::time::{Duration, Instant};
+
+use bashni_engine::Level;
+use bashni_rules::notation::{MoveTextError, parse_move};
+use bashni_rules::{
+    Clock, Color, Game, GameError, GameResult, Move, Outcome, Position, Reason, TimeControl,
+    Variant,
+};
+
+/// The most plies a game may hold, played or uploaded; beyond it a move is refused.
+pub const MAX_PLIES: usize = 1000;
+
+/// The longest move text read, in bytes.
+pub const MAX_MOVE_TEXT: usize = 200;
+
+/// Who is acting.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Seat {
+    /// The holder of White's seat.
+    White,
+    /// The holder of Black's seat.
+    Black,
+    /// One person holding both seats (a game at one screen).
+    Both,
+    /// The server's engine, for its own colour.
+    Engine,
+}
+
+impl Seat {
+    /// Whether the seat may act for `color`.
+    pub fn holds(self, color: Color) -> bool {
+        match self {
+            Seat::White => color == Color::White,
+            Seat::Black => color == Color::Black,
+            Seat::Both | Seat::Engine => true,
+        }
+    }
+
+    /// `white`, `black`, `both` or `engine`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Seat::White => "white",
+            Seat::Black => "black",
+            Seat::Both => "both",
+            Seat::Engine => "engine",
+        }
+    }
+
+    /// The seat named `name`.
+    pub fn parse(name: &str) -> Option<Seat> {
+        match name {
+            "white" => Some(Seat::White),
+            "black" => Some(Seat::Black),
+            "both" => Some(Seat::Both),
+            "engine" => Some(Seat::Engine),
+            _ => None,
+        }
+    }
+
+    /// The seat of one colour.
+    pub fn of(color: Color) -> Seat {
+        match color {
+            Color::White => Seat::White,
+            Color::Black => Seat::Black,
+        }
+    }
+}
+
+/// The kind of game.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Mode {
+    /// A person against the engine.
+    Engine,
+    /// Two people, the second invited by a link.
+    Friend,
+    /// Two people at one screen.
+    Local,
+    /// A record read from PDN: nothing can be played.
+    Record,
+}
+
+impl Mode {
+    /// The mode's name in the API.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Engine => "engine",
+            Mode::Friend => "friend",
+            Mode::Local => "local",
+            Mode::Record => "record",
+        }
+    }
+
+    /// The mode named `name`.
+    pub fn parse(name: &str) -> Option<Mode> {
+        match name {
+            "engine" => Some(Mode::Engine),
+            "friend" => Some(Mode::Friend),
+            "local" => Some(Mode::Local),
+            "record" => Some(Mode::Record),
+            _ => None,
+        }
+    }
+}
+
+/// The API's code for why a game ended.
+pub fn reason_code(reason: Reason) -> &'static str {
+    match reason {
+        Reason::NoMove(_) => "no_move",
+        Reason::Resignation(_) => "resignation",
+        Reason::Time(_) => "time",
+        Reason::Agreement => "agreement",
+        Reason::Repetition => "repetition",
+        Reason::QuietMoves => "quiet_moves",
+        Reason::LoneKing => "lone_king",
+        Reason::BigRoad => "big_road",
+        Reason::KingEnding { .. } => "king_ending",
+        Reason::KingMovesOnly { .. } => "king_moves_only",
+    }
+}
+
+/// Why an action on a round is refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RoundError {
+    /// The request itself is wrong (an empty move, an unknown draw action).
+    Invalid(String),
+    /// The seat may not do this (no token, a wrong token, not its turn).
+    Forbidden(String),
+    /// Not possible now (the game is over, nobody joined yet, nothing to take back).
+    Conflict(String),
+    /// The move cannot be read or is not legal; the legal moves, in full notation.
+    Illegal {
+        /// What is wrong.
+        message: String,
+        /// The legal moves.
+        legal: Vec<String>,
+    },
+}
+
+impl std::fmt::Display for RoundError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RoundError::Invalid(message)
+            | RoundError::Forbidden(message)
+            | RoundError::Conflict(message)
+            | RoundError::Illegal { message, .. } => f.write_str(message),
+        }
+    }
+}
+
+impl std::error::Error for RoundError {}
+
+fn conflict(message: impl Into<String>) -> RoundError {
+    RoundError::Conflict(message.into())
+}
+
+fn game_error(error: GameError) -> RoundError {
+    match error {
+        GameError::IllegalMove(mv) => RoundError::Illegal {
+            message: format!("{mv} is not a legal move"),
+            legal: Vec::new(),
+        },
+        other => conflict(other.to_string()),
+    }
+}
+
+/// One seat of a round.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Player {
+    /// The name shown.
+    pub name: String,
+    /// The seat's secret token (hex), if a person holds it.
+    pub token: Option<String>,
+    /// Whether somebody (or the engine) sits there.
+    pub joined: bool,
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Ending {
+    /// The score.
+    pub result: GameResult,
+    /// Why, by the rules; `None` for a record whose result is only written down.
+    pub reason: Option<Reason>,
+}
+
+impl Ending {
+    /// Why the game ended, for people.
+    pub fn reason_text(&self) -> String {
+        self.reason
+            .map_or_else(|| "as recorded".to_string(), |r| r.to_string())
+    }
+
+    /// Why the game ended, as the API's code.
+    pub fn code(&self) -> &'static str {
+        self.reason.map_or("recorded", reason_code)
+    }
+}
+
+/// Milliseconds since 1970.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// A duration in whole milliseconds.
+pub fn millis(duration: Duration) -> i64 {
+    i64::try_from(duration.as_millis()).unwrap_or(i64::MAX)
+}
+
+/// Milliseconds as a duration (never below zero).
+pub fn duration_of_ms(ms: i64) -> Duration {
+    Duration::from_millis(u64::try_from(ms).unwrap_or(0))
+}
+
+/// A game on the server.
+#[derive(Clone, Debug)]
+pub struct Round {
+    /// The game's id, used in its links.
+    pub id: String,
+    /// The kind of game.
+    pub mode: Mode,
+    /// The game by the rules.
+    pub game: Game,
+    /// White's seat.
+    pub white: Player,
+    /// Black's seat.
+    pub black: Player,
+    /// The engine's level in an engine game.
+    pub level: Option<Level>,
+    /// The engine's colour in an engine game.
+    pub engine_color: Option<Color>,
+    /// The seat the game's creator took.
+    pub creator: Option<Seat>,
+    /// The invite code of a friend game's free seat, until it is taken.
+    pub invite: Option<String>,
+    /// The clocks (their control is the game's time control).
+    pub clock: Clock,
+    /// A record's result that the rules cannot rebuild from its moves.
+    pub recorded: Option<GameResult>,
+    /// PDN tags kept from an uploaded record.
+    pub tags: Vec<(String, String)>,
+    /// When the game was made (ms since 1970).
+    pub created_ms: i64,
+    /// When it last changed.
+    pub updated_ms: i64,
+    /// Grows with every change, never goes back; stored with the game.
+    pub version: u64,
+    /// Each side's time after each move, as stored (ms).
+    pub move_clocks: Vec<[Option<i64>; 2]>,
+}
+
+impl Round {
+    /// A new round with nobody's result and stopped clocks.
+    pub fn new(id: String, mode: Mode, start: Position, control: Option<TimeControl>) -> Round {
+        let now = now_ms();
+        Round {
+            id,
+            mode,
+            game: Game::new(start),
+            white: Player::default(),
+            black: Player::default(),
+            level: None,
+            engine_color: None,
+            creator: None,
+            invite: None,
+            clock: Clock::new(control),
+            recorded: None,
+            tags: Vec::new(),
+            created_ms: now,
+            updated_ms: now,
+            version: 1,
+            move_clocks: Vec::new(),
+        }
+    }
+
+    /// The seat of `color`.
+    pub fn player(&self, color: Color) -> &Player {
+        match color {
+            Color::White => &self.white,
+            Color::Black => &self.black,
+        }
+    }
+
+    /// The seat of `color`, to change.
+    pub fn player_mut(&mut self, color: Color) -> &mut Player {
+        match color {
+            Color::White => &mut self.white,
+            Color::Black => &mut self.black,
+        }
+    }
+
+    /// The time control.
+    pub fn control(&self) -> Option<TimeControl> {
+        self.clock.control(Color::White)
+    }
+
+    /// How the game ended, if it has.
+    pub fn ending(&self) -> Option<Ending> {
+        match self.game.outcome() {
+            Some(Outcome { result, reason }) => Some(Ending {
+                result,
+                reason: Some(reason),
+            }),
+            None => self.recorded.map(|result| Ending {
+                result,
+                reason: None,
+            }),
+        }
+    }
+
+    /// Whether the game has ended.
+    pub fn is_over(&self) -> bool {
+        self.ending().is_some()
+    }
+
+    /// Whether both seats are taken.
+    pub fn seated(&self) -> bool {
+        self.white.joined && self.black.joined
+    }
+
+    /// The seat `token` holds, if any (compared in constant time).
+    pub fn seat_of(&self, token: Option<&str>) -> Option<Seat> {
+        let token = token?;
+        let holds = |player: &Player| {
+            player
+                .token
+                .as_deref()
+                .is_some_and(|t| crate::secret::same_token(token, t))
+        };
+        match (holds(&self.white), holds(&self.black)) {
+            (true, true) => Some(Seat::Both),
+            (true, false) => Some(Seat::White),
+            (false, true) => Some(Seat::Black),
+            (false, false) => None,
+        }
+    }
+
+    /// The seat `token` holds, or why it holds none.
+    pub fn require_seat(&self, token: Option<&str>) -> Result<Seat, RoundError> {
+        match token {
+            None => Err(RoundError::Forbidden(
+                "this needs your seat's token (header X-Seat-Token)".into(),
+            )),
+            Some(token) => self.seat_of(Some(token)).ok_or_else(|| {
+                RoundError::Forbidden("the seat token is wrong for this game".into())
+            }),
+        }
+    }
+
+    /// Whether a clock is running now, and whose.
+    pub fn running_clock(&self) -> Option<Color> {
+        self.clock.running()
+    }
+
+    /// The time `color` has left at `now`, in ms (`None` without a clock).
+    pub fn time_left(&self, color: Color, now: Instant) -> Option<i64> {
+        self.clock.left(color, now).map(millis)
+    }
+
+    /// Ends the game if the side to move has run out of time; says whether it did.
+    pub fn check_flag(&mut self, now: Instant) -> bool {
+        let Some(color) = self.clock.flagged(now) else {
+            return false;
+        };
+        self.clock.flag(color);
+        let _ = self.game.flag(color);
+        self.settle_clock(now);
+        self.touch();
+        true
+    }
+
+    /// Runs the side to move's clock while the game is played (timed, both seats taken, not
+    /// over, not a record) and stops it otherwise.
+    pub fn settle_clock(&mut self, now: Instant) {
+        let plays =
+            self.clock.is_timed() && !self.is_over() && self.mode != Mode::Record && self.seated();
+        let to_move = self.game.side_to_move();
+        match self.clock.running() {
+            Some(color) if plays && color == to_move => {}
+            _ if plays => self.clock.start(to_move, now),
+            Some(_) => self.clock.stop(now),
+            None => {}
+        }
+    }
+
+    /// Starts the engine's clock at `now`, when its search starts: the time its move waited
+    /// for a free engine is not charged.
+    pub fn engine_starts_thinking(&mut self, now: Instant) {
+        if let Some(engine) = self.engine_color
+            && self.engine_to_move()
+            && self.clock.is_timed()
+            && self.seated()
+        {
+            self.clock.start(engine, now);
+        }
+    }
+
+    /// Counts a change: a new version and time.
+    pub fn touch(&mut self) {
+        self.version += 1;
+        self.updated_ms = now_ms().max(self.updated_ms);
+    }
+
+    fn playable(&self) -> Result<(), RoundError> {
+        if self.mode == Mode::Record {
+            return Err(conflict(
+                "this game is a record read from PDN; nothing can be played in it",
+            ));
+        }
+        if self.is_over() {
+            return Err(conflict("the game is already over"));
+        }
+        if !self.seated() {
+            return Err(conflict(
+                "the second player has not joined yet; send them the invite link",
+            ));
+        }
+        Ok(())
+    }
+
+    /// The colour `seat` acts for now: its own, or the side to move when it holds both.
+    fn acting_color(&self, seat: Seat) -> Color {
+        match seat {
+            Seat::White => Color::White,
+            Seat::Black => Color::Black,
+            Seat::Both => self.game.side_to_move(),
+            Seat::Engine => self.engine_color.unwrap_or(self.game.side_to_move()),
+        }
+    }
+
+    /// Plays the move written `text` for `seat`, with a draw claim if `claim_draw`.
+    pub fn play(
+        &mut self,
+        seat: Seat,
+        text: &str,
+        claim_draw: bool,
+        now: Instant,
+    ) -> Result<(), RoundError> {
+        self.playable()?;
+        let mover = self.game.side_to_move();
+        if !seat.holds(mover) || (seat != Seat::Engine && self.engine_color == Some(mover)) {
+            return Err(RoundError::Forbidden(format!(
+                "it is {}'s turn, and your seat is not {}",
+                mover,
+                mover.code()
+            )));
+        }
+        let text = text.trim();
+        if text.is_empty() {
+            return Err(RoundError::Invalid("move: empty".into()));
+        }
+        if text.len() > MAX_MOVE_TEXT {
+            return Err(RoundError::Invalid(format!(
+                "move: longer than {MAX_MOVE_TEXT} bytes"
+            )));
+        }
+        let position = *self.game.position();
+        let mv = parse_move(&position, text).map_err(|e| self.move_error(text, e))?;
+        self.apply(mv, claim_draw, now)
+    }
+
+    fn move_error(&self, text: &str, error: MoveTextError) -> RoundError {
+        RoundError::Illegal {
+            message: format!("{text}: {error}"),
+            legal: self
+                .game
+                .legal_moves()
+                .iter()
+                .map(Move::to_string)
+                .collect(),
+        }
+    }
+
+    fn apply(&mut self, mv: Move, claim_draw: bool, now: Instant) -> Result<(), RoundError> {
+        let mover = self.game.side_to_move();
+        if self.clock.flagged(now) == Some(mover) {
+            self.check_flag(now);
+            return Err(conflict(format!("{mover} ran out of time")));
+        }
+        if self.game.ply() >= MAX_PLIES {
+            return Err(conflict(format!(
+                "the game has reached the server's limit of {MAX_PLIES} plies; \
+                 agree a draw or resign"
+            )));
+        }
+        if claim_draw && self.game.move_allows_claim(&mv) {
+            self.game.claim_draw_with_move(&mv).map_err(game_error)?;
+        } else {
+            // 1.13.2, note b: a claim that finds no repetition leaves the move made.
+            self.game.play(&mv).map_err(game_error)?;
+        }
+        self.clock.moved(now);
+        self.settle_clock(now);
+        self.touch();
+        let times = [Color::White, Color::Black].map(|c| self.clock.stored(c).map(millis));
+        self.move_clocks.push(times);
+        Ok(())
+    }
+
+    /// `seat` resigns (at one screen: the side to move resigns).
+    pub fn resign(&mut self, seat: Seat, now: Instant) -> Result<(), RoundError> {
+        self.playable()?;
+        let color = self.acting_color(seat);
+        self.game.resign(color).map_err(game_error)?;
+        self.settle_clock(now);
+        self.touch();
+        Ok(())
+    }
+
+    /// A draw offer, acceptance, refusal or claim by `seat`.
+    pub fn draw(&mut self, seat: Seat, action: DrawAction, now: Instant) -> Result<(), RoundError> {
+        self.playable()?;
+        let color = match (seat, action) {
+            // At one screen the answer comes from the side that did not offer.
+            (Seat::Both, DrawAction::Accept | DrawAction::Decline) => self
+                .game
+                .draw_offer()
+                .map(Color::opponent)
+                .ok_or_else(|| conflict("there is no draw offer to answer"))?,
+            _ => self.acting_color(seat),
+        };
+        match action {
+            DrawAction::Offer => {
+                if self.game.draw_offer() == Some(color) {
+                    return Err(conflict("your draw offer is already open"));
+                }
+                self.game.offer_draw(color)
+            }
+            DrawAction::Accept => self.game.accept_draw(color),
+            DrawAction::Decline => self.game.decline_draw(color),
+            DrawAction::Claim => {
+                if self.game.side_to_move() != color {
+                    return Err(conflict(
+                        "a draw is claimed by the side to move, on its turn",
+                    ));
+                }
+                self.game.claim_draw()
+            }
+        }
+        .map_err(game_error)?;
+        self.settle_clock(now);
+        self.touch();
+        Ok(())
+    }
+
+    /// Takes back moves for `seat`: against the engine, back to the person's last turn; at
+    /// one screen, one move. Returns the first ply taken back.
+    pub fn take_back(&mut self, seat: Seat, now: Instant) -> Result<usize, RoundError> {
+        if self.mode == Mode::Record {
+            return Err(conflict("nothing can be played in a record"));
+        }
+        if self.is_over() {
+            return Err(conflict("the game is already over"));
+        }
+        let plies = self.takeback_plies(seat)?;
+        for _ in 0..plies {
+            self.game.undo();
+            self.move_clocks.pop();
+        }
+        // The clocks go back to what they showed before the moves taken back.
+        let base = self.control().map(|c| millis(c.base));
+        let times = self.move_clocks.last().copied().unwrap_or([base, base]);
+        for (color, stored) in [Color::White, Color::Black].into_iter().zip(times) {
+            if let Some(ms) = stored {
+                self.clock.set_left(color, duration_of_ms(ms));
+            }
+        }
+        // The side to move's clock starts afresh.
+        if self.clock.is_timed() {
+            self.clock.start(self.game.side_to_move(), now);
+        }
+        self.settle_clock(now);
+        self.touch();
+        Ok(self.game.ply())
+    }
+
+    /// How many plies a take-back by `seat` removes, or why there is none.
+    pub fn takeback_plies(&self, seat: Seat) -> Result<usize, RoundError> {
+        match self.mode {
+            Mode::Local => {
+                if self.game.ply() == 0 {
+                    Err(conflict("no move to take back"))
+                } else {
+                    Ok(1)
+                }
+            }
+            Mode::Engine => {
+                let Some(engine) = self.engine_color else {
+                    return Err(conflict("no engine in this game"));
+                };
+                if !seat.holds(engine.opponent()) {
+                    return Err(RoundError::Forbidden(
+                        "only the player can take back".into(),
+                    ));
+                }
+                let start_mover = self.game.start_position().side_to_move();
+                let ply = self.game.ply();
+                // The person's last move is the latest ply made by their colour.
+                let person_moves_at = |p: usize| {
+                    let mover = if p.is_multiple_of(2) {
+                        start_mover
+                    } else {
+                        start_mover.opponent()
+                    };
+                    mover != engine
+                };
+                (0..ply)
+                    .rev()
+                    .find(|&p| person_moves_at(p))
+                    .map(|p| ply - p)
+                    .ok_or_else(|| conflict("you have made no move to take back"))
+            }
+            Mode::Friend => Err(conflict(
+                "moves cannot be taken back in a game between two people online",
+            )),
+            Mode::Record => Err(conflict("nothing can be played in a record")),
+        }
+    }
+
+    /// Takes the free seat of a friend game with `invite`, for a player called `name` who
+    /// will hold `token`. Returns the seat taken.
+    pub fn join(
+        &mut self,
+        invite: &str,
+        name: String,
+        token: String,
+        now: Instant,
+    ) -> Result<Seat, RoundError> {
+        if self.mode != Mode::Friend {
+            return Err(conflict("only games with a friend have an invite"));
+        }
+        let code = self
+            .invite
+            .as_deref()
+            .ok_or_else(|| conflict("both seats are already taken"))?;
+        if !crate::secret::same_token(invite.trim(), code) {
+            return Err(RoundError::Forbidden(
+                "the invite code is wrong for this game".into(),
+            ));
+        }
+        let color = if self.white.joined {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let player = self.player_mut(color);
+        player.token = Some(token);
+        player.joined = true;
+        player.name = if name.is_empty() {
+            color.code().to_string()
+        } else {
+            name
+        };
+        self.invite = None;
+        self.settle_clock(now);
+        self.touch();
+        Ok(Seat::of(color))
+    }
+
+    /// Whether the engine should search now.
+    pub fn engine_to_move(&self) -> bool {
+        self.mode == Mode::Engine
+            && !self.is_over()
+            && self.engine_color == Some(self.game.side_to_move())
+    }
+
+    /// Whether the engine has a draw offer to answer.
+    pub fn engine_has_offer(&self) -> bool {
+        self.mode == Mode::Engine
+            && !self.is_over()
+            && self
+                .engine_color
+                .is_some_and(|e| self.game.draw_offer() == Some(e.opponent()))
+    }
+
+    /// The engine answers the person's draw offer: `accept` says whether it agrees.
+    pub fn engine_answers_draw(&mut self, accept: bool, now: Instant) -> Result<(), RoundError> {
+        if !self.engine_has_offer() {
+            return Err(conflict("there is no draw offer for the engine to answer"));
+        }
+        let engine = self.engine_color.unwrap_or(Color::White);
+        if accept {
+            self.game.accept_draw(engine)
+        } else {
+            self.game.decline_draw(engine)
+        }
+        .map_err(game_error)?;
+        self.settle_clock(now);
+        self.touch();
+        Ok(())
+    }
+
+    /// Plays the engine's move.
+    pub fn play_engine_move(&mut self, mv: &Move, now: Instant) -> Result<(), RoundError> {
+        self.playable()?;
+        if !self.engine_to_move() {
+            return Err(conflict("it is not the engine's turn"));
+        }
+        let legal = self
+            .game
+            .legal_move(mv)
+            .ok_or_else(|| RoundError::Illegal {
+                message: format!("{mv} is not legal"),
+                legal: Vec::new(),
+            })?;
+        self.apply(legal, false, now)
+    }
+
+    /// The engine's level (the strongest when none was stored).
+    pub fn engine_level(&self) -> Level {
+        self.level.unwrap_or_else(Level::full)
+    }
+
+    /// The variant.
+    pub fn variant(&self) -> Variant {
+        self.game.variant()
+    }
+}
+
+/// What a player does about a draw.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum DrawAction {
+    /// Offers a draw.
+    Offer,
+    /// Accepts the opponent's offer.
+    Accept,
+    /// Declines it.
+    Decline,
+    /// Claims a draw the rules allow (repetition, 15 quiet moves).
+    Claim,
+}
+
+impl DrawAction {
+    /// The action named `name`.
+    pub fn parse(name: &str) -> Result<DrawAction, RoundError> {
+        match name {
+            "offer" => Ok(DrawAction::Offer),
+            "accept" => Ok(DrawAction::Accept),
+            "decline" => Ok(DrawAction::Decline),
+            "claim" => Ok(DrawAction::Claim),
+            other => Err(RoundError::Invalid(format!(
+                "action: expected offer, accept, decline or claim, not {:?}",
+                other.chars().take(20).collect::<String>()
+            ))),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn local_round() -> Round {
+        let mut round = Round::new(
+            "r".into(),
+            Mode::Local,
+            Position::start(Variant::Russian),
+            None,
+        );
+        for color in [Color::White, Color::Black] {
+            let player = round.player_mut(color);
+            player.joined = true;
+            player.token = Some("t".into());
+        }
+        round
+    }
+
+    #[test]
+    fn a_refused_action_leaves_the_round_as_it_was() {
+        let mut round = local_round();
+        let before = round.version;
+        let error = round.play(Seat::Both, "a1-a2", false, Instant::now());
+        assert!(matches!(error, Err(RoundError::Illegal { .. })));
+        assert_eq!(round.version, before);
+        assert_eq!(round.game.ply(), 0);
+        assert!(
+            round
+                .play(Seat::Both, "c3-d4", false, Instant::now())
+                .is_ok()
+        );
+        assert_eq!(round.version, before + 1);
+        assert_eq!(round.move_clocks.len(), 1);
+    }
+
+    #[test]
+    fn the_token_decides_the_seat() {
+        let round = local_round();
+        assert_eq!(round.seat_of(Some("t")), Some(Seat::Both));
+        assert_eq!(round.seat_of(Some("u")), None);
+        assert!(matches!(
+            round.require_seat(None),
+            Err(RoundError::Forbidden(_))
+        ));
+    }
+}
