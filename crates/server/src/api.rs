@@ -24,7 +24,7 @@ use serde_json::{Value, json};
 use crate::actions::{self, ColorChoice, MAX_UPLOAD_GAMES, NewGame};
 use crate::app::{Answer, App, StateText};
 use crate::error::ApiError;
-use crate::round::{DrawAction, Mode};
+use crate::round::{DrawAction, MAX_PLIES, Mode};
 use crate::secret::typed_name;
 use crate::view::{MoveView, PositionView};
 
@@ -50,18 +50,7 @@ pub fn parse_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> R
             ApiError::bad_request(rejection.body_text())
         }
     })?;
-    parse_json(&bytes)
-}
-
-/// Reads JSON text that must be an object, with the place of the first error.
-pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
-    let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
-    if first != Some(&b'{') {
-        return Err(ApiError::bad_request(
-            "request body: expected a JSON object ({...})",
-        ));
-    }
-    serde_json::from_slice(bytes).map_err(|e| ApiError::bad_request(format!("request body: {e}")))
+    crate::error::parse_json(&bytes)
 }
 
 fn token_of(headers: &HeaderMap) -> Option<String> {
@@ -395,6 +384,12 @@ pub async fn upload(
             break;
         }
         let replayed = read.map_err(|e| e.to_string()).and_then(|raw| {
+            if raw.moves.len() > MAX_PLIES {
+                return Err(format!(
+                    "the game has {} plies; the server keeps games of at most {MAX_PLIES}",
+                    raw.moves.len()
+                ));
+            }
             let game = replay(&raw, Some(Variant::Russian)).map_err(|e| e.to_string())?;
             Ok((raw, game))
         });

@@ -251,7 +251,7 @@ impl Default for Settings {
             web_dir: None,
             connections_per_address: 64,
             new_games_per_minute: 30,
-            requests_per_second: 30,
+            requests_per_second: 50,
             idle_timeout: Duration::from_secs(30),
             keep_idle: Duration::from_secs(600),
             keep_finished: Duration::from_secs(5),

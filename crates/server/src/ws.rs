@@ -192,7 +192,7 @@ async fn answer(
     bound: &mut Bound,
     text: &str,
 ) -> Vec<String> {
-    let action: Action = match crate::api::parse_json(text.as_bytes()) {
+    let action: Action = match crate::error::parse_json(text.as_bytes()) {
         Ok(action) => action,
         Err(error) => return vec![error_reply(&Value::Null, error)],
     };

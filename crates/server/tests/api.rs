@@ -1,124 +1,14 @@
 //! The HTTP API and the WebSocket, driven as a client would.
 
-use std::path::PathBuf;
+mod common;
+
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
-use bashni_server::{App, Settings, Store, StoreOptions, router};
+use axum::http::StatusCode;
+use common::*;
 use futures_util::{SinkExt, StreamExt};
-use http_body_util::BodyExt;
 use serde_json::{Value, json};
-use tower::ServiceExt;
-
-type TestResult = Result<(), Box<dyn std::error::Error>>;
-
-fn temp_db(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bashni-api-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let _ = std::fs::create_dir_all(&dir);
-    dir.join("games.sqlite3")
-}
-
-fn test_settings() -> Settings {
-    Settings {
-        engines: 1,
-        hash_mb: 4,
-        connections_per_address: 8,
-        ..Settings::default()
-    }
-}
-
-fn app_on(path: &std::path::Path) -> Result<Arc<App>, Box<dyn std::error::Error>> {
-    Ok(App::new(
-        Store::open(path, StoreOptions::default())?,
-        test_settings(),
-    ))
-}
-
-fn memory_app() -> Result<Arc<App>, Box<dyn std::error::Error>> {
-    Ok(App::new(Store::in_memory()?, test_settings()))
-}
-
-/// Sends a request; returns the status and the body (JSON if it is JSON, else a string).
-async fn call(
-    app: &Arc<App>,
-    method: &str,
-    uri: &str,
-    token: Option<&str>,
-    body: Option<&str>,
-) -> Result<(StatusCode, Value), Box<dyn std::error::Error>> {
-    let mut request = Request::builder().method(method).uri(uri);
-    if let Some(token) = token {
-        request = request.header("x-seat-token", token);
-    }
-    if body.is_some() {
-        request = request.header("content-type", "application/json");
-    }
-    let request = request.body(Body::from(body.unwrap_or("").to_string()))?;
-    let response = router(Arc::clone(app)).oneshot(request).await?;
-    let status = response.status();
-    let bytes = response.into_body().collect().await?.to_bytes();
-    let value = serde_json::from_slice(&bytes)
-        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));
-    Ok((status, value))
-}
-
-async fn create(
-    app: &Arc<App>,
-    body: Value,
-) -> Result<(String, String, Value), Box<dyn std::error::Error>> {
-    let (status, answer) = call(app, "POST", "/api/games", None, Some(&body.to_string())).await?;
-    assert_eq!(status, StatusCode::CREATED, "{answer}");
-    let id = answer["id"].as_str().ok_or("no id")?.to_string();
-    let token = answer["token"].as_str().ok_or("no token")?.to_string();
-    Ok((id, token, answer))
-}
-
-async fn play(
-    app: &Arc<App>,
-    id: &str,
-    token: &str,
-    text: &str,
-) -> Result<(StatusCode, Value), Box<dyn std::error::Error>> {
-    call(
-        app,
-        "POST",
-        &format!("/api/games/{id}/move"),
-        Some(token),
-        Some(&json!({ "move": text }).to_string()),
-    )
-    .await
-}
-
-fn move_texts(state: &Value) -> Vec<String> {
-    state["moves"]
-        .as_array()
-        .map(|moves| {
-            moves
-                .iter()
-                .filter_map(|m| m["text"].as_str().map(String::from))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-/// Waits until `check` holds for the game's state.
-async fn wait_for(
-    app: &Arc<App>,
-    id: &str,
-    check: impl Fn(&Value) -> bool,
-) -> Result<Value, Box<dyn std::error::Error>> {
-    for _ in 0..500 {
-        let (_, state) = call(app, "GET", &format!("/api/games/{id}"), None, None).await?;
-        if check(&state) {
-            return Ok(state);
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    Err("the state never came".into())
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_against_the_engine_goes_on_move_by_move() -> TestResult {

@@ -30,7 +30,7 @@ pub struct Args {
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..))]
     new_games_per_minute: u32,
     /// HTTP requests one address may make per second on average (twice as many at once).
-    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..))]
     requests_per_second: u32,
     /// Seconds a connection may take to send a request's headers (also between requests);
     /// a WebSocket silent for twice as long is closed.

@@ -1,0 +1,744 @@
+//! The server under conditions an attacker or a bad day brings: a database locked by another
+//! process or full, clients that hang up, engines in demand, slow and idle connections,
+//! floods, odd input. Each test is one finding of an outside test of `bashni serve`.
+
+mod common;
+
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use axum::extract::ConnectInfo;
+use axum::http::{Request, StatusCode};
+use bashni_server::{App, Settings, Store, StoreOptions, router};
+use common::*;
+use futures_util::{SinkExt, StreamExt};
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tower::ServiceExt;
+
+type Error = Box<dyn std::error::Error>;
+
+fn settings() -> Settings {
+    Settings {
+        engines: 1,
+        hash_mb: 4,
+        connections_per_address: 64,
+        requests_per_second: 100_000,
+        new_games_per_minute: 100_000,
+        ..Settings::default()
+    }
+}
+
+fn file_app(name: &str, wait: Duration) -> Result<(Arc<App>, std::path::PathBuf), Error> {
+    let path = temp_db(name);
+    let options = StoreOptions {
+        busy_timeout: wait,
+        ..StoreOptions::default()
+    };
+    Ok((App::new(Store::open(&path, options)?, settings()), path))
+}
+
+/// A request from `client`, as the server would see it on a connection from there.
+async fn call_from(
+    app: &Arc<App>,
+    client: IpAddr,
+    method: &str,
+    uri: &str,
+    body: Option<Value>,
+) -> Result<(StatusCode, Value), Error> {
+    let mut request = Request::builder().method(method).uri(uri);
+    if body.is_some() {
+        request = request.header("content-type", "application/json");
+    }
+    let mut request = request.body(Body::from(body.map(|b| b.to_string()).unwrap_or_default()))?;
+    request
+        .extensions_mut()
+        .insert(ConnectInfo(SocketAddr::new(client, 40000)));
+    let response = router(Arc::clone(app)).oneshot(request).await?;
+    let status = response.status();
+    let bytes = response.into_body().collect().await?.to_bytes();
+    let value = serde_json::from_slice(&bytes)
+        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));
+    Ok((status, value))
+}
+
+/// A socket on game `id`, bound to the seat of `token`, past its first states.
+async fn seated_socket(address: SocketAddr, id: &str, token: &str) -> Result<Socket, Error> {
+    let (mut socket, _) =
+        tokio_tungstenite::connect_async(format!("ws://{address}/api/games/{id}/ws")).await?;
+    next_json(&mut socket, "state").await?;
+    send_json(
+        &mut socket,
+        json!({"type": "seat", "id": 0, "token": token}),
+    )
+    .await?;
+    let ack = next_json(&mut socket, "ack").await?;
+    assert_eq!(ack["you"], "both", "{ack}");
+    let state = next_json(&mut socket, "state").await?;
+    assert_eq!(state["state"]["you"], "both");
+    Ok(socket)
+}
+
+/// Whether a message of type `kind` arrives on `socket` within `wait`.
+async fn hears(socket: &mut Socket, kind: &str, wait: Duration) -> bool {
+    let deadline = tokio::time::Instant::now() + wait;
+    while let Ok(Some(Ok(message))) = tokio::time::timeout_at(deadline, socket.next()).await {
+        if let Ok(text) = message.to_text()
+            && serde_json::from_str::<Value>(text).is_ok_and(|v| v["type"] == kind)
+        {
+            return true;
+        }
+    }
+    false
+}
+
+fn first_legal(state: &Value) -> Option<String> {
+    state["legal_moves"][0]["text"].as_str().map(String::from)
+}
+
+/// Finding 1: a move refused because another process holds the database's write lock is
+/// not applied anywhere; the next move, legal only after the refused one, is refused too;
+/// the game stays readable, also after a restart.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_locked_database_refuses_the_move_and_changes_nothing() -> Result<(), Error> {
+    let (app, path) = file_app("locked", Duration::from_millis(300))?;
+    let (id, token, _) = create(&app, json!({"variant": "bashni", "mode": "local"})).await?;
+    let address = serve(&app).await?;
+    let mut player = seated_socket(address, &id, &token).await?;
+    let (mut watcher, _) =
+        tokio_tungstenite::connect_async(format!("ws://{address}/api/games/{id}/ws")).await?;
+    next_json(&mut watcher, "state").await?;
+
+    let other = rusqlite::Connection::open(&path)?;
+    other.execute_batch("BEGIN IMMEDIATE")?;
+    send_json(
+        &mut player,
+        json!({"type": "move", "id": 1, "move": "c3-d4"}),
+    )
+    .await?;
+    let refused = next_json(&mut player, "error").await?;
+    assert_eq!(refused["id"], 1);
+    assert_eq!(refused["code"], "unavailable", "{refused}");
+    assert!(
+        refused["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("nothing was changed")),
+        "{refused}"
+    );
+    assert!(
+        !hears(&mut watcher, "update", Duration::from_millis(300)).await,
+        "a watcher was told of a move that was not stored"
+    );
+    other.execute_batch("ROLLBACK")?;
+
+    // Black's answer to c3-d4 is not legal: c3-d4 was never played.
+    send_json(
+        &mut player,
+        json!({"type": "move", "id": 2, "move": "f6-g5"}),
+    )
+    .await?;
+    let error = next_json(&mut player, "error").await?;
+    assert_eq!(error["code"], "illegal_move", "{error}");
+    let (status, state) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await?;
+    assert_eq!(status, StatusCode::OK);
+    assert!(move_texts(&state).is_empty());
+
+    for (n, text) in [(3, "c3-d4"), (4, "f6-g5")] {
+        send_json(&mut player, json!({"type": "move", "id": n, "move": text})).await?;
+        assert_eq!(next_json(&mut player, "ack").await?["id"], n);
+    }
+    drop(app);
+    let app = app_on(&path)?;
+    let (status, state) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await?;
+    assert_eq!(status, StatusCode::OK, "{state}");
+    assert_eq!(move_texts(&state), ["c3-d4", "f6-g5"]);
+    let (status, _) = call(&app, "GET", &format!("/api/games/{id}/pdn"), None, None).await?;
+    assert_eq!(status, StatusCode::OK);
+    Ok(())
+}
+
+/// Finding 1, a full disk: the database may not grow; moves go on until one needs room.
+/// That move, sent again over the socket, is refused and applied nowhere; with room again
+/// the game goes on intact, also after a restart.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_disk_refuses_the_move_and_changes_nothing() -> Result<(), Error> {
+    let (app, path) = file_app("full", Duration::from_millis(300))?;
+    app.store.limit_size(0)?;
+    let mut full = None;
+    'games: for _ in 0..50 {
+        let (id, token, _) = create(&app, json!({"variant": "bashni", "mode": "local"})).await?;
+        let mut played = Vec::new();
+        for _ in 0..300 {
+            let (_, state) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await?;
+            let Some(text) = first_legal(&state) else {
+                continue 'games;
+            };
+            let (status, answer) = play(&app, &id, &token, &text).await?;
+            if status == StatusCode::OK {
+                played.push(text);
+                continue;
+            }
+            assert_eq!(status, StatusCode::INSUFFICIENT_STORAGE, "{answer}");
+            full = Some((id, token, played, text));
+            break 'games;
+        }
+    }
+    let (id, token, mut acknowledged, text) = full.ok_or("the database never filled up")?;
+    let address = serve(&app).await?;
+    let mut player = seated_socket(address, &id, &token).await?;
+    let (mut watcher, _) =
+        tokio_tungstenite::connect_async(format!("ws://{address}/api/games/{id}/ws")).await?;
+    next_json(&mut watcher, "state").await?;
+    send_json(&mut player, json!({"type": "move", "id": 1, "move": text})).await?;
+    let error = next_json(&mut player, "error").await?;
+    assert_eq!(error["code"], "unavailable", "{error}");
+    assert!(
+        error["error"].as_str().is_some_and(|e| e.contains("full")),
+        "{error}"
+    );
+    assert!(
+        !hears(&mut watcher, "update", Duration::from_millis(300)).await,
+        "a watcher was told of a move that was not stored"
+    );
+    let (status, state) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await?;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(move_texts(&state), acknowledged);
+    app.store.limit_size(1024)?;
+    send_json(&mut player, json!({"type": "move", "id": 2, "move": text})).await?;
+    assert_eq!(next_json(&mut player, "ack").await?["id"], 2);
+    acknowledged.push(text);
+    drop(app);
+    let app = app_on(&path)?;
+    let (status, state) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await?;
+    assert_eq!(status, StatusCode::OK, "{state}");
+    assert_eq!(move_texts(&state), acknowledged);
+    Ok(())
+}
+
+/// Sends an analysis request on a raw connection and hangs up after `after`.
+async fn hang_up_analysis(address: SocketAddr, after: Duration) -> Result<(), Error> {
+    let mut stream = tokio::net::TcpStream::connect(address).await?;
+    let body = json!({"variant": "russian", "movetime_ms": 5000}).to_string();
+    let request = format!(
+        "POST /api/analyse HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n\
+         content-length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await?;
+    tokio::time::sleep(after).await;
+    drop(stream);
+    Ok(())
+}
+
+/// Finding 2: clients that hang up on an analysis do not keep the engine: the next analysis
+/// is answered and an engine game started then gets its move at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hung_up_analyses_give_their_engine_back() -> Result<(), Error> {
+    let app = memory_app()?;
+    let address = serve(&app).await?;
+    hang_up_analysis(address, Duration::from_millis(300)).await?;
+    hang_up_analysis(address, Duration::from_millis(300)).await?;
+    let started = Instant::now();
+    let (id, _, _) = create(
+        &app,
+        json!({"variant": "russian", "mode": "engine", "level": 1, "color": "black"}),
+    )
+    .await?;
+    let state = wait_for(&app, &id, |s| move_texts(s).len() == 1).await?;
+    assert_eq!(state["turn"], "black");
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "the engine's first move took {:?}",
+        started.elapsed()
+    );
+    let (status, answer) = call(
+        &app,
+        "POST",
+        "/api/analyse",
+        None,
+        Some(&json!({"variant": "russian", "movetime_ms": 100}).to_string()),
+    )
+    .await?;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let (_, health) = call(&app, "GET", "/api/health", None, None).await?;
+    assert_eq!(health["engines_free"], 1, "{health}");
+    Ok(())
+}
+
+/// Finding 3: six long analyses from six clients are waiting; an engine game with a 15 s
+/// clock gets the next free engine, and its clock did not run while it waited.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_engine_game_comes_before_waiting_analyses() -> Result<(), Error> {
+    let app = memory_app()?;
+    let mut analyses = Vec::new();
+    for n in 1..=6u8 {
+        let app = Arc::clone(&app);
+        analyses.push(tokio::spawn(async move {
+            let body = json!({"variant": "bashni", "movetime_ms": 5000});
+            call_from(
+                &app,
+                [10, 0, 0, n].into(),
+                "POST",
+                "/api/analyse",
+                Some(body),
+            )
+            .await
+            .map(|(status, _)| status)
+            .map_err(|e| e.to_string())
+        }));
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let started = Instant::now();
+    let (id, _, _) = create(
+        &app,
+        json!({"variant": "bashni", "mode": "engine", "level": 2, "color": "black",
+               "time": {"minutes": 0.25}}),
+    )
+    .await?;
+    let state = wait_for(&app, &id, |s| {
+        move_texts(s).len() == 1 || !s["result"].is_null()
+    })
+    .await?;
+    assert!(state["result"].is_null(), "{}", state["result"]);
+    assert!(
+        started.elapsed() < Duration::from_secs(9),
+        "the engine waited {:?} behind the analyses",
+        started.elapsed()
+    );
+    let left = state["clock"]["white_ms"].as_i64().ok_or("no clock")?;
+    assert!(
+        left > 10_000,
+        "the engine's clock ran while it waited: {left} ms left"
+    );
+    for analysis in analyses {
+        analysis.abort();
+    }
+    Ok(())
+}
+
+/// Finding 3: moves taken back at once do not leave searches running: after 40 move and
+/// take-back cycles the next engine game gets its move promptly.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn take_backs_stop_the_engine_search() -> Result<(), Error> {
+    let app = memory_app()?;
+    let (id, token, _) = create(
+        &app,
+        json!({"variant": "russian", "mode": "engine", "level": 8}),
+    )
+    .await?;
+    for _ in 0..40 {
+        let (status, state) = play(&app, &id, &token, "c3-d4").await?;
+        assert_eq!(status, StatusCode::OK, "{state}");
+        let (status, state) = call(
+            &app,
+            "POST",
+            &format!("/api/games/{id}/takeback"),
+            Some(&token),
+            None,
+        )
+        .await?;
+        assert_eq!(status, StatusCode::OK, "{state}");
+    }
+    let started = Instant::now();
+    let (other, _, _) = create(
+        &app,
+        json!({"variant": "russian", "mode": "engine", "level": 1, "color": "black"}),
+    )
+    .await?;
+    wait_for(&app, &other, |s| move_texts(s).len() == 1).await?;
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "the next engine game waited {:?}",
+        started.elapsed()
+    );
+    Ok(())
+}
+
+/// Finding 4: while a write waits for another process's lock, the server answers other
+/// requests (the database is used off the async threads).
+#[tokio::test(flavor = "multi_thread", worker_threads = 1)]
+async fn health_answers_while_a_write_waits() -> Result<(), Error> {
+    let (app, path) = file_app("waits", Duration::from_secs(3))?;
+    let (id, token, _) = create(&app, json!({"variant": "bashni", "mode": "local"})).await?;
+    let other = rusqlite::Connection::open(&path)?;
+    other.execute_batch("BEGIN IMMEDIATE")?;
+    let waiting = tokio::spawn({
+        let app = Arc::clone(&app);
+        async move {
+            play(&app, &id, &token, "c3-d4")
+                .await
+                .map(|(status, _)| status)
+                .map_err(|e| e.to_string())
+        }
+    });
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let asked = Instant::now();
+    let (status, _) = call(&app, "GET", "/api/health", None, None).await?;
+    let took = asked.elapsed();
+    assert_eq!(status, StatusCode::OK);
+    assert!(took < Duration::from_millis(500), "health took {took:?}");
+    assert!(!waiting.is_finished());
+    other.execute_batch("ROLLBACK")?;
+    assert_eq!(waiting.await?.map_err(|e| e.to_string())?, StatusCode::OK);
+    Ok(())
+}
+
+/// Reads until the server closes the connection; returns how long that took.
+async fn closed_within(stream: &mut tokio::net::TcpStream, limit: Duration) -> Option<Duration> {
+    let started = Instant::now();
+    let mut buffer = [0u8; 1024];
+    loop {
+        match tokio::time::timeout_at(
+            tokio::time::Instant::from_std(started + limit),
+            stream.read(&mut buffer),
+        )
+        .await
+        {
+            Ok(Ok(0)) | Ok(Err(_)) => return Some(started.elapsed()),
+            Ok(Ok(_)) => continue,
+            Err(_) => return None,
+        }
+    }
+}
+
+/// Finding 5: a connection that sends half a request, or nothing, or stays idle after a
+/// request, is closed after the idle timeout; a silent WebSocket too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_and_idle_connections_are_closed() -> Result<(), Error> {
+    let app = App::new(
+        Store::in_memory()?,
+        Settings {
+            idle_timeout: Duration::from_secs(1),
+            ..settings()
+        },
+    );
+    let (id, _, _) = create(&app, json!({"variant": "bashni", "mode": "local"})).await?;
+    let address = serve(&app).await?;
+    let limit = Duration::from_secs(4);
+    let mut half = tokio::net::TcpStream::connect(address).await?;
+    half.write_all(b"GET /api/health HTTP/1.1\r\nhost: x\r\n")
+        .await?;
+    let mut silent = tokio::net::TcpStream::connect(address).await?;
+    let mut idle = tokio::net::TcpStream::connect(address).await?;
+    idle.write_all(b"GET /api/health HTTP/1.1\r\nhost: x\r\n\r\n")
+        .await?;
+    for (name, stream) in [
+        ("half", &mut half),
+        ("silent", &mut silent),
+        ("idle", &mut idle),
+    ] {
+        let closed = closed_within(stream, limit).await;
+        assert!(
+            closed.is_some(),
+            "the {name} connection was still open after {limit:?}"
+        );
+    }
+    // A WebSocket whose client never answers pings.
+    let mut raw = tokio::net::TcpStream::connect(address).await?;
+    let upgrade = format!(
+        "GET /api/games/{id}/ws HTTP/1.1\r\nhost: x\r\nupgrade: websocket\r\n\
+         connection: upgrade\r\nsec-websocket-version: 13\r\n\
+         sec-websocket-key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+    );
+    raw.write_all(upgrade.as_bytes()).await?;
+    let closed = closed_within(&mut raw, Duration::from_secs(6)).await;
+    assert!(closed.is_some(), "a silent WebSocket stayed open");
+    Ok(())
+}
+
+/// Finding 6: finished and idle games leave memory and are read back on demand; new games
+/// per address are limited; a record longer than the server keeps is refused before it is
+/// replayed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn memory_is_bounded() -> Result<(), Error> {
+    let app = App::new(
+        Store::in_memory()?,
+        Settings {
+            new_games_per_minute: 1000,
+            ..settings()
+        },
+    );
+    let mut ids = Vec::new();
+    for _ in 0..40 {
+        let (id, token, _) = create(&app, json!({"variant": "bashni", "mode": "local"})).await?;
+        play(&app, &id, &token, "c3-d4").await?;
+        let (status, _) = call(
+            &app,
+            "POST",
+            &format!("/api/games/{id}/resign"),
+            Some(&token),
+            None,
+        )
+        .await?;
+        assert_eq!(status, StatusCode::OK);
+        ids.push(id);
+    }
+    let (idle, _, _) = create(&app, json!({"variant": "bashni", "mode": "local"})).await?;
+    assert_eq!(app.games_in_memory(), 41);
+    let now = Instant::now();
+    assert_eq!(app.sweep(now), 0, "games just used stay");
+    assert_eq!(
+        app.sweep(now + Duration::from_secs(6)),
+        40,
+        "finished games leave"
+    );
+    assert_eq!(
+        app.sweep(now + Duration::from_secs(601)),
+        1,
+        "idle games leave"
+    );
+    assert_eq!(app.games_in_memory(), 0);
+    let (status, state) = call(&app, "GET", &format!("/api/games/{}", ids[7]), None, None).await?;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(move_texts(&state), ["c3-d4"]);
+    assert_eq!(state["result"]["code"], "resignation");
+    let (status, _) = call(&app, "GET", &format!("/api/games/{idle}"), None, None).await?;
+    assert_eq!(status, StatusCode::OK);
+
+    let limited = App::new(
+        Store::in_memory()?,
+        Settings {
+            new_games_per_minute: 30,
+            ..settings()
+        },
+    );
+    let client: IpAddr = [10, 1, 1, 1].into();
+    let body = json!({"variant": "bashni", "mode": "local"});
+    let mut made = 0;
+    let mut refused = None;
+    for _ in 0..40 {
+        let (status, answer) =
+            call_from(&limited, client, "POST", "/api/games", Some(body.clone())).await?;
+        if status == StatusCode::CREATED {
+            made += 1;
+        } else {
+            refused = Some((status, answer));
+            break;
+        }
+    }
+    assert_eq!(made, 30);
+    let (status, answer) = refused.ok_or("no limit on new games")?;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{answer}");
+    let (status, _) = call_from(
+        &limited,
+        [10, 1, 1, 2].into(),
+        "POST",
+        "/api/games",
+        Some(body),
+    )
+    .await?;
+    assert_eq!(
+        status,
+        StatusCode::CREATED,
+        "another address has its own limit"
+    );
+
+    let long: String = std::iter::repeat_n("c3-d4 f6-g5 d4-c3 g5-f6 ", 251).collect();
+    let pdn = format!("[GameType \"25\"]\n{long}*\n");
+    let (status, answer) = call(&app, "POST", "/api/pdn", None, Some(&pdn)).await?;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let error = answer["games"][0]["error"].as_str().unwrap_or_default();
+    assert!(error.contains("at most 1000"), "{answer}");
+    Ok(())
+}
+
+/// Finding 7: the write-ahead log is truncated once it passes its limit.
+#[test]
+fn the_log_stays_bounded() -> Result<(), Error> {
+    let path = temp_db("wal");
+    let options = StoreOptions {
+        wal_limit_bytes: 256 * 1024,
+        ..StoreOptions::default()
+    };
+    let runtime = tokio::runtime::Runtime::new()?;
+    let app = App::new(
+        Store::open(&path, options)?,
+        Settings {
+            new_games_per_minute: 100_000,
+            ..settings()
+        },
+    );
+    let mut peak = 0;
+    runtime.block_on(async {
+        for _ in 0..1500 {
+            create(
+                &app,
+                json!({"variant": "russian", "mode": "local", "name": "x".repeat(40)}),
+            )
+            .await
+            .map_err(|e| e.to_string())?;
+            peak = peak.max(app.store.wal_bytes());
+        }
+        Ok::<_, String>(())
+    })?;
+    assert!(
+        peak > 256 * 1024,
+        "the log never grew past its limit ({peak} bytes)"
+    );
+    std::thread::sleep(Duration::from_millis(2500));
+    let after = app.store.wal_bytes();
+    assert!(
+        after < 256 * 1024,
+        "the log is {after} bytes after a checkpoint"
+    );
+    Ok(())
+}
+
+/// Finding 9: odd input is refused with what is wrong, and the page may not be framed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn odd_input_is_refused() -> Result<(), Error> {
+    let app = memory_app()?;
+    let (id, token, _) = create(&app, json!({"variant": "bashni", "mode": "local"})).await?;
+    // A JSON array is not a move request.
+    let (status, error) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/move"),
+        Some(&token),
+        Some(r#"["c3-d4"]"#),
+    )
+    .await?;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{error}");
+    // A clock of a billionth of a minute, and one of a thousand hours.
+    for minutes in [1e-9, 60_000.0] {
+        let (status, error) = call(
+            &app,
+            "POST",
+            "/api/games",
+            None,
+            Some(
+                &json!({"variant": "bashni", "mode": "local", "time": {"minutes": minutes}})
+                    .to_string(),
+            ),
+        )
+        .await?;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{error}");
+        assert!(
+            error["error"]
+                .as_str()
+                .is_some_and(|e| e.contains("time.minutes")),
+            "{error}"
+        );
+    }
+    // Names lose direction overrides and zero-width characters.
+    let (_, _, answer) = create(
+        &app,
+        json!({"variant": "bashni", "mode": "local", "name": "\u{202E}Anna\u{200B}\u{0007}"}),
+    )
+    .await?;
+    assert_eq!(answer["state"]["white"]["name"], "Anna");
+    // Names read from PDN too, and at most 40 characters.
+    let long = format!("Bo\u{0001}ris{}", "a".repeat(80));
+    let pdn = format!("[GameType \"25\"]\n[White \"{long}\"]\n1. c3-d4 *\n");
+    let (_, answer) = call(&app, "POST", "/api/pdn", None, Some(&pdn)).await?;
+    let record = answer["games"][0]["id"].as_str().ok_or("not stored")?;
+    let (_, state) = call(&app, "GET", &format!("/api/games/{record}"), None, None).await?;
+    let name = state["white"]["name"].as_str().unwrap_or_default();
+    assert!(
+        name.starts_with("Boris") && name.chars().count() == 40,
+        "{name:?}"
+    );
+    // The page may not be shown inside another site's frame.
+    let response = router(Arc::clone(&app))
+        .oneshot(Request::builder().uri("/").body(Body::empty())?)
+        .await?;
+    let policy = response
+        .headers()
+        .get("content-security-policy")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default();
+    assert!(policy.contains("frame-ancestors 'none'"), "{policy}");
+    Ok(())
+}
+
+/// Finding 9: binary frames and pings count against the socket's rate, and an oversized
+/// message is answered with a close frame that says why.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn socket_floods_and_oversized_frames_are_closed_with_a_reason() -> Result<(), Error> {
+    use tokio_tungstenite::tungstenite::Message;
+    let app = memory_app()?;
+    let (id, _, _) = create(&app, json!({"variant": "bashni", "mode": "local"})).await?;
+    let address = serve(&app).await?;
+    let url = format!("ws://{address}/api/games/{id}/ws");
+
+    let (mut flood, _) = tokio_tungstenite::connect_async(&url).await?;
+    for _ in 0..300 {
+        if flood.send(Message::Ping(vec![1u8].into())).await.is_err() {
+            break;
+        }
+    }
+    let mut close = None;
+    while let Ok(Some(message)) = tokio::time::timeout(Duration::from_secs(5), flood.next()).await {
+        match message {
+            Ok(Message::Close(frame)) => {
+                close = frame;
+                break;
+            }
+            Ok(_) => continue,
+            Err(_) => break,
+        }
+    }
+    let close = close.ok_or("a flood of pings did not close the socket")?;
+    assert_eq!(u16::from(close.code), 1008);
+
+    let (mut big, _) = tokio_tungstenite::connect_async(&url).await?;
+    next_json(&mut big, "state").await?;
+    big.send(Message::Text("x".repeat(20_000).into())).await?;
+    let mut close = None;
+    while let Ok(Some(message)) = tokio::time::timeout(Duration::from_secs(5), big.next()).await {
+        match message {
+            Ok(Message::Close(frame)) => {
+                close = frame;
+                break;
+            }
+            Ok(_) => continue,
+            Err(_) => break,
+        }
+    }
+    let close = close.ok_or("an oversized message got no close frame")?;
+    assert_eq!(u16::from(close.code), 1009);
+    assert!(close.reason.contains("16 KiB"), "{}", close.reason);
+    Ok(())
+}
+
+/// Finding 10: a socket bound to a seat gets states and updates made for that seat (the
+/// take-back and draw rights of the seat, not a watcher's), and small updates.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seated_socket_gets_its_own_small_updates() -> Result<(), Error> {
+    let app = memory_app()?;
+    let (id, token, _) = create(&app, json!({"variant": "bashni", "mode": "local"})).await?;
+    let address = serve(&app).await?;
+    let mut player = seated_socket(address, &id, &token).await?;
+    let (mut watcher, _) =
+        tokio_tungstenite::connect_async(format!("ws://{address}/api/games/{id}/ws")).await?;
+    next_json(&mut watcher, "state").await?;
+    let mut sizes = Vec::new();
+    for (n, text) in ["c3-d4", "f6-g5", "g3-h4", "b6-a5"].iter().enumerate() {
+        send_json(&mut player, json!({"type": "move", "id": n, "move": text})).await?;
+        let update = next_json(&mut player, "update").await?;
+        assert_eq!(update["update"]["you"], "both");
+        assert_eq!(update["update"]["moves_from"], n);
+        assert_eq!(move_texts(&update["update"]), [*text]);
+        assert_eq!(update["update"]["can_take_back"], true);
+        sizes.push(update.to_string().len());
+        let seen = next_json(&mut watcher, "update").await?;
+        assert_eq!(seen["update"]["you"], Value::Null);
+        assert_eq!(seen["update"]["can_take_back"], false);
+    }
+    let (_, whole) = call(&app, "GET", &format!("/api/games/{id}"), Some(&token), None).await?;
+    let whole = whole.to_string().len();
+    assert!(
+        sizes.iter().all(|&size| size < whole),
+        "updates {sizes:?} are not smaller than the whole state ({whole} bytes)"
+    );
+    send_json(
+        &mut player,
+        json!({"type": "seat", "id": 9, "token": "wrong"}),
+    )
+    .await?;
+    assert_eq!(next_json(&mut player, "error").await?["code"], "forbidden");
+    Ok(())
+}
