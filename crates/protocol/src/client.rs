@@ -186,7 +186,7 @@ impl ExternalEngine {
 
     fn handshake(&mut self, params: &[(&str, &str)]) -> Result<(), ClientError> {
         self.send(&Line::new("hub"))?;
-        let deadline = Instant::now() + self.timeouts.start;
+        let deadline = deadline_in(self.timeouts.start);
         loop {
             let line = self.receive(deadline, "wait")?;
             match line.command() {
@@ -200,7 +200,7 @@ impl ExternalEngine {
             self.send(&Line::new("set-param").arg("name", name).arg("value", value))?;
         }
         self.send(&Line::new("init"))?;
-        let deadline = Instant::now() + self.timeouts.start;
+        let deadline = deadline_in(self.timeouts.start);
         loop {
             let line = self.receive(deadline, "ready")?;
             match line.command() {
@@ -243,7 +243,7 @@ impl ExternalEngine {
     /// among that is returned.
     pub fn ping(&mut self) -> Result<(), ClientError> {
         self.send(&Line::new("ping"))?;
-        let deadline = Instant::now() + self.timeouts.reply;
+        let deadline = deadline_in(self.timeouts.reply);
         let mut refusal = None;
         loop {
             let line = self.receive(deadline, "pong")?;
@@ -279,13 +279,17 @@ impl ExternalEngine {
         self.send(&Line::new("go").flag("think"))?;
         let timed = [
             limits.movetime,
-            limits.clock.map(|clock| clock.remaining + clock.increment),
+            limits
+                .clock
+                .map(|clock| clock.remaining.saturating_add(clock.increment)),
         ]
         .into_iter()
         .flatten()
         .min();
-        let allowed = timed.map_or(self.timeouts.search, |time| time + self.timeouts.grace);
-        let mut deadline = Instant::now() + allowed;
+        let allowed = timed.map_or(self.timeouts.search, |time| {
+            time.saturating_add(self.timeouts.grace)
+        });
+        let mut deadline = deadline_in(allowed);
         let mut stopped = false;
         let mut refusal = None;
         loop {
@@ -296,14 +300,14 @@ impl ExternalEngine {
                 None if !stopped => {
                     self.send(&Line::new("stop"))?;
                     stopped = true;
-                    deadline = Instant::now() + self.timeouts.reply;
+                    deadline = deadline_in(self.timeouts.reply);
                     continue;
                 }
                 None => {
                     self.give_up();
                     return Err(ClientError::Timeout {
                         waiting_for: "done",
-                        after: allowed + self.timeouts.reply,
+                        after: allowed.saturating_add(self.timeouts.reply),
                     });
                 }
             };
@@ -312,7 +316,7 @@ impl ExternalEngine {
                 "error" => {
                     // A refused `go` may have no `done` to follow.
                     refusal = refusal.or(Some(refused(&line)));
-                    deadline = deadline.min(Instant::now() + self.timeouts.reply);
+                    deadline = deadline.min(deadline_in(self.timeouts.reply));
                 }
                 "done" => {
                     if let Some(refusal) = refusal {
@@ -436,6 +440,16 @@ impl Drop for ExternalEngine {
         }
         self.give_up();
     }
+}
+
+/// The moment `wait` from now; a moment too far to be represented is taken as a year from
+/// now, which no wait of a game lasts.
+fn deadline_in(wait: Duration) -> Instant {
+    const YEAR: Duration = Duration::from_secs(365 * 24 * 60 * 60);
+    let now = Instant::now();
+    now.checked_add(wait)
+        .or_else(|| now.checked_add(YEAR))
+        .unwrap_or(now)
 }
 
 fn refused(line: &Line) -> ClientError {

@@ -44,6 +44,16 @@ const NUMBER_PARAMS: [(&str, u64, u64); 4] = [
     ("level", 1, Level::MAX as u64),
 ];
 
+/// The longest time a `level` line may give (`move-time`, `time`, `inc`), in seconds: about
+/// eleven and a half days. Longer times are refused rather than cut down in silence.
+const MAX_SECONDS: u32 = 1_000_000;
+
+/// The most moves to the next time control (`moves`) a `level` line may give.
+const MAX_MOVES_TO_GO: u64 = 1000;
+
+/// How many characters of a refused value an error message repeats.
+const SHOWN_CHARS: usize = 40;
+
 /// The answer to a command that needs the engine while it searches.
 const BUSY: &str = "a search is running: send stop and wait for done first";
 
@@ -263,13 +273,16 @@ impl Session {
         let (_, min, max) = NUMBER_PARAMS
             .into_iter()
             .find(|param| param.0 == name)
-            .ok_or_else(|| format!("unknown parameter `{name}`"))?;
+            .ok_or_else(|| format!("unknown parameter `{}`", shown(name)))?;
         let number = value
             .parse::<u64>()
             .ok()
             .filter(|n| (min..=max).contains(n))
             .ok_or_else(|| {
-                format!("{name} must be a whole number from {min} to {max}, not `{value}`")
+                format!(
+                    "{name} must be a whole number from {min} to {max}, not `{}`",
+                    shown(value)
+                )
             })?;
         let mut options = self.options.clone();
         match name {
@@ -416,7 +429,15 @@ fn error_line(message: &str) -> Line {
 }
 
 fn unknown_variant(text: &str) -> String {
-    format!("unknown variant `{text}`: bashni or russian")
+    format!("unknown variant `{}`: bashni or russian", shown(text))
+}
+
+/// `text` as an error message repeats it: its first characters only, when it is long.
+fn shown(text: &str) -> String {
+    match text.char_indices().nth(SHOWN_CHARS) {
+        Some((at, _)) => format!("{}...", &text[..at]),
+        None => text.to_string(),
+    }
 }
 
 /// The game a `pos` line sets up: the start position (`pos=`, the variant's start position
@@ -441,14 +462,16 @@ fn read_game(default: Variant, line: &Line) -> Result<Game, String> {
     Ok(game)
 }
 
-/// The limits a `level` line sets; every limit given applies.
+/// The limits a `level` line sets; every limit given applies. Every number is checked
+/// against its range here, so that the search never sees a limit it cannot work with.
 fn read_limits(line: &Line) -> Result<Limits, String> {
     if line.has("infinite") {
         return Ok(Limits::default());
     }
     let time = seconds(line, "time")?;
     let increment = seconds(line, "inc")?;
-    let moves_to_go = whole::<u32>(line, "moves")?;
+    let moves_to_go = whole(line, "moves", MAX_MOVES_TO_GO)?
+        .map(|moves| u32::try_from(moves).unwrap_or(u32::MAX));
     let clock = match time {
         Some(remaining) => Some(Clock {
             remaining,
@@ -461,35 +484,45 @@ fn read_limits(line: &Line) -> Result<Limits, String> {
         None => None,
     };
     Ok(Limits {
-        depth: whole(line, "depth")?,
-        nodes: whole(line, "nodes")?,
+        depth: whole(line, "depth", u64::from(Limits::MAX_DEPTH))?
+            .map(|depth| u32::try_from(depth).unwrap_or(Limits::MAX_DEPTH)),
+        nodes: whole(line, "nodes", u64::MAX)?,
         movetime: seconds(line, "move-time")?,
         clock,
         stop: None,
     })
 }
 
-/// The argument `name` as a whole number from 1, if given.
-fn whole<T: std::str::FromStr + PartialOrd + From<u8>>(
-    line: &Line,
-    name: &str,
-) -> Result<Option<T>, String> {
+/// The argument `name` as a whole number from 1 to `max`, if given.
+fn whole(line: &Line, name: &str, max: u64) -> Result<Option<u64>, String> {
     line.get(name)
         .map(|text| {
-            text.parse::<T>()
+            text.parse::<u64>()
                 .ok()
-                .filter(|n| *n >= T::from(1))
-                .ok_or_else(|| format!("level: {name} must be a whole number from 1, not `{text}`"))
+                .filter(|n| (1..=max).contains(n))
+                .ok_or_else(|| {
+                    format!(
+                        "level: {name} must be a whole number from 1 to {max}, not `{}`",
+                        shown(text)
+                    )
+                })
         })
         .transpose()
 }
 
-/// The argument `name` as a time in seconds, if given.
+/// The argument `name` as a time in seconds from 0 to [`MAX_SECONDS`], if given.
 fn seconds(line: &Line, name: &str) -> Result<Option<std::time::Duration>, String> {
+    let most = std::time::Duration::from_secs(u64::from(MAX_SECONDS));
     line.get(name)
         .map(|text| {
             parse_seconds(text)
-                .ok_or_else(|| format!("level: {name} must be a number of seconds, not `{text}`"))
+                .filter(|time| *time <= most)
+                .ok_or_else(|| {
+                    format!(
+                        "level: {name} must be a number of seconds from 0 to {MAX_SECONDS}, not `{}`",
+                        shown(text)
+                    )
+                })
         })
         .transpose()
 }

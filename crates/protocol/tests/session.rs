@@ -471,3 +471,120 @@ fn weaker_levels_and_several_lines() {
     assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
     assert_eq!(done.get("move"), Some(firsts[0].as_str()));
 }
+
+#[test]
+fn absurd_times_and_numbers_in_level_are_refused_and_the_session_goes_on() {
+    let mut gui = Gui::new();
+    for (line, part) in [
+        // Times: too big for the clock arithmetic, negative, not numbers at all.
+        ("level move-time=1e19", "move-time must be"),
+        ("level move-time=18446744073709551616", "move-time must be"),
+        ("level move-time=1000001", "move-time must be"),
+        ("level move-time=-0.5", "move-time must be"),
+        ("level move-time=NaN", "move-time must be"),
+        ("level move-time=inf", "move-time must be"),
+        ("level move-time=-inf", "move-time must be"),
+        ("level move-time=1e400", "move-time must be"),
+        ("level move-time=", "move-time must be"),
+        ("level move-time", "move-time must be"),
+        ("level time=1e19", "time must be"),
+        ("level time=60 inc=1e19", "inc must be"),
+        ("level time=60 inc=-1", "inc must be"),
+        ("level time=1e300 inc=1e300", "time must be"),
+        ("level time=nan", "time must be"),
+        // Whole numbers: floats, signs, too big, out of range.
+        ("level depth=4.5", "depth must be"),
+        ("level depth=1e3", "depth must be"),
+        ("level depth=-3", "depth must be"),
+        ("level depth=121", "depth must be"),
+        ("level depth=4294967296", "depth must be"),
+        ("level nodes=0", "nodes must be"),
+        ("level nodes=1e9", "nodes must be"),
+        ("level nodes=-1", "nodes must be"),
+        ("level nodes=18446744073709551616", "nodes must be"),
+        ("level time=60 moves=0", "moves must be"),
+        ("level time=60 moves=1001", "moves must be"),
+        ("level time=60 moves=2.5", "moves must be"),
+        (
+            "set-param name=hash value=1e3",
+            "hash must be a whole number from 1 to 4096",
+        ),
+        (
+            "set-param name=hash value=-1",
+            "hash must be a whole number from 1 to 4096",
+        ),
+        (
+            "set-param name=hash value=18446744073709551616",
+            "hash must be a whole number from 1 to 4096",
+        ),
+        (
+            "set-param name=threads value=NaN",
+            "threads must be a whole number from 1 to 256",
+        ),
+        (
+            "set-param name=multipv value=65",
+            "multipv must be a whole number from 1 to 64",
+        ),
+    ] {
+        let lines = gui.answers(line);
+        assert_error(&lines, part);
+        // The message names the allowed range.
+        assert!(lines[0].contains(" from "), "{line}: {lines:?}");
+        // A refused `level` leaves no limits, and nothing else is broken.
+        if line.starts_with("level") {
+            assert_error(&gui.answers("go think"), "no limits");
+        }
+    }
+    // A long value is repeated only in part.
+    for line in [
+        format!("level depth={}", "9".repeat(10_000)),
+        format!("level move-time={}", "9".repeat(10_000)),
+        format!("set-param name=hash value={}", "9".repeat(10_000)),
+        format!("set-param name={} value=1", "x".repeat(10_000)),
+    ] {
+        let lines = gui.answers(&line);
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(lines[0].len() < 200, "{}", lines[0]);
+        assert!(lines[0].contains("...`"), "{}", lines[0]);
+    }
+    // The largest values allowed are taken, and a search with them is stopped as usual.
+    for line in [
+        "level move-time=1000000",
+        "level time=1000000 inc=1000000",
+        "level time=1000000 inc=1000000 moves=1000 move-time=1000000",
+        "level nodes=18446744073709551615 depth=120",
+    ] {
+        assert_eq!(gui.answers(line), Vec::<String>::new(), "{line}");
+        gui.send("go analyze");
+        std::thread::sleep(Duration::from_millis(50));
+        gui.send("stop");
+        let lines = gui.read_until("done");
+        assert!(
+            lines.iter().all(|l| !l.starts_with("error")),
+            "{line}: {lines:?}"
+        );
+        done_move(
+            &parse(lines.last().expect("done")),
+            &Position::start(Variant::Bashni),
+        );
+    }
+    // The session still works.
+    gui.answers("level depth=2");
+    let (_, done) = gui.search("go think");
+    done_move(&done, &Position::start(Variant::Bashni));
+}
+
+#[test]
+fn the_smallest_times_still_give_a_move() {
+    let mut gui = Gui::new();
+    for line in [
+        "level move-time=0",
+        "level move-time=1e-300",
+        "level time=0",
+        "level time=0 inc=0 moves=1",
+    ] {
+        assert_eq!(gui.answers(line), Vec::<String>::new(), "{line}");
+        let (_, done) = gui.search("go think");
+        done_move(&done, &Position::start(Variant::Bashni));
+    }
+}
