@@ -5,7 +5,7 @@
 
 use std::ffi::OsStr;
 use std::fmt;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -16,6 +16,7 @@ use bashni_rules::{Game, Move};
 
 use crate::info::{SearchInfo, write_seconds};
 use crate::line::Line;
+use crate::reader::LineReader;
 
 /// How long to wait for the program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -152,14 +153,13 @@ impl ExternalEngine {
         std::thread::Builder::new()
             .name("engine output".to_string())
             .spawn(move || {
-                let mut reader = BufReader::new(stdout);
-                let mut buffer = Vec::new();
-                loop {
-                    buffer.clear();
-                    match reader.read_until(b'\n', &mut buffer) {
-                        Ok(0) | Err(_) => break,
-                        Ok(_) => {
-                            let line = String::from_utf8_lossy(&buffer).into_owned();
+                for line in LineReader::new(BufReader::new(stdout)) {
+                    match line {
+                        Err(_) => break,
+                        // A line too long to be read is passed over, like one that does not
+                        // follow the syntax.
+                        Ok(Err(_)) => {}
+                        Ok(Ok(line)) => {
                             if sender.send(line).is_err() {
                                 break;
                             }

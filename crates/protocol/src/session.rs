@@ -1,9 +1,11 @@
 //! The engine side of the protocol: turns each line the GUI sends into work for a
 //! [`bashni_engine::Engine`] and its results into lines. It owns the engine, the position
-//! and the limits of the next search, and the thread of the running search; it never reads
-//! or writes a stream itself, so that a program (or a test) decides where lines come from and
-//! go to.
+//! and the limits of the next search, and the thread of the running search. It writes no
+//! stream itself, and reads one only when given it ([`Session::serve`], through a
+//! [`LineReader`] that bounds the length of a line), so that a program (or a test) decides
+//! where lines come from and go to.
 
+use std::io::{self, BufRead};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -17,6 +19,7 @@ use bashni_rules::{Game, Position, Variant};
 
 use crate::info::{SearchInfo, parse_seconds};
 use crate::line::Line;
+use crate::reader::{LineReader, LineTooLong, MAX_LINE_BYTES};
 
 /// Where the session's lines go: called once per line, without the line break, from the
 /// session's thread or from the search thread.
@@ -149,8 +152,18 @@ impl Session {
         (session, receiver)
     }
 
-    /// Handles one line from the GUI (with or without its line break).
+    /// Handles one line from the GUI (with or without its line break). A line longer than
+    /// [`MAX_LINE_BYTES`] is answered by `error` and not read.
     pub fn handle(&mut self, text: &str) -> Flow {
+        let content = text.strip_suffix('\n').unwrap_or(text);
+        let content = content.strip_suffix('\r').unwrap_or(content);
+        if content.len() > MAX_LINE_BYTES {
+            self.error(&format!(
+                "the line is too long: {} bytes, and the limit is {MAX_LINE_BYTES} bytes; it was skipped",
+                content.len()
+            ));
+            return Flow::Continue;
+        }
         let line = match Line::parse(text) {
             Ok(Some(line)) => line,
             Ok(None) => return Flow::Continue,
@@ -193,6 +206,38 @@ impl Session {
             self.error(&message);
         }
         Flow::Continue
+    }
+
+    /// Reads the GUI's lines from `input` and handles each, until `quit` or the end of the
+    /// input (then as [`Session::finish`]). A line longer than [`MAX_LINE_BYTES`] is skipped
+    /// as it is read, and answered by `error` naming its number; the session goes on with
+    /// the next line. An error reading `input` ends the session as its end would, and is
+    /// returned.
+    pub fn serve(&mut self, input: impl BufRead) -> io::Result<()> {
+        for line in LineReader::new(input) {
+            let line = match line {
+                Ok(line) => line,
+                Err(error) => {
+                    self.finish();
+                    return Err(error);
+                }
+            };
+            match line {
+                Ok(text) => {
+                    if self.handle(&text) == Flow::Quit {
+                        return Ok(());
+                    }
+                }
+                Err(too_long) => self.too_long(&too_long),
+            }
+        }
+        self.finish();
+        Ok(())
+    }
+
+    /// Answers a line that was too long to read.
+    fn too_long(&self, too_long: &LineTooLong) {
+        self.error(&format!("{too_long} (it began `{}...`)", too_long.start));
     }
 
     /// The input has ended: stops a search that would not end by itself, and waits for the

@@ -156,6 +156,25 @@ fn a_program_that_crashes_mid_search_is_an_error() {
 }
 
 #[test]
+fn an_engine_line_too_long_to_read_is_passed_over() {
+    // The first `done` is 100 kB long: it is skipped, and the next one counts.
+    let mut engine = ExternalEngine::start_with(
+        fake(
+            "printf 'done move=c3-d4 pad='; head -c 100000 /dev/zero | tr '\\0' x; echo; echo 'done move=a3-b4'",
+        ),
+        &[],
+        QUICK,
+    )
+    .expect("starts");
+    let game = Game::start(Variant::Bashni);
+    let mv = engine
+        .go(&game, &Limits::depth(1))
+        .expect("a move")
+        .expect("a move");
+    assert_eq!(mv.to_string(), "a3-b4");
+}
+
+#[test]
 fn the_longest_limits_and_timeouts_do_not_overflow() {
     let endless = Timeouts {
         start: Duration::MAX,

@@ -4,7 +4,7 @@ use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 use bashni_engine::{Engine, Options};
-use bashni_protocol::{Flow, Line, SearchInfo, Session};
+use bashni_protocol::{Flow, Line, MAX_LINE_BYTES, SearchInfo, Session};
 use bashni_rules::notation::{parse_move, parse_position};
 use bashni_rules::{Game, Position, Variant};
 
@@ -587,4 +587,116 @@ fn the_smallest_times_still_give_a_move() {
         let (_, done) = gui.search("go think");
         done_move(&done, &Position::start(Variant::Bashni));
     }
+}
+
+/// Everything the session says when it serves `input` to its end.
+fn serve(input: impl std::io::BufRead) -> Vec<String> {
+    let options = Options {
+        hash_mb: 4,
+        ..Options::default()
+    };
+    let (mut session, output) = Session::channel(Engine::new(options));
+    session.serve(input).expect("the input is read");
+    drop(session);
+    output.try_iter().collect()
+}
+
+#[test]
+fn serving_a_stream_skips_over_long_lines_and_goes_on() {
+    use std::io::Read;
+
+    // Just over the limit, a line the size of a big file, and then work to do.
+    let just_over = format!("pos moves=\"{}\"", "c3-d4 ".repeat(MAX_LINE_BYTES / 6));
+    assert!(just_over.len() > MAX_LINE_BYTES);
+    let head = format!("hub\n{just_over}\nlevel move-time=1e19\n");
+    let huge = std::io::repeat(b'x').take(50_000_000);
+    let tail = "\r\npos pos=start\nlevel depth=2\ngo think\nping\n";
+    let input = std::io::BufReader::new(head.as_bytes().chain(huge).chain(tail.as_bytes()));
+    let lines = serve(input);
+    let errors: Vec<Line> = lines
+        .iter()
+        .map(|l| parse(l))
+        .filter(|l| l.command() == "error")
+        .collect();
+    let messages: Vec<&str> = errors.iter().filter_map(|l| l.get("message")).collect();
+    assert_eq!(messages.len(), 3, "{messages:?}");
+    assert!(
+        messages[0].starts_with(&format!(
+            "line 2 is too long: {} bytes, and the limit is 65536 bytes; it was skipped (it began `pos moves='c3-d4 c3-d4 c3-d4 c3",
+            just_over.len()
+        )),
+        "{}",
+        messages[0]
+    );
+    assert!(messages[0].len() < 200, "{}", messages[0]);
+    assert!(
+        messages[1].starts_with(
+            "level: move-time must be a number of seconds from 0 to 1000000, not `1e19`"
+        ),
+        "{}",
+        messages[1]
+    );
+    assert!(
+        messages[2].starts_with(
+            "line 4 is too long: 50000000 bytes, and the limit is 65536 bytes; it was skipped (it began `xxxxxxxx"
+        ),
+        "{}",
+        messages[2]
+    );
+    // The lines after them were handled.
+    assert!(lines[0].starts_with("id name=Bashni"), "{lines:?}");
+    assert!(lines.contains(&"pong".to_string()), "{lines:?}");
+    let done = lines
+        .iter()
+        .map(|l| parse(l))
+        .find(|l| l.command() == "done")
+        .expect("the search ends");
+    done_move(&done, &Position::start(Variant::Bashni));
+}
+
+#[test]
+fn serving_stops_at_quit_and_at_a_broken_input() {
+    let lines = serve("ping\nquit\nping\n".as_bytes());
+    assert_eq!(lines, ["pong"]);
+
+    /// Gives a line, then fails.
+    struct Broken(bool);
+    impl std::io::Read for Broken {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if std::mem::replace(&mut self.0, true) {
+                return Err(std::io::Error::other("the pipe broke"));
+            }
+            let line = b"ping\n";
+            buf[..line.len()].copy_from_slice(line);
+            Ok(line.len())
+        }
+    }
+    let (mut session, output) = Session::channel(Engine::new(Options {
+        hash_mb: 1,
+        ..Options::default()
+    }));
+    let error = session
+        .serve(std::io::BufReader::new(Broken(false)))
+        .expect_err("the input fails");
+    assert_eq!(error.to_string(), "the pipe broke");
+    assert_eq!(output.try_iter().collect::<Vec<_>>(), ["pong"]);
+}
+
+#[test]
+fn a_line_handed_over_whole_is_refused_when_too_long() {
+    let mut gui = Gui::new();
+    let long = format!("pos pos=start moves=\"{}\"", "x".repeat(MAX_LINE_BYTES));
+    let lines = gui.answers(&long);
+    assert_error(&lines, "the line is too long");
+    assert!(lines[0].len() < 200, "{lines:?}");
+    // The limit holds for the text, its line break not counted.
+    let mut exact = "ping".to_string();
+    exact.push_str(&" ".repeat(MAX_LINE_BYTES - exact.len()));
+    exact.push_str("\r\n");
+    assert_eq!(gui.send(&exact), Flow::Continue);
+    assert_eq!(gui.next(), "pong");
+    // The position was not changed by the refused line.
+    gui.answers("level depth=2");
+    let (_, done) = gui.search("go think");
+    done_move(&done, &Position::start(Variant::Bashni));
 }
