@@ -187,3 +187,46 @@ fn play_explains_itself_and_refuses_bad_options_before_taking_the_screen() {
         "{stderr}"
     );
 }
+
+#[test]
+fn moves_skips_a_line_too_long_without_echoing_it_and_goes_on() {
+    let long = "x".repeat(10_000_000);
+    let input = format!("W:WKa1:Bh8\n{long}\r\n\nW:WKa1:Bh8\n");
+    let output = bashni(&["moves", "--variant", "russian"], &input);
+    let text = stdout(&output);
+    assert!(text.len() < 4096, "{} bytes of output", text.len());
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert_eq!(lines[1]["position"], format!("{}...", "x".repeat(32)));
+    assert_eq!(
+        lines[1]["error"],
+        "line 2 is too long: 10000000 bytes, and the limit is 65536 bytes; it was skipped"
+    );
+    for answer in [&lines[0], &lines[2]] {
+        assert_eq!(
+            answer["position"],
+            "White: a1 1; Black: h8 0; White to move"
+        );
+        assert!(answer["moves"].as_array().is_some_and(|m| !m.is_empty()));
+    }
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "the skipped line is a failure"
+    );
+    // A line just at the limit is read (and is not a position).
+    let input = format!("{}\n", "y".repeat(65_536));
+    let output = bashni(&["moves"], &input);
+    let answer: serde_json::Value =
+        serde_json::from_str(stdout(&output).trim_end()).expect("one JSON line");
+    assert_eq!(answer["position"].as_str().map(str::len), Some(65_536));
+    assert!(
+        answer["error"]
+            .as_str()
+            .is_some_and(|e| !e.contains("too long")),
+        "{answer}"
+    );
+}

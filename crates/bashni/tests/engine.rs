@@ -116,3 +116,27 @@ fn the_client_plays_a_game_against_the_program() {
     assert!(game.position().legal_moves().contains(&mv));
     assert!(started.elapsed() < Duration::from_millis(600));
 }
+
+#[test]
+fn absurd_limits_and_endless_lines_are_refused_and_the_program_goes_on() {
+    let long = format!("pos moves=\"{}\"", "c3-d4 ".repeat(2_000_000));
+    let text = converse(&format!(
+        "level move-time=1e19\ngo think\n{long}\nlevel time=60 inc=1e19\nlevel depth=2\ngo think\n"
+    ));
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[..4],
+        [
+            "error message=\"level: move-time must be a number of seconds from 0 to 1000000, not `1e19`\"",
+            "error message=\"no limits to search with: the last level was refused\"",
+            "error message=\"line 3 is too long: 12000012 bytes, and the limit is 65536 bytes; it was skipped (it began `pos moves='c3-d4 c3-d4 c3-d4 c3-...`)\"",
+            "error message=\"level: inc must be a number of seconds from 0 to 1000000, not `1e19`\"",
+        ],
+        "{text}"
+    );
+    assert!(!text.contains("the search failed"), "{text}");
+    assert!(
+        lines.last().is_some_and(|l| l.starts_with("done move=")),
+        "{text}"
+    );
+}

@@ -11,7 +11,7 @@ use crate::eval::Weights;
 use crate::limits::Limits;
 use crate::past::Past;
 use crate::score::{INFINITE, Score};
-use crate::search::{Line, MAX_PLY, Searcher, Shared};
+use crate::search::{Line, Searcher, Shared};
 use crate::time::time_budget;
 use crate::tt::TranspositionTable;
 
@@ -177,15 +177,16 @@ impl Engine {
             token: limits.stop.clone(),
             nodes: AtomicU64::new(0),
             node_limit: limits.nodes,
-            deadline: hard.map(|h| started + h),
+            // A deadline too far to be represented is no deadline.
+            deadline: hard.and_then(|h| started.checked_add(h)),
             reductions: self.reductions,
         };
         let weights = &self.weights[variant_slot(position.variant())];
         let mut root_moves: Vec<Move> = position.legal_moves().iter().copied().collect();
         let max_depth = limits
             .depth
-            .unwrap_or(MAX_PLY as u32 - 8)
-            .clamp(1, MAX_PLY as u32 - 8);
+            .unwrap_or(Limits::MAX_DEPTH)
+            .clamp(1, Limits::MAX_DEPTH);
         if root_moves.is_empty() {
             return SearchResult {
                 best: None,

@@ -44,7 +44,8 @@ impl Eq for StopToken {}
 /// When to stop searching. With none set, the search goes on until stopped.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct Limits {
-    /// Search at most this deep (plies, captures beyond it not counted).
+    /// Search at most this deep (plies, captures beyond it not counted); a depth above
+    /// [`Limits::MAX_DEPTH`] searches that deep.
     pub depth: Option<u32>,
     /// Search at most this many nodes.
     pub nodes: Option<u64>,
@@ -57,6 +58,9 @@ pub struct Limits {
 }
 
 impl Limits {
+    /// The deepest search there is: a larger [`Limits::depth`] searches this deep.
+    pub const MAX_DEPTH: u32 = crate::search::MAX_PLY as u32 - 8;
+
     /// Only a depth.
     pub fn depth(depth: u32) -> Limits {
         Limits {

@@ -19,6 +19,9 @@ pub struct Clock {
 pub const MOVE_OVERHEAD: Duration = Duration::from_millis(20);
 
 /// The time to aim for and the time never to pass, for one move.
+///
+/// Any durations are taken, however large: the arithmetic saturates rather than
+/// overflowing, so absurd limits give a long budget, never a panic.
 pub fn time_budget(limits: &Limits) -> (Option<Duration>, Option<Duration>) {
     let mut soft: Option<Duration> = None;
     let mut hard: Option<Duration> = None;
@@ -32,10 +35,10 @@ pub fn time_budget(limits: &Limits) -> (Option<Duration>, Option<Duration>) {
     if let Some(clock) = limits.clock {
         let left = clock.remaining.saturating_sub(MOVE_OVERHEAD);
         let moves = clock.moves_to_go.unwrap_or(30).clamp(1, 60);
-        let base = left / moves + clock.increment * 3 / 4;
+        let base = (left / moves).saturating_add(clock.increment.saturating_mul(3) / 4);
         // Never more than a third of what is left, so that a slow move cannot lose on time.
         let cap = (left / 3).max(Duration::from_millis(1));
-        let clock_hard = (base * 3).min(cap);
+        let clock_hard = base.saturating_mul(3).min(cap);
         let clock_soft = base.min(clock_hard);
         soft = Some(soft.map_or(clock_soft, |s| s.min(clock_soft)));
         hard = Some(hard.map_or(clock_hard, |h| h.min(clock_hard)));
@@ -81,5 +84,23 @@ mod tests {
         );
         assert!(hard.expect("a hard limit") < Duration::from_secs(10));
         assert_eq!(time_budget(&Limits::depth(3)), (None, None));
+    }
+
+    #[test]
+    fn the_largest_durations_saturate_instead_of_overflowing() {
+        let limits = Limits {
+            movetime: Some(Duration::MAX),
+            clock: Some(Clock {
+                remaining: Duration::MAX,
+                increment: Duration::MAX,
+                moves_to_go: Some(1),
+            }),
+            ..Limits::default()
+        };
+        let (soft, hard) = time_budget(&limits);
+        let left = Duration::MAX - MOVE_OVERHEAD;
+        // The clock's third of what is left is the smaller limit.
+        assert_eq!(hard, Some(left / 3));
+        assert_eq!(soft, Some(left / 3));
     }
 }

@@ -145,3 +145,45 @@ fn a_stop_before_the_search_begins_is_kept_and_touches_no_other_search() {
     );
     assert_eq!(next.depth, 6);
 }
+
+#[test]
+fn absurd_times_cannot_make_the_search_panic() {
+    let engine = Engine::new(Options::default());
+    let start = Position::start(Variant::Bashni);
+    let huge = [
+        Duration::MAX,
+        Duration::from_secs(u64::MAX / 2),
+        Duration::from_secs_f64(1e19),
+    ];
+    for time in huge {
+        for limits in [
+            Limits {
+                movetime: Some(time),
+                ..Limits::depth(3)
+            },
+            Limits {
+                clock: Some(Clock {
+                    remaining: time,
+                    increment: time,
+                    moves_to_go: Some(1),
+                }),
+                ..Limits::depth(3)
+            },
+            Limits {
+                movetime: Some(time),
+                clock: Some(Clock {
+                    remaining: Duration::from_secs(60),
+                    increment: time,
+                    moves_to_go: Some(u32::MAX),
+                }),
+                ..Limits::depth(3)
+            },
+        ] {
+            // The budget is computed without overflow, and never above what is there.
+            let (soft, hard) = bashni_engine::time_budget(&limits);
+            assert!(soft <= hard, "{limits:?}");
+            let result = engine.search(&start, &Past::default(), &limits, |_| {});
+            assert_eq!(result.depth, 3, "{limits:?}");
+        }
+    }
+}

@@ -5,7 +5,7 @@
 
 use std::ffi::OsStr;
 use std::fmt;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -16,6 +16,7 @@ use bashni_rules::{Game, Move};
 
 use crate::info::{SearchInfo, write_seconds};
 use crate::line::Line;
+use crate::reader::LineReader;
 
 /// How long to wait for the program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -152,14 +153,13 @@ impl ExternalEngine {
         std::thread::Builder::new()
             .name("engine output".to_string())
             .spawn(move || {
-                let mut reader = BufReader::new(stdout);
-                let mut buffer = Vec::new();
-                loop {
-                    buffer.clear();
-                    match reader.read_until(b'\n', &mut buffer) {
-                        Ok(0) | Err(_) => break,
-                        Ok(_) => {
-                            let line = String::from_utf8_lossy(&buffer).into_owned();
+                for line in LineReader::new(BufReader::new(stdout)) {
+                    match line {
+                        Err(_) => break,
+                        // A line too long to be read is passed over, like one that does not
+                        // follow the syntax.
+                        Ok(Err(_)) => {}
+                        Ok(Ok(line)) => {
                             if sender.send(line).is_err() {
                                 break;
                             }
@@ -186,7 +186,7 @@ impl ExternalEngine {
 
     fn handshake(&mut self, params: &[(&str, &str)]) -> Result<(), ClientError> {
         self.send(&Line::new("hub"))?;
-        let deadline = Instant::now() + self.timeouts.start;
+        let deadline = deadline_in(self.timeouts.start);
         loop {
             let line = self.receive(deadline, "wait")?;
             match line.command() {
@@ -200,7 +200,7 @@ impl ExternalEngine {
             self.send(&Line::new("set-param").arg("name", name).arg("value", value))?;
         }
         self.send(&Line::new("init"))?;
-        let deadline = Instant::now() + self.timeouts.start;
+        let deadline = deadline_in(self.timeouts.start);
         loop {
             let line = self.receive(deadline, "ready")?;
             match line.command() {
@@ -243,7 +243,7 @@ impl ExternalEngine {
     /// among that is returned.
     pub fn ping(&mut self) -> Result<(), ClientError> {
         self.send(&Line::new("ping"))?;
-        let deadline = Instant::now() + self.timeouts.reply;
+        let deadline = deadline_in(self.timeouts.reply);
         let mut refusal = None;
         loop {
             let line = self.receive(deadline, "pong")?;
@@ -279,13 +279,17 @@ impl ExternalEngine {
         self.send(&Line::new("go").flag("think"))?;
         let timed = [
             limits.movetime,
-            limits.clock.map(|clock| clock.remaining + clock.increment),
+            limits
+                .clock
+                .map(|clock| clock.remaining.saturating_add(clock.increment)),
         ]
         .into_iter()
         .flatten()
         .min();
-        let allowed = timed.map_or(self.timeouts.search, |time| time + self.timeouts.grace);
-        let mut deadline = Instant::now() + allowed;
+        let allowed = timed.map_or(self.timeouts.search, |time| {
+            time.saturating_add(self.timeouts.grace)
+        });
+        let mut deadline = deadline_in(allowed);
         let mut stopped = false;
         let mut refusal = None;
         loop {
@@ -296,14 +300,14 @@ impl ExternalEngine {
                 None if !stopped => {
                     self.send(&Line::new("stop"))?;
                     stopped = true;
-                    deadline = Instant::now() + self.timeouts.reply;
+                    deadline = deadline_in(self.timeouts.reply);
                     continue;
                 }
                 None => {
                     self.give_up();
                     return Err(ClientError::Timeout {
                         waiting_for: "done",
-                        after: allowed + self.timeouts.reply,
+                        after: allowed.saturating_add(self.timeouts.reply),
                     });
                 }
             };
@@ -312,7 +316,7 @@ impl ExternalEngine {
                 "error" => {
                     // A refused `go` may have no `done` to follow.
                     refusal = refusal.or(Some(refused(&line)));
-                    deadline = deadline.min(Instant::now() + self.timeouts.reply);
+                    deadline = deadline.min(deadline_in(self.timeouts.reply));
                 }
                 "done" => {
                     if let Some(refusal) = refusal {
@@ -436,6 +440,16 @@ impl Drop for ExternalEngine {
         }
         self.give_up();
     }
+}
+
+/// The moment `wait` from now; a moment too far to be represented is taken as a year from
+/// now, which no wait of a game lasts.
+fn deadline_in(wait: Duration) -> Instant {
+    const YEAR: Duration = Duration::from_secs(365 * 24 * 60 * 60);
+    let now = Instant::now();
+    now.checked_add(wait)
+        .or_else(|| now.checked_add(YEAR))
+        .unwrap_or(now)
 }
 
 fn refused(line: &Line) -> ClientError {

@@ -1,9 +1,11 @@
 //! The engine side of the protocol: turns each line the GUI sends into work for a
 //! [`bashni_engine::Engine`] and its results into lines. It owns the engine, the position
-//! and the limits of the next search, and the thread of the running search; it never reads
-//! or writes a stream itself, so that a program (or a test) decides where lines come from and
-//! go to.
+//! and the limits of the next search, and the thread of the running search. It writes no
+//! stream itself, and reads one only when given it ([`Session::serve`], through a
+//! [`LineReader`] that bounds the length of a line), so that a program (or a test) decides
+//! where lines come from and go to.
 
+use std::io::{self, BufRead};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -17,6 +19,7 @@ use bashni_rules::{Game, Position, Variant};
 
 use crate::info::{SearchInfo, parse_seconds};
 use crate::line::Line;
+use crate::reader::{LineReader, LineTooLong, MAX_LINE_BYTES};
 
 /// Where the session's lines go: called once per line, without the line break, from the
 /// session's thread or from the search thread.
@@ -43,6 +46,16 @@ const NUMBER_PARAMS: [(&str, u64, u64); 4] = [
     ("multipv", 1, 64),
     ("level", 1, Level::MAX as u64),
 ];
+
+/// The longest time a `level` line may give (`move-time`, `time`, `inc`), in seconds: about
+/// eleven and a half days. Longer times are refused rather than cut down in silence.
+const MAX_SECONDS: u32 = 1_000_000;
+
+/// The most moves to the next time control (`moves`) a `level` line may give.
+const MAX_MOVES_TO_GO: u64 = 1000;
+
+/// How many characters of a refused value an error message repeats.
+const SHOWN_CHARS: usize = 40;
 
 /// The answer to a command that needs the engine while it searches.
 const BUSY: &str = "a search is running: send stop and wait for done first";
@@ -139,8 +152,18 @@ impl Session {
         (session, receiver)
     }
 
-    /// Handles one line from the GUI (with or without its line break).
+    /// Handles one line from the GUI (with or without its line break). A line longer than
+    /// [`MAX_LINE_BYTES`] is answered by `error` and not read.
     pub fn handle(&mut self, text: &str) -> Flow {
+        let content = text.strip_suffix('\n').unwrap_or(text);
+        let content = content.strip_suffix('\r').unwrap_or(content);
+        if content.len() > MAX_LINE_BYTES {
+            self.error(&format!(
+                "the line is too long: {} bytes, and the limit is {MAX_LINE_BYTES} bytes; it was skipped",
+                content.len()
+            ));
+            return Flow::Continue;
+        }
         let line = match Line::parse(text) {
             Ok(Some(line)) => line,
             Ok(None) => return Flow::Continue,
@@ -183,6 +206,38 @@ impl Session {
             self.error(&message);
         }
         Flow::Continue
+    }
+
+    /// Reads the GUI's lines from `input` and handles each, until `quit` or the end of the
+    /// input (then as [`Session::finish`]). A line longer than [`MAX_LINE_BYTES`] is skipped
+    /// as it is read, and answered by `error` naming its number; the session goes on with
+    /// the next line. An error reading `input` ends the session as its end would, and is
+    /// returned.
+    pub fn serve(&mut self, input: impl BufRead) -> io::Result<()> {
+        for line in LineReader::new(input) {
+            let line = match line {
+                Ok(line) => line,
+                Err(error) => {
+                    self.finish();
+                    return Err(error);
+                }
+            };
+            match line {
+                Ok(text) => {
+                    if self.handle(&text) == Flow::Quit {
+                        return Ok(());
+                    }
+                }
+                Err(too_long) => self.too_long(&too_long),
+            }
+        }
+        self.finish();
+        Ok(())
+    }
+
+    /// Answers a line that was too long to read.
+    fn too_long(&self, too_long: &LineTooLong) {
+        self.error(&format!("{too_long} (it began `{}...`)", too_long.start));
     }
 
     /// The input has ended: stops a search that would not end by itself, and waits for the
@@ -263,13 +318,16 @@ impl Session {
         let (_, min, max) = NUMBER_PARAMS
             .into_iter()
             .find(|param| param.0 == name)
-            .ok_or_else(|| format!("unknown parameter `{name}`"))?;
+            .ok_or_else(|| format!("unknown parameter `{}`", shown(name)))?;
         let number = value
             .parse::<u64>()
             .ok()
             .filter(|n| (min..=max).contains(n))
             .ok_or_else(|| {
-                format!("{name} must be a whole number from {min} to {max}, not `{value}`")
+                format!(
+                    "{name} must be a whole number from {min} to {max}, not `{}`",
+                    shown(value)
+                )
             })?;
         let mut options = self.options.clone();
         match name {
@@ -416,7 +474,15 @@ fn error_line(message: &str) -> Line {
 }
 
 fn unknown_variant(text: &str) -> String {
-    format!("unknown variant `{text}`: bashni or russian")
+    format!("unknown variant `{}`: bashni or russian", shown(text))
+}
+
+/// `text` as an error message repeats it: its first characters only, when it is long.
+fn shown(text: &str) -> String {
+    match text.char_indices().nth(SHOWN_CHARS) {
+        Some((at, _)) => format!("{}...", &text[..at]),
+        None => text.to_string(),
+    }
 }
 
 /// The game a `pos` line sets up: the start position (`pos=`, the variant's start position
@@ -441,14 +507,16 @@ fn read_game(default: Variant, line: &Line) -> Result<Game, String> {
     Ok(game)
 }
 
-/// The limits a `level` line sets; every limit given applies.
+/// The limits a `level` line sets; every limit given applies. Every number is checked
+/// against its range here, so that the search never sees a limit it cannot work with.
 fn read_limits(line: &Line) -> Result<Limits, String> {
     if line.has("infinite") {
         return Ok(Limits::default());
     }
     let time = seconds(line, "time")?;
     let increment = seconds(line, "inc")?;
-    let moves_to_go = whole::<u32>(line, "moves")?;
+    let moves_to_go = whole(line, "moves", MAX_MOVES_TO_GO)?
+        .map(|moves| u32::try_from(moves).unwrap_or(u32::MAX));
     let clock = match time {
         Some(remaining) => Some(Clock {
             remaining,
@@ -461,35 +529,45 @@ fn read_limits(line: &Line) -> Result<Limits, String> {
         None => None,
     };
     Ok(Limits {
-        depth: whole(line, "depth")?,
-        nodes: whole(line, "nodes")?,
+        depth: whole(line, "depth", u64::from(Limits::MAX_DEPTH))?
+            .map(|depth| u32::try_from(depth).unwrap_or(Limits::MAX_DEPTH)),
+        nodes: whole(line, "nodes", u64::MAX)?,
         movetime: seconds(line, "move-time")?,
         clock,
         stop: None,
     })
 }
 
-/// The argument `name` as a whole number from 1, if given.
-fn whole<T: std::str::FromStr + PartialOrd + From<u8>>(
-    line: &Line,
-    name: &str,
-) -> Result<Option<T>, String> {
+/// The argument `name` as a whole number from 1 to `max`, if given.
+fn whole(line: &Line, name: &str, max: u64) -> Result<Option<u64>, String> {
     line.get(name)
         .map(|text| {
-            text.parse::<T>()
+            text.parse::<u64>()
                 .ok()
-                .filter(|n| *n >= T::from(1))
-                .ok_or_else(|| format!("level: {name} must be a whole number from 1, not `{text}`"))
+                .filter(|n| (1..=max).contains(n))
+                .ok_or_else(|| {
+                    format!(
+                        "level: {name} must be a whole number from 1 to {max}, not `{}`",
+                        shown(text)
+                    )
+                })
         })
         .transpose()
 }
 
-/// The argument `name` as a time in seconds, if given.
+/// The argument `name` as a time in seconds from 0 to [`MAX_SECONDS`], if given.
 fn seconds(line: &Line, name: &str) -> Result<Option<std::time::Duration>, String> {
+    let most = std::time::Duration::from_secs(u64::from(MAX_SECONDS));
     line.get(name)
         .map(|text| {
             parse_seconds(text)
-                .ok_or_else(|| format!("level: {name} must be a number of seconds, not `{text}`"))
+                .filter(|time| *time <= most)
+                .ok_or_else(|| {
+                    format!(
+                        "level: {name} must be a number of seconds from 0 to {MAX_SECONDS}, not `{}`",
+                        shown(text)
+                    )
+                })
         })
         .transpose()
 }

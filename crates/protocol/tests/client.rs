@@ -5,7 +5,7 @@
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use bashni_engine::Limits;
+use bashni_engine::{Clock, Limits};
 use bashni_protocol::{ClientError, ExternalEngine, Timeouts};
 use bashni_rules::{Game, Variant};
 
@@ -153,4 +153,48 @@ fn a_program_that_crashes_mid_search_is_an_error() {
         Err(ClientError::Exited(status)) => assert_eq!(status.and_then(|s| s.code()), Some(7)),
         other => panic!("expected the end of the program, got {other:?}"),
     }
+}
+
+#[test]
+fn an_engine_line_too_long_to_read_is_passed_over() {
+    // The first `done` is 100 kB long: it is skipped, and the next one counts.
+    let mut engine = ExternalEngine::start_with(
+        fake(
+            "printf 'done move=c3-d4 pad='; head -c 100000 /dev/zero | tr '\\0' x; echo; echo 'done move=a3-b4'",
+        ),
+        &[],
+        QUICK,
+    )
+    .expect("starts");
+    let game = Game::start(Variant::Bashni);
+    let mv = engine
+        .go(&game, &Limits::depth(1))
+        .expect("a move")
+        .expect("a move");
+    assert_eq!(mv.to_string(), "a3-b4");
+}
+
+#[test]
+fn the_longest_limits_and_timeouts_do_not_overflow() {
+    let endless = Timeouts {
+        start: Duration::MAX,
+        reply: Duration::MAX,
+        grace: Duration::MAX,
+        search: Duration::MAX,
+    };
+    let mut engine =
+        ExternalEngine::start_with(fake("echo 'done move=c3-d4'"), &[], endless).expect("starts");
+    let game = Game::start(Variant::Bashni);
+    let limits = Limits {
+        movetime: Some(Duration::MAX),
+        clock: Some(Clock {
+            remaining: Duration::MAX,
+            increment: Duration::MAX,
+            moves_to_go: Some(u32::MAX),
+        }),
+        ..Limits::default()
+    };
+    let mv = engine.go(&game, &limits).expect("a move").expect("a move");
+    assert_eq!(mv.to_string(), "c3-d4");
+    engine.ping().expect("pong");
 }

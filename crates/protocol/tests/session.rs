@@ -4,7 +4,7 @@ use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 use bashni_engine::{Engine, Options};
-use bashni_protocol::{Flow, Line, SearchInfo, Session};
+use bashni_protocol::{Flow, Line, MAX_LINE_BYTES, SearchInfo, Session};
 use bashni_rules::notation::{parse_move, parse_position};
 use bashni_rules::{Game, Position, Variant};
 
@@ -470,4 +470,233 @@ fn weaker_levels_and_several_lines() {
         .collect();
     assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
     assert_eq!(done.get("move"), Some(firsts[0].as_str()));
+}
+
+#[test]
+fn absurd_times_and_numbers_in_level_are_refused_and_the_session_goes_on() {
+    let mut gui = Gui::new();
+    for (line, part) in [
+        // Times: too big for the clock arithmetic, negative, not numbers at all.
+        ("level move-time=1e19", "move-time must be"),
+        ("level move-time=18446744073709551616", "move-time must be"),
+        ("level move-time=1000001", "move-time must be"),
+        ("level move-time=-0.5", "move-time must be"),
+        ("level move-time=NaN", "move-time must be"),
+        ("level move-time=inf", "move-time must be"),
+        ("level move-time=-inf", "move-time must be"),
+        ("level move-time=1e400", "move-time must be"),
+        ("level move-time=", "move-time must be"),
+        ("level move-time", "move-time must be"),
+        ("level time=1e19", "time must be"),
+        ("level time=60 inc=1e19", "inc must be"),
+        ("level time=60 inc=-1", "inc must be"),
+        ("level time=1e300 inc=1e300", "time must be"),
+        ("level time=nan", "time must be"),
+        // Whole numbers: floats, signs, too big, out of range.
+        ("level depth=4.5", "depth must be"),
+        ("level depth=1e3", "depth must be"),
+        ("level depth=-3", "depth must be"),
+        ("level depth=121", "depth must be"),
+        ("level depth=4294967296", "depth must be"),
+        ("level nodes=0", "nodes must be"),
+        ("level nodes=1e9", "nodes must be"),
+        ("level nodes=-1", "nodes must be"),
+        ("level nodes=18446744073709551616", "nodes must be"),
+        ("level time=60 moves=0", "moves must be"),
+        ("level time=60 moves=1001", "moves must be"),
+        ("level time=60 moves=2.5", "moves must be"),
+        (
+            "set-param name=hash value=1e3",
+            "hash must be a whole number from 1 to 4096",
+        ),
+        (
+            "set-param name=hash value=-1",
+            "hash must be a whole number from 1 to 4096",
+        ),
+        (
+            "set-param name=hash value=18446744073709551616",
+            "hash must be a whole number from 1 to 4096",
+        ),
+        (
+            "set-param name=threads value=NaN",
+            "threads must be a whole number from 1 to 256",
+        ),
+        (
+            "set-param name=multipv value=65",
+            "multipv must be a whole number from 1 to 64",
+        ),
+    ] {
+        let lines = gui.answers(line);
+        assert_error(&lines, part);
+        // The message names the allowed range.
+        assert!(lines[0].contains(" from "), "{line}: {lines:?}");
+        // A refused `level` leaves no limits, and nothing else is broken.
+        if line.starts_with("level") {
+            assert_error(&gui.answers("go think"), "no limits");
+        }
+    }
+    // A long value is repeated only in part.
+    for line in [
+        format!("level depth={}", "9".repeat(10_000)),
+        format!("level move-time={}", "9".repeat(10_000)),
+        format!("set-param name=hash value={}", "9".repeat(10_000)),
+        format!("set-param name={} value=1", "x".repeat(10_000)),
+    ] {
+        let lines = gui.answers(&line);
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(lines[0].len() < 200, "{}", lines[0]);
+        assert!(lines[0].contains("...`"), "{}", lines[0]);
+    }
+    // The largest values allowed are taken, and a search with them is stopped as usual.
+    for line in [
+        "level move-time=1000000",
+        "level time=1000000 inc=1000000",
+        "level time=1000000 inc=1000000 moves=1000 move-time=1000000",
+        "level nodes=18446744073709551615 depth=120",
+    ] {
+        assert_eq!(gui.answers(line), Vec::<String>::new(), "{line}");
+        gui.send("go analyze");
+        std::thread::sleep(Duration::from_millis(50));
+        gui.send("stop");
+        let lines = gui.read_until("done");
+        assert!(
+            lines.iter().all(|l| !l.starts_with("error")),
+            "{line}: {lines:?}"
+        );
+        done_move(
+            &parse(lines.last().expect("done")),
+            &Position::start(Variant::Bashni),
+        );
+    }
+    // The session still works.
+    gui.answers("level depth=2");
+    let (_, done) = gui.search("go think");
+    done_move(&done, &Position::start(Variant::Bashni));
+}
+
+#[test]
+fn the_smallest_times_still_give_a_move() {
+    let mut gui = Gui::new();
+    for line in [
+        "level move-time=0",
+        "level move-time=1e-300",
+        "level time=0",
+        "level time=0 inc=0 moves=1",
+    ] {
+        assert_eq!(gui.answers(line), Vec::<String>::new(), "{line}");
+        let (_, done) = gui.search("go think");
+        done_move(&done, &Position::start(Variant::Bashni));
+    }
+}
+
+/// Everything the session says when it serves `input` to its end.
+fn serve(input: impl std::io::BufRead) -> Vec<String> {
+    let options = Options {
+        hash_mb: 4,
+        ..Options::default()
+    };
+    let (mut session, output) = Session::channel(Engine::new(options));
+    session.serve(input).expect("the input is read");
+    drop(session);
+    output.try_iter().collect()
+}
+
+#[test]
+fn serving_a_stream_skips_over_long_lines_and_goes_on() {
+    use std::io::Read;
+
+    // Just over the limit, a line the size of a big file, and then work to do.
+    let just_over = format!("pos moves=\"{}\"", "c3-d4 ".repeat(MAX_LINE_BYTES / 6));
+    assert!(just_over.len() > MAX_LINE_BYTES);
+    let head = format!("hub\n{just_over}\nlevel move-time=1e19\n");
+    let huge = std::io::repeat(b'x').take(50_000_000);
+    let tail = "\r\npos pos=start\nlevel depth=2\ngo think\nping\n";
+    let input = std::io::BufReader::new(head.as_bytes().chain(huge).chain(tail.as_bytes()));
+    let lines = serve(input);
+    let errors: Vec<Line> = lines
+        .iter()
+        .map(|l| parse(l))
+        .filter(|l| l.command() == "error")
+        .collect();
+    let messages: Vec<&str> = errors.iter().filter_map(|l| l.get("message")).collect();
+    assert_eq!(messages.len(), 3, "{messages:?}");
+    assert!(
+        messages[0].starts_with(&format!(
+            "line 2 is too long: {} bytes, and the limit is 65536 bytes; it was skipped (it began `pos moves='c3-d4 c3-d4 c3-d4 c3",
+            just_over.len()
+        )),
+        "{}",
+        messages[0]
+    );
+    assert!(messages[0].len() < 200, "{}", messages[0]);
+    assert!(
+        messages[1].starts_with(
+            "level: move-time must be a number of seconds from 0 to 1000000, not `1e19`"
+        ),
+        "{}",
+        messages[1]
+    );
+    assert!(
+        messages[2].starts_with(
+            "line 4 is too long: 50000000 bytes, and the limit is 65536 bytes; it was skipped (it began `xxxxxxxx"
+        ),
+        "{}",
+        messages[2]
+    );
+    // The lines after them were handled.
+    assert!(lines[0].starts_with("id name=Bashni"), "{lines:?}");
+    assert!(lines.contains(&"pong".to_string()), "{lines:?}");
+    let done = lines
+        .iter()
+        .map(|l| parse(l))
+        .find(|l| l.command() == "done")
+        .expect("the search ends");
+    done_move(&done, &Position::start(Variant::Bashni));
+}
+
+#[test]
+fn serving_stops_at_quit_and_at_a_broken_input() {
+    let lines = serve("ping\nquit\nping\n".as_bytes());
+    assert_eq!(lines, ["pong"]);
+
+    /// Gives a line, then fails.
+    struct Broken(bool);
+    impl std::io::Read for Broken {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if std::mem::replace(&mut self.0, true) {
+                return Err(std::io::Error::other("the pipe broke"));
+            }
+            let line = b"ping\n";
+            buf[..line.len()].copy_from_slice(line);
+            Ok(line.len())
+        }
+    }
+    let (mut session, output) = Session::channel(Engine::new(Options {
+        hash_mb: 1,
+        ..Options::default()
+    }));
+    let error = session
+        .serve(std::io::BufReader::new(Broken(false)))
+        .expect_err("the input fails");
+    assert_eq!(error.to_string(), "the pipe broke");
+    assert_eq!(output.try_iter().collect::<Vec<_>>(), ["pong"]);
+}
+
+#[test]
+fn a_line_handed_over_whole_is_refused_when_too_long() {
+    let mut gui = Gui::new();
+    let long = format!("pos pos=start moves=\"{}\"", "x".repeat(MAX_LINE_BYTES));
+    let lines = gui.answers(&long);
+    assert_error(&lines, "the line is too long");
+    assert!(lines[0].len() < 200, "{lines:?}");
+    // The limit holds for the text, its line break not counted.
+    let mut exact = "ping".to_string();
+    exact.push_str(&" ".repeat(MAX_LINE_BYTES - exact.len()));
+    exact.push_str("\r\n");
+    assert_eq!(gui.send(&exact), Flow::Continue);
+    assert_eq!(gui.next(), "pong");
+    // The position was not changed by the refused line.
+    gui.answers("level depth=2");
+    let (_, done) = gui.search("go think");
+    done_move(&done, &Position::start(Variant::Bashni));
 }

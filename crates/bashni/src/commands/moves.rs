@@ -1,15 +1,15 @@
 //! `bashni moves`: the legal moves of positions, as JSON lines.
 
 use std::error::Error;
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
+use bashni_protocol::{LineReader, LineTooLong};
 use bashni_rules::Variant;
-use bashni_rules::notation::write_position;
+use bashni_rules::notation::{read_position, write_position};
 use serde::Serialize;
 
 use crate::input::VariantArg;
-use bashni_rules::notation::read_position;
 
 /// Arguments of `bashni moves`.
 #[derive(clap::Args)]
@@ -18,7 +18,8 @@ pub struct Args {
     #[arg(long, value_enum, default_value = "bashni")]
     variant: VariantArg,
     /// The position (rulebook notation or FEN). Without it, positions are read from
-    /// standard input, one per line.
+    /// standard input, one per line; a line longer than 64 KiB (65536 bytes) is answered
+    /// with an error and skipped.
     #[arg(long)]
     position: Option<String>,
 }
@@ -67,28 +68,37 @@ fn answer(variant: Variant, text: &str) -> Answer {
     }
 }
 
+/// The answer for a line too long to read: its start only, and what was wrong.
+fn too_long(line: &LineTooLong) -> Answer {
+    Answer::Error {
+        position: format!("{}...", line.start),
+        error: line.to_string(),
+    }
+}
+
 /// Runs the command.
 pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
     let variant = Variant::from(args.variant);
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut failed = false;
-    let mut emit = |text: &str, out: &mut dyn Write| -> Result<(), Box<dyn Error>> {
-        let line = answer(variant, text);
+    let mut emit = |line: Answer, out: &mut dyn Write| -> Result<(), Box<dyn Error>> {
         failed |= matches!(line, Answer::Error { .. });
         serde_json::to_writer(&mut *out, &line)?;
         out.write_all(b"\n")?;
         Ok(())
     };
     match &args.position {
-        Some(text) => emit(text, &mut out)?,
+        Some(text) => emit(answer(variant, text), &mut out)?,
         None => {
-            for line in std::io::stdin().lock().lines() {
-                let line = line?;
-                if line.trim().is_empty() {
-                    continue;
-                }
-                emit(&line, &mut out)?;
+            // Lines are read with a bound, so that a line without end cannot fill the memory.
+            for line in LineReader::new(std::io::stdin().lock()) {
+                let line = match line? {
+                    Ok(text) if text.trim().is_empty() => continue,
+                    Ok(text) => answer(variant, &text),
+                    Err(long) => too_long(&long),
+                };
+                emit(line, &mut out)?;
                 out.flush()?;
             }
         }
