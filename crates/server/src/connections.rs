@@ -75,12 +75,36 @@ impl Drop for ConnectionGuard {
 pub struct LimitedListener {
     inner: TcpListener,
     limits: Arc<ConnectionLimits>,
+    /// When a failure to accept or a refusal was last logged (one line per second at most).
+    last_logged: Option<Instant>,
+    /// How many went unlogged since.
+    unlogged: u64,
 }
 
 impl LimitedListener {
     /// Wraps `inner`.
     pub fn new(inner: TcpListener, limits: Arc<ConnectionLimits>) -> LimitedListener {
-        LimitedListener { inner, limits }
+        LimitedListener {
+            inner,
+            limits,
+            last_logged: None,
+            unlogged: 0,
+        }
+    }
+
+    /// Logs `what` unless a line was logged less than a second ago (then counts it).
+    fn warn(&mut self, what: std::fmt::Arguments<'_>) {
+        let now = Instant::now();
+        if self
+            .last_logged
+            .is_some_and(|last| now.duration_since(last) < Duration::from_secs(1))
+        {
+            self.unlogged += 1;
+            return;
+        }
+        tracing::warn!(more_since_last_line = self.unlogged, "{what}");
+        self.last_logged = Some(now);
+        self.unlogged = 0;
     }
 }
 
@@ -97,7 +121,10 @@ impl axum::serve::Listener for LimitedListener {
                 Ok(accepted) => accepted,
                 Err(error) => {
                     // Out of file descriptors and the like: wait, then go on accepting.
-                    tracing::warn!("accept: {error}");
+                    self.warn(format_args!(
+                        "limit: cannot accept a connection ({error}); raise the open-files \
+                         limit or lower --connections-per-address"
+                    ));
                     tokio::time::sleep(Duration::from_millis(50)).await;
                     continue;
                 }
@@ -113,6 +140,10 @@ impl axum::serve::Listener for LimitedListener {
                     );
                 }
                 None => {
+                    self.warn(format_args!(
+                        "limit: {} has too many open connections; refused one",
+                        address.ip()
+                    ));
                     let refusal = format!(
                         "HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\n\
                          content-length: {}\r\nconnection: close\r\n\r\n{REFUSAL_BODY}",

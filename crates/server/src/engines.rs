@@ -178,6 +178,12 @@ impl EnginePool {
                 Priority::Game => waiting.games.push_back(tx),
                 Priority::Analysis => waiting.analyses.push_back(tx),
             }
+            let (games, analyses) = (waiting.games.len(), waiting.analyses.len());
+            if priority == Priority::Game {
+                tracing::info!(games, analyses, "engines: all busy; a game's move waits");
+            } else {
+                tracing::debug!(games, analyses, "engines: all busy; an analysis waits");
+            }
             rx
         };
         rx.await.ok()

@@ -60,6 +60,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_target(false)
         .try_init()
         .map_err(|e| format!("cannot start the log: {e}"))?;

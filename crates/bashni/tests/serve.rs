@@ -1,0 +1,164 @@
+//! `bashni serve` as an operator runs it: what it writes to its log when requests are
+//! refused and when the database fails, and that no secret reaches the log.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+type Error = Box<dyn std::error::Error>;
+
+/// A running server, killed when dropped.
+struct Server {
+    child: Child,
+    address: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start(db: &std::path::Path) -> Result<Server, Error> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bashni"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
+        .arg(db)
+        .args([
+            "--log",
+            "info",
+            "--db-wait",
+            "1",
+            "--engines",
+            "1",
+            "--hash",
+            "4",
+        ])
+        .env_remove("RUST_LOG")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()?;
+    let stdout = child.stdout.take().ok_or("no stdout")?;
+    let mut line = String::new();
+    BufReader::new(stdout).read_line(&mut line)?;
+    let address = line
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .ok_or_else(|| format!("no address in {line:?}"))?
+        .to_string();
+    Ok(Server { child, address })
+}
+
+/// One HTTP request on its own connection; the status and the body.
+fn request(
+    server: &Server,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: &str,
+) -> Result<(u16, Value), Error> {
+    let mut stream = TcpStream::connect(&server.address)?;
+    stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+    let token = token.map_or(String::new(), |t| format!("x-seat-token: {t}\r\n"));
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nhost: x\r\nconnection: close\r\n{token}\
+         content-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    )?;
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer)?;
+    let status = answer
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .ok_or("no status")?;
+    let body = answer.split("\r\n\r\n").nth(1).unwrap_or_default();
+    Ok((status, serde_json::from_str(body).unwrap_or(Value::Null)))
+}
+
+#[test]
+fn refusals_and_store_failures_are_logged_without_secrets() -> Result<(), Error> {
+    let dir = std::env::temp_dir().join(format!("bashni-serve-log-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir)?;
+    let db = dir.join("games.sqlite3");
+    let mut server = start(&db)?;
+
+    let (status, _) = request(&server, "POST", "/api/games", None, "{not json")?;
+    assert_eq!(status, 400);
+    let made = json!({"variant": "bashni", "mode": "friend"}).to_string();
+    let (status, game) = request(&server, "POST", "/api/games", None, &made)?;
+    assert_eq!(status, 201, "{game}");
+    let id = game["id"].as_str().ok_or("no id")?.to_string();
+    let token = game["token"].as_str().ok_or("no token")?.to_string();
+    let invite = game["invite_url"]
+        .as_str()
+        .and_then(|url| url.rsplit('/').next())
+        .ok_or("no invite")?
+        .to_string();
+    let wrong = json!({"invite": "0".repeat(32)}).to_string();
+    let (status, _) = request(
+        &server,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        None,
+        &wrong,
+    )?;
+    assert_eq!(status, 403);
+    let joined = json!({"invite": invite}).to_string();
+    let (status, answer) = request(
+        &server,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        None,
+        &joined,
+    )?;
+    assert_eq!(status, 200, "{answer}");
+
+    // Another process holds the database's write lock: the move is refused and logged.
+    let other = rusqlite::Connection::open(&db)?;
+    other.execute_batch("BEGIN IMMEDIATE")?;
+    let moved = json!({"move": "c3-d4"}).to_string();
+    let (status, answer) = request(
+        &server,
+        "POST",
+        &format!("/api/games/{id}/move"),
+        Some(&token),
+        &moved,
+    )?;
+    assert_eq!(status, 503, "{answer}");
+    other.execute_batch("ROLLBACK")?;
+
+    server.child.kill()?;
+    let mut log = String::new();
+    server
+        .child
+        .stderr
+        .take()
+        .ok_or("no stderr")?
+        .read_to_string(&mut log)?;
+    let has = |words: &[&str]| {
+        log.lines()
+            .any(|line| words.iter().all(|w| line.contains(w)))
+    };
+    assert!(has(&["POST", "/api/games", "400", "bad_request"]), "{log}");
+    assert!(
+        has(&["/join", "403", "forbidden", "invite code is wrong"]),
+        "{log}"
+    );
+    assert!(has(&["could not be stored", "Busy"]), "{log}");
+    assert!(has(&["/move", "503", "unavailable"]), "{log}");
+    for secret in [&token, &invite] {
+        assert!(
+            !log.contains(secret.as_str()),
+            "a secret is in the log:\n{log}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(())
+}
