@@ -2,13 +2,14 @@
 
 use std::time::Instant;
 
+use std::time::Duration;
+
 use bashni_rules::notation::{parse_fen, write_fen};
-use bashni_rules::{Color, Game, Position, Variant};
-use bashni_server::api::{
-    CreateRequest, MoveRequest, PositionRequest, TimeRequest, parse_json, read_position,
-};
-use bashni_server::live::{LiveGame, Seat};
-use bashni_server::store::{GameRow, MoveRow, SeatRow};
+use bashni_rules::{Color, Game, Position, TimeControl, Variant};
+use bashni_server::api::{CreateRequest, MoveRequest, PositionRequest, TimeRequest, read_position};
+use bashni_server::error::parse_json;
+use bashni_server::round::{DrawAction, Mode, Player, Round, RoundError, Seat};
+use bashni_server::store::{Change, Store};
 
 use crate::bytes::{Bytes, assert_sound, variant};
 
@@ -23,10 +24,11 @@ const MAX_ACTIONS: usize = 200;
 /// chooses the variant and whether there is a clock, then each action takes a byte for its
 /// kind and seat and more for its details: a legal move by index, a move written in the
 /// following bytes, the move of the JSON body, a resignation, a draw offer, acceptance,
-/// refusal or claim, or a take-back. After every action the game must be consistent: its
-/// moves replay to its position, the row has a result exactly when the game is over, the
-/// draw offer matches, and the stored moves restore the same game. A refused action must
-/// change nothing.
+/// refusal or claim, or a take-back. Each action is taken on a copy of the round, as the
+/// server does; a done action is stored against the version it was computed on. After every
+/// action the game must be consistent: its moves replay to its position, it has an ending
+/// exactly when the rules say it is over, and the store gives back the same game (moves,
+/// ending, draw offers, version). A refused action must change nothing.
 pub fn server_messages(data: &[u8]) {
     let mut bytes = Bytes::new(data);
     let length = usize::from(bytes.byte());
@@ -49,74 +51,63 @@ pub fn server_messages(data: &[u8]) {
     play_actions(&mut bytes, request.as_ref());
 }
 
-fn seat_row(name: &str) -> SeatRow {
-    SeatRow {
-        name: name.to_string(),
-        token: Some("0123456789abcdef".to_string()),
-        joined: true,
+fn local_round(variant: Variant, clock: bool) -> Round {
+    let control = clock.then_some(TimeControl {
+        base: Duration::from_secs(600),
+        increment: Duration::from_secs(2),
+    });
+    let mut round = Round::new(
+        "fuzz".into(),
+        Mode::Local,
+        Position::start(variant),
+        control,
+    );
+    for (color, name) in [(Color::White, "White"), (Color::Black, "Black")] {
+        *round.player_mut(color) = Player {
+            name: name.to_string(),
+            token: Some("0123456789abcdef".to_string()),
+            joined: true,
+        };
     }
-}
-
-fn local_row(variant: Variant, clock: bool) -> GameRow {
-    let base = clock.then_some(600_000);
-    GameRow {
-        id: "fuzz".into(),
-        variant: variant.name().into(),
-        mode: "local".into(),
-        start_fen: write_fen(&Position::start(variant)),
-        level: None,
-        engine_color: None,
-        creator: Some("white".into()),
-        white: seat_row("White"),
-        black: seat_row("Black"),
-        invite: None,
-        base_ms: base,
-        increment_ms: clock.then_some(2_000),
-        white_ms: base,
-        black_ms: base,
-        result: None,
-        reason: None,
-        reason_code: None,
-        draw_offer: None,
-        tags: "[]".into(),
-        created_ms: 0,
-        updated_ms: 0,
-        version: 1,
-        last_offer: None,
-    }
+    round.creator = Some(Seat::Both);
+    round
 }
 
 /// Everything an action may change.
 #[derive(PartialEq, Debug)]
 struct Snapshot {
-    row: GameRow,
     ply: usize,
     position: Position,
     draw_offer: Option<Color>,
+    last_offer: Option<Color>,
     over: bool,
     version: u64,
+    clocks: [Option<Duration>; 2],
 }
 
-fn snapshot(live: &LiveGame) -> Snapshot {
+fn snapshot(round: &Round) -> Snapshot {
     Snapshot {
-        row: live.row.clone(),
-        ply: live.game.ply(),
-        position: *live.game.position(),
-        draw_offer: live.game.draw_offer(),
-        over: live.game.is_over(),
-        version: live.version,
+        ply: round.game.ply(),
+        position: *round.game.position(),
+        draw_offer: round.game.draw_offer(),
+        last_offer: round.game.last_draw_offer(),
+        over: round.is_over(),
+        version: round.version,
+        clocks: [Color::White, Color::Black].map(|c| round.clock.stored(c)),
     }
 }
 
 fn play_actions(bytes: &mut Bytes<'_>, request: Option<&MoveRequest>) {
     let setting = bytes.byte();
     let variant = variant(setting);
-    let row = local_row(variant, setting & 2 != 0);
-    let mut live = match LiveGame::restore(row, &[]) {
-        Ok(live) => live,
-        Err(error) => panic!("a new game does not restore: {error}"),
+    let mut round = local_round(variant, setting & 2 != 0);
+    let store = match Store::in_memory() {
+        Ok(store) => store,
+        Err(error) => panic!("no database: {error}"),
     };
-    let mut stored: Vec<MoveRow> = Vec::new();
+    if let Err(error) = store.insert(&round) {
+        panic!("a new game is not stored: {error}");
+    }
     for _ in 0..MAX_ACTIONS {
         if bytes.is_empty() {
             break;
@@ -127,70 +118,76 @@ fn play_actions(bytes: &mut Bytes<'_>, request: Option<&MoveRequest>) {
             1 => Seat::Black,
             _ => Seat::Both,
         };
-        let before = snapshot(&live);
         let now = Instant::now();
-        let (name, done) = match choice & 15 {
+        let claim = choice & 0x40 != 0;
+        let mut next = round.clone();
+        let (name, done): (&str, Result<Change, RoundError>) = match choice & 15 {
             0..=5 => {
-                let legal = live.game.legal_moves();
+                let legal = next.game.legal_moves();
                 let index = usize::from(bytes.byte());
                 let text = legal
                     .get(index % legal.len().max(1))
                     .map_or(String::new(), ToString::to_string);
-                let claim = choice & 0x40 != 0;
-                let played = live.play(seat, &text, claim, now);
-                let ok = played.is_ok();
-                stored.extend(played.ok());
-                ("a legal move", ok)
+                (
+                    "a legal move",
+                    next.play(seat, &text, claim, now).map(|()| Change::Move),
+                )
             }
             6 | 7 => {
                 let length = usize::from(bytes.byte() % 32);
                 let text = String::from_utf8_lossy(bytes.take(length)).into_owned();
-                let played = live.play(seat, &text, choice & 0x40 != 0, now);
-                let ok = played.is_ok();
-                stored.extend(played.ok());
-                ("a written move", ok)
+                (
+                    "a written move",
+                    next.play(seat, &text, claim, now).map(|()| Change::Move),
+                )
             }
             8 => match request {
-                Some(request) => {
-                    let played = live.play(seat, &request.text, request.claim_draw, now);
-                    let ok = played.is_ok();
-                    stored.extend(played.ok());
-                    ("the body's move", ok)
-                }
+                Some(request) => (
+                    "the body's move",
+                    next.play(seat, &request.text, request.claim_draw, now)
+                        .map(|()| Change::Move),
+                ),
                 None => continue,
             },
-            9 => ("resign", live.resign(seat).is_ok()),
-            10 => ("offer", live.draw(seat, "offer").is_ok()),
-            11 => ("accept", live.draw(seat, "accept").is_ok()),
-            12 => ("decline", live.draw(seat, "decline").is_ok()),
-            13 => ("claim", live.draw(seat, "claim").is_ok()),
-            _ => match live.take_back(seat) {
-                Ok(first) => {
-                    stored.truncate(first as usize);
-                    ("take back", true)
-                }
-                Err(_) => ("take back", false),
-            },
+            9 => ("resign", next.resign(seat, now).map(|()| Change::Game)),
+            10..=13 => {
+                let action = [
+                    DrawAction::Offer,
+                    DrawAction::Accept,
+                    DrawAction::Decline,
+                    DrawAction::Claim,
+                ][usize::from(choice & 15) - 10];
+                (
+                    "a draw action",
+                    next.draw(seat, action, now).map(|()| Change::Game),
+                )
+            }
+            _ => ("take back", next.take_back(seat, now).map(Change::TakeBack)),
         };
-        if done {
-            assert_eq!(
-                live.version,
-                before.version + 1,
-                "{name} by {seat:?} did not count one change"
-            );
-        } else {
-            assert_eq!(
-                snapshot(&live),
-                before,
+        match done {
+            Ok(change) => {
+                assert_eq!(
+                    next.version,
+                    round.version + 1,
+                    "{name} by {seat:?} did not count one change"
+                );
+                if let Err(error) = store.save(&next, change, round.version) {
+                    panic!("{name} by {seat:?} could not be stored: {error}");
+                }
+                round = next;
+            }
+            Err(_) => assert_eq!(
+                snapshot(&next),
+                snapshot(&round),
                 "{name} by {seat:?} was refused but changed the game"
-            );
+            ),
         }
-        assert_consistent(&live, &stored, name);
+        assert_consistent(&round, &store, name);
     }
 }
 
-fn assert_consistent(live: &LiveGame, stored: &[MoveRow], action: &str) {
-    let game = &live.game;
+fn assert_consistent(round: &Round, store: &Store, action: &str) {
+    let game = &round.game;
     let mut replayed = Game::new(*game.start_position());
     for mv in game.moves() {
         assert!(
@@ -201,42 +198,34 @@ fn assert_consistent(live: &LiveGame, stored: &[MoveRow], action: &str) {
     assert_eq!(replayed.position(), game.position(), "after {action}");
     assert_sound(game.position());
     assert_eq!(
-        live.row.result.is_some(),
+        round.ending().is_some(),
         game.is_over(),
-        "after {action}: the row's result {:?} and the game's outcome {:?} disagree",
-        live.row.result,
+        "after {action}: the round's ending {:?} and the game's outcome {:?} disagree",
+        round.ending(),
         game.outcome()
     );
-    assert_eq!(live.row.result.is_some(), live.row.reason_code.is_some());
-    assert_eq!(
-        live.row.draw_offer.as_deref(),
-        game.draw_offer().map(Color::code),
-        "after {action}"
-    );
-    assert_eq!(stored.len(), game.ply(), "after {action}");
-    for (ply, (row, mv)) in stored.iter().zip(game.moves()).enumerate() {
-        assert_eq!(row.ply as usize, ply, "after {action}");
-        assert_eq!(row.text, mv.to_string(), "after {action}");
-    }
-    let restored = match LiveGame::restore(live.row.clone(), stored) {
-        Ok(restored) => restored,
-        Err(error) => panic!("after {action}: the stored game does not restore: {error}"),
+    assert_eq!(round.move_clocks.len(), game.ply(), "after {action}");
+    let stored = match store.load(&round.id) {
+        Ok(Some(stored)) => stored,
+        Ok(None) => panic!("after {action}: the game is not stored"),
+        Err(error) => panic!("after {action}: the stored game does not load: {error}"),
     };
-    assert_eq!(restored.game.moves(), game.moves(), "after {action}");
+    assert_eq!(stored.game.moves(), game.moves(), "after {action}");
+    assert_eq!(stored.version, round.version, "after {action}");
     assert_eq!(
-        restored.game.outcome(),
-        game.outcome(),
-        "after {action}: the restored game ends differently"
+        stored.ending(),
+        round.ending(),
+        "after {action}: the stored game ends differently"
     );
-    assert_eq!(restored.is_over(), live.is_over());
     assert_eq!(
-        restored.game.draw_offer(),
+        stored.game.draw_offer(),
         game.draw_offer(),
-        "after {action}: the restored game has another draw offer"
+        "after {action}: the stored game has another draw offer"
     );
     assert_eq!(
-        restored.game.last_draw_offer(),
+        stored.game.last_draw_offer(),
         game.last_draw_offer(),
-        "after {action}: the restored game forgot who offered last"
+        "after {action}: the stored game forgot who offered last"
     );
+    assert_eq!(stored.move_clocks, round.move_clocks, "after {action}");
 }
