@@ -15,5 +15,5 @@ cargo build -p bashni -p bashni-server --examples --bins --locked
 # Load smoke run: 20 games over WebSocket, the server killed (SIGKILL) and restarted after
 # 2.5 s; fails if an acknowledged move is lost or a game's PDN differs from what clients saw.
 "$target/debug/examples/load" --server "$target/debug/bashni" --games 20 --plies 40 \
-    --think-ms 100 --kill-after-ms 2500
+    --think-ms 100 --kill-after-ms 2500 --bind-seat
 tests/browser/run.sh

@@ -160,7 +160,7 @@ pub async fn create(app: &Arc<App>, new: NewGame) -> Result<Created, ActionError
     let id = round.id.clone();
     let slot = app.insert(round).await?;
     let state = slot.live.lock().await.state_text(Some(seat));
-    tracing::info!(game = %id, mode = new.mode.name(), "new game");
+    tracing::debug!(game = %id, mode = new.mode.name(), "new game");
     Ok(Created {
         id,
         seat,
