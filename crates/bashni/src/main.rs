@@ -7,6 +7,11 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+/// The allocator: it gives memory back to the system soon after it is freed, so a server
+/// whose games left memory shrinks again.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Bashni (tower checkers) and Russian draughts.
 #[derive(Parser)]
 #[command(name = "bashni", version, about, long_about = None)]

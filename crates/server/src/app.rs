@@ -3,7 +3,7 @@
 //! it the round in memory and tell the sockets. A failed store changes nothing anywhere.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -89,6 +89,9 @@ pub struct GameSlot {
     /// Every change, as the update each seat is sent.
     pub events: broadcast::Sender<Arc<Event>>,
     retired: AtomicBool,
+    /// How many sockets listen as each seat (see [`seat_index`]); updates are made only
+    /// for seats somebody listens as.
+    listening: [AtomicUsize; 4],
 }
 
 impl GameSlot {
@@ -98,12 +101,35 @@ impl GameSlot {
             live: tokio::sync::Mutex::new(Live::new(round)),
             events,
             retired: AtomicBool::new(false),
+            listening: Default::default(),
         })
     }
 
     /// Whether this copy was replaced (after the store disagreed with it).
     pub fn is_retired(&self) -> bool {
         self.retired.load(Ordering::Relaxed)
+    }
+
+    /// Counts a socket listening as `seat` until the returned guard is dropped.
+    pub fn listen(self: &Arc<Self>, seat: Option<Seat>) -> Listening {
+        let index = seat_index(seat);
+        self.listening[index].fetch_add(1, Ordering::Relaxed);
+        Listening {
+            slot: Arc::clone(self),
+            index,
+        }
+    }
+}
+
+/// A socket counted as listening for one seat's updates.
+pub struct Listening {
+    slot: Arc<GameSlot>,
+    index: usize,
+}
+
+impl Drop for Listening {
+    fn drop(&mut self) {
+        self.slot.listening[self.index].fetch_sub(1, Ordering::Relaxed);
     }
 }
 
@@ -172,9 +198,12 @@ impl Live {
         serde_json::json!({"type": "state", "state": self.state(seat)}).to_string()
     }
 
-    fn update_texts(&self, moves_from: usize) -> [String; 4] {
+    fn update_texts(&self, moves_from: usize, listening: &[AtomicUsize; 4]) -> [String; 4] {
         let now = Instant::now();
         [None, Some(Seat::White), Some(Seat::Black), Some(Seat::Both)].map(|seat| {
+            if listening[seat_index(seat)].load(Ordering::Relaxed) == 0 {
+                return String::new();
+            }
             let update = update_view(
                 &self.round,
                 &self.records,
@@ -259,10 +288,61 @@ impl Default for Settings {
     }
 }
 
+/// The store on a thread of its own: every call is queued and runs there, one at a time, so
+/// no async thread waits for the database and callers do not pile up on its lock.
+pub struct StoreThread {
+    jobs: std::sync::mpsc::Sender<StoreJob>,
+}
+
+/// A call waiting for the store's thread.
+type StoreJob = Box<dyn FnOnce(&Store) + Send>;
+
+impl StoreThread {
+    fn start(store: Arc<Store>) -> StoreThread {
+        let (jobs, queue) = std::sync::mpsc::channel::<StoreJob>();
+        let started = std::thread::Builder::new()
+            .name("store".into())
+            .spawn(move || {
+                for (done, job) in queue.into_iter().enumerate() {
+                    job(&store);
+                    if done % 64 == 63 {
+                        store.truncate_log_if_over();
+                    }
+                }
+            });
+        if let Err(error) = started {
+            // Calls then fail one by one with a clear error.
+            tracing::error!("cannot start the store's thread: {error}");
+        }
+        StoreThread { jobs }
+    }
+
+    /// Runs `work` on the store's thread and waits for its result.
+    pub async fn run<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&Store) -> T + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        self.jobs
+            .send(Box::new(move |store| {
+                let _ = tx.send(work(store));
+            }))
+            .map_err(|_| StoreError {
+                kind: StoreErrorKind::Other,
+                message: "the store's thread has stopped".into(),
+            })?;
+        rx.await.map_err(|_| StoreError {
+            kind: StoreErrorKind::Other,
+            message: "the store's thread dropped a call".into(),
+        })
+    }
+}
+
 /// Everything the server shares between requests.
 pub struct App {
-    /// The database.
+    /// The database (for calls outside the request path; requests go through [`App::db`]).
     pub store: Arc<Store>,
+    store_thread: StoreThread,
     games: Mutex<HashMap<String, Arc<GameSlot>>>,
     /// The engines.
     pub engines: Arc<EnginePool>,
@@ -277,8 +357,10 @@ pub struct App {
 impl App {
     /// A server on `store`.
     pub fn new(store: Store, settings: Settings) -> Arc<App> {
+        let store = Arc::new(store);
         Arc::new(App {
-            store: Arc::new(store),
+            store_thread: StoreThread::start(Arc::clone(&store)),
+            store,
             games: Mutex::new(HashMap::new()),
             engines: EnginePool::new(settings.engines.max(1), settings.hash_mb),
             requests: AddressRates::new(
@@ -320,18 +402,12 @@ impl App {
         self.games().len()
     }
 
-    /// Runs `work` on the database on a blocking thread, so the server answers meanwhile.
+    /// Runs `work` on the store's thread, so the server answers meanwhile.
     pub async fn db<T: Send + 'static>(
         &self,
         work: impl FnOnce(&Store) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, StoreError> {
-        let store = Arc::clone(&self.store);
-        tokio::task::spawn_blocking(move || work(&store))
-            .await
-            .map_err(|e| StoreError {
-                kind: StoreErrorKind::Other,
-                message: format!("the database task failed: {e}"),
-            })?
+        self.store_thread.run(work).await?
     }
 
     /// The game `id`, from memory or else from the database.
@@ -360,15 +436,13 @@ impl App {
 
     /// Stores a new game, then puts it in memory and starts whatever it needs.
     pub async fn insert(self: &Arc<Self>, round: Round) -> Result<Arc<GameSlot>, ActionError> {
-        let (round, stored) = {
-            let store = Arc::clone(&self.store);
-            tokio::task::spawn_blocking(move || {
+        let (round, stored) = self
+            .store_thread
+            .run(move |store| {
                 let stored = store.insert(&round);
                 (round, stored)
             })
-            .await
-            .map_err(|e| ActionError::Unavailable(format!("the database task failed: {e}")))?
-        };
+            .await?;
         if let Err(error) = stored {
             tracing::error!(kind = ?error.kind, "a new game could not be stored: {error}");
             return Err(ActionError::Store(error));
@@ -457,13 +531,13 @@ impl App {
         change: Change,
         was: u64,
     ) -> Result<(), ActionError> {
-        let store = Arc::clone(&self.store);
-        let (next, saved) = tokio::task::spawn_blocking(move || {
-            let saved = store.save(&next, change, was);
-            (next, saved)
-        })
-        .await
-        .map_err(|e| ActionError::Unavailable(format!("the database task failed: {e}")))?;
+        let (next, saved) = self
+            .store_thread
+            .run(move |store| {
+                let saved = store.save(&next, change, was);
+                (next, saved)
+            })
+            .await?;
         if let Err(error) = saved {
             tracing::error!(
                 game = %next.id, kind = ?error.kind, ?change,
@@ -492,7 +566,7 @@ impl App {
         }
         let _ = slot.events.send(Arc::new(Event::Update {
             version: live.round.version,
-            texts: live.update_texts(moves_from),
+            texts: live.update_texts(moves_from, &slot.listening),
         }));
     }
 

@@ -179,6 +179,7 @@ pub struct GameSummary {
 pub struct Store {
     connection: Mutex<Connection>,
     path: Option<std::path::PathBuf>,
+    wal_limit_bytes: u64,
 }
 
 const GAME_COLUMNS: &str = "id, variant, mode, start_fen, level, engine_color, creator, \
@@ -434,6 +435,7 @@ impl Store {
         let store = Store {
             connection: Mutex::new(connection),
             path: path.map(Path::to_path_buf),
+            wal_limit_bytes: options.wal_limit_bytes,
         };
         if let Some(mib) = options.max_mib {
             store.limit_size(mib)?;
@@ -470,6 +472,26 @@ impl Store {
             .as_ref()
             .and_then(|p| std::fs::metadata(format!("{}-wal", p.display())).ok())
             .map_or(0, |m| m.len())
+    }
+
+    /// Copies the log into the database and truncates it, if it has grown past its limit.
+    /// The writer calls this between writes: a checkpoint by another connection may wait
+    /// for a gap between writes that a busy writer never leaves.
+    pub fn truncate_log_if_over(&self) {
+        let size = self.wal_bytes();
+        if size <= self.wal_limit_bytes {
+            return;
+        }
+        let done = self
+            .lock()
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |row| {
+                row.get::<_, i64>(0)
+            });
+        match done {
+            Ok(0) => tracing::debug!(wal_bytes = size, "the log was truncated"),
+            Ok(_) => tracing::warn!(wal_bytes = size, "the log could not be truncated yet"),
+            Err(error) => tracing::warn!("checkpoint: {error}"),
+        }
     }
 
     /// Stores a new game with its moves (a record read from PDN has some).
@@ -616,10 +638,27 @@ impl Store {
 /// Copies the log into the database once a second; truncates it once it is past `limit`.
 fn checkpoint_loop(connection: &Connection, wal: &Path, limit: u64) {
     let mut warned = false;
+    let mut quiet = 0;
+    let mut last_version = None;
     loop {
         std::thread::sleep(Duration::from_secs(1));
         let size = std::fs::metadata(wal).map_or(0, |m| m.len());
-        let mode = if size > limit { "TRUNCATE" } else { "PASSIVE" };
+        // Nothing written for a few seconds (no other connection committed): the log goes
+        // back to nothing too.
+        let version = connection
+            .query_row("PRAGMA data_version", [], |row| row.get::<_, i64>(0))
+            .ok();
+        quiet = if version == last_version {
+            quiet + 1
+        } else {
+            0
+        };
+        last_version = version;
+        let mode = if size > limit || (quiet >= 5 && size > 0) {
+            "TRUNCATE"
+        } else {
+            "PASSIVE"
+        };
         let done = connection.query_row(&format!("PRAGMA wal_checkpoint({mode})"), [], |row| {
             row.get::<_, i64>(0)
         });

@@ -39,7 +39,11 @@ pub async fn handler(
 ) -> Result<Response, ApiError> {
     let slot = app.slot(&id).await?;
     // Frames up to four times the limit are read, so that the client hears why it is closed.
+    // Small buffers: a socket mostly waits, and thousands of them are open at once.
     Ok(ws
+        .read_buffer_size(8 * 1024)
+        .write_buffer_size(0)
+        .max_write_buffer_size(1024 * 1024)
         .max_message_size(4 * MAX_MESSAGE_BYTES)
         .max_frame_size(4 * MAX_MESSAGE_BYTES)
         .on_upgrade(move |socket| run(app, slot, socket)))
@@ -87,6 +91,7 @@ async fn run(app: Arc<App>, slot: Arc<GameSlot>, socket: WebSocket) {
     let mut rate = MessageRate::new(MESSAGE_BURST, MESSAGES_PER_SECOND);
     let mut refused = 0u32;
     let mut bound = Bound::default();
+    let mut _listening = slot.listen(None);
     let idle = app.settings.idle_timeout;
     let mut ping = tokio::time::interval(idle / 2);
     ping.reset();
@@ -100,7 +105,15 @@ async fn run(app: Arc<App>, slot: Arc<GameSlot>, socket: WebSocket) {
             event = events.recv() => {
                 let text = match event {
                     Ok(event) => match event.as_ref() {
-                        Event::Update { texts, .. } => texts[seat_index(bound.seat)].clone(),
+                        Event::Update { texts, .. } => {
+                            let text = &texts[seat_index(bound.seat)];
+                            if text.is_empty() {
+                                // Made before this socket was counted: the whole state instead.
+                                slot.live.lock().await.state_message(bound.seat)
+                            } else {
+                                text.clone()
+                            }
+                        }
                         Event::Retired => {
                             close(&mut sink, close_code::RESTART, "the game was reloaded; connect again").await;
                             break;
@@ -158,7 +171,14 @@ async fn run(app: Arc<App>, slot: Arc<GameSlot>, socket: WebSocket) {
                         close(&mut sink, close_code::SIZE, "message too big (at most 16 KiB)").await;
                         break;
                     }
-                    Message::Text(text) => answer(&app, &slot, &mut bound, text.as_str()).await,
+                    Message::Text(text) => {
+                        let seat = bound.seat;
+                        let replies = answer(&app, &slot, &mut bound, text.as_str()).await;
+                        if bound.seat != seat {
+                            _listening = slot.listen(bound.seat);
+                        }
+                        replies
+                    }
                     Message::Binary(_) => vec![json!({
                         "type": "error", "id": null, "code": "bad_request",
                         "error": "messages are JSON text",
