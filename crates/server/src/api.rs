@@ -193,7 +193,7 @@ pub async fn list(
 ) -> Result<Json<Value>, ApiError> {
     let Query(query) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
     let limit = query.limit.unwrap_or(50).clamp(1, 200);
-    let games = app.db(move |store| store.recent(limit)).await?;
+    let games = app.database.recent(limit).await?;
     let games: Vec<Value> = games
         .into_iter()
         .map(|game| {

@@ -3,7 +3,7 @@
 //! it the round in memory and tell the sockets. A failed store changes nothing anywhere.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -17,7 +17,7 @@ use std::net::IpAddr;
 use crate::connections::AddressRates;
 use crate::engines::{EnginePool, Priority};
 use crate::round::{Round, RoundError, Seat};
-use crate::store::{Change, Store, StoreError, StoreErrorKind};
+use crate::store::{Change, Database, StoreError, StoreErrorKind};
 use crate::view::{GameStateView, game_state, move_record, update_view};
 
 /// Engine time per move in a game without a clock.
@@ -58,8 +58,7 @@ impl From<crate::secret::NoRandomness> for ActionError {
     }
 }
 
-/// What a socket is told after a change: the update as each seat sees it, or that the game
-/// in memory was replaced (the socket should connect again).
+/// What a socket is told after a change: the update as each seat sees it.
 pub enum Event {
     /// The game changed; one text per seat (see [`seat_index`]).
     Update {
@@ -68,8 +67,6 @@ pub enum Event {
         /// The update message for a watcher, White, Black and both seats.
         texts: [String; 4],
     },
-    /// This copy of the game is no longer the one in use.
-    Retired,
 }
 
 /// Where a seat's text is in [`Event::Update`].
@@ -88,7 +85,6 @@ pub struct GameSlot {
     pub live: tokio::sync::Mutex<Live>,
     /// Every change, as the update each seat is sent.
     pub events: broadcast::Sender<Arc<Event>>,
-    retired: AtomicBool,
     /// How many sockets listen as each seat (see [`seat_index`]); updates are made only
     /// for seats somebody listens as.
     listening: [AtomicUsize; 4],
@@ -100,14 +96,8 @@ impl GameSlot {
         Arc::new(GameSlot {
             live: tokio::sync::Mutex::new(Live::new(round)),
             events,
-            retired: AtomicBool::new(false),
             listening: Default::default(),
         })
-    }
-
-    /// Whether this copy was replaced (after the store disagreed with it).
-    pub fn is_retired(&self) -> bool {
-        self.retired.load(Ordering::Relaxed)
     }
 
     /// Counts a socket listening as `seat` until the returned guard is dropped.
@@ -288,61 +278,10 @@ impl Default for Settings {
     }
 }
 
-/// The store on a thread of its own: every call is queued and runs there, one at a time, so
-/// no async thread waits for the database and callers do not pile up on its lock.
-pub struct StoreThread {
-    jobs: std::sync::mpsc::Sender<StoreJob>,
-}
-
-/// A call waiting for the store's thread.
-type StoreJob = Box<dyn FnOnce(&Store) + Send>;
-
-impl StoreThread {
-    fn start(store: Arc<Store>) -> StoreThread {
-        let (jobs, queue) = std::sync::mpsc::channel::<StoreJob>();
-        let started = std::thread::Builder::new()
-            .name("store".into())
-            .spawn(move || {
-                for (done, job) in queue.into_iter().enumerate() {
-                    job(&store);
-                    if done % 64 == 63 {
-                        store.truncate_log_if_over();
-                    }
-                }
-            });
-        if let Err(error) = started {
-            // Calls then fail one by one with a clear error.
-            tracing::error!("cannot start the store's thread: {error}");
-        }
-        StoreThread { jobs }
-    }
-
-    /// Runs `work` on the store's thread and waits for its result.
-    pub async fn run<T: Send + 'static>(
-        &self,
-        work: impl FnOnce(&Store) -> T + Send + 'static,
-    ) -> Result<T, StoreError> {
-        let (tx, rx) = tokio::sync::oneshot::channel();
-        self.jobs
-            .send(Box::new(move |store| {
-                let _ = tx.send(work(store));
-            }))
-            .map_err(|_| StoreError {
-                kind: StoreErrorKind::Other,
-                message: "the store's thread has stopped".into(),
-            })?;
-        rx.await.map_err(|_| StoreError {
-            kind: StoreErrorKind::Other,
-            message: "the store's thread dropped a call".into(),
-        })
-    }
-}
-
 /// Everything the server shares between requests.
 pub struct App {
-    /// The database (for calls outside the request path; requests go through [`App::db`]).
-    pub store: Arc<Store>,
-    store_thread: StoreThread,
+    /// Where the games are.
+    pub database: Database,
     games: Mutex<HashMap<String, Arc<GameSlot>>>,
     /// The engines.
     pub engines: Arc<EnginePool>,
@@ -356,11 +295,9 @@ pub struct App {
 
 impl App {
     /// A server on `store`.
-    pub fn new(store: Store, settings: Settings) -> Arc<App> {
-        let store = Arc::new(store);
+    pub fn new(database: impl Into<Database>, settings: Settings) -> Arc<App> {
         Arc::new(App {
-            store_thread: StoreThread::start(Arc::clone(&store)),
-            store,
+            database: database.into(),
             games: Mutex::new(HashMap::new()),
             engines: EnginePool::new(settings.engines.max(1), settings.hash_mb),
             requests: AddressRates::new(
@@ -402,14 +339,6 @@ impl App {
         self.games().len()
     }
 
-    /// Runs `work` on the store's thread, so the server answers meanwhile.
-    pub async fn db<T: Send + 'static>(
-        &self,
-        work: impl FnOnce(&Store) -> Result<T, StoreError> + Send + 'static,
-    ) -> Result<T, StoreError> {
-        self.store_thread.run(work).await?
-    }
-
     /// The game `id`, from memory or else from the database.
     pub async fn slot(self: &Arc<Self>, id: &str) -> Result<Arc<GameSlot>, ActionError> {
         if let Some(slot) = self.games().get(id) {
@@ -422,8 +351,7 @@ impl App {
         if !crate::secret::is_game_id(id) {
             return Err(missing());
         }
-        let key = id.to_string();
-        let round = self.db(move |store| store.load(&key)).await.map_err(|e| {
+        let round = self.database.load(id).await.map_err(|e| {
             tracing::error!(game = id, "cannot read the game: {e}");
             ActionError::Store(e)
         })?;
@@ -436,17 +364,12 @@ impl App {
 
     /// Stores a new game, then puts it in memory and starts whatever it needs.
     pub async fn insert(self: &Arc<Self>, round: Round) -> Result<Arc<GameSlot>, ActionError> {
-        let (round, stored) = self
-            .store_thread
-            .run(move |store| {
-                let stored = store.insert(&round);
-                (round, stored)
-            })
-            .await?;
+        let (round, stored) = self.database.insert(round).await;
         if let Err(error) = stored {
             tracing::error!(kind = ?error.kind, "a new game could not be stored: {error}");
             return Err(ActionError::Store(error));
         }
+        let round = round.ok_or_else(|| ActionError::Unavailable("the store failed".into()))?;
         let id = round.id.clone();
         let slot = GameSlot::new(round);
         self.games().insert(id, Arc::clone(&slot));
@@ -531,23 +454,20 @@ impl App {
         change: Change,
         was: u64,
     ) -> Result<(), ActionError> {
-        let (next, saved) = self
-            .store_thread
-            .run(move |store| {
-                let saved = store.save(&next, change, was);
-                (next, saved)
-            })
-            .await?;
+        let id = next.id.clone();
+        let (next, saved) = self.database.save(next, change, was).await;
         if let Err(error) = saved {
             tracing::error!(
-                game = %next.id, kind = ?error.kind, ?change,
+                game = %id, kind = ?error.kind, ?change,
                 "a change could not be stored; the game stays as it was: {error}"
             );
             if error.kind == StoreErrorKind::Stale {
-                self.retire(slot);
+                // Another server changed the game: take its version, then refuse.
+                self.refresh_locked(slot, live).await;
             }
             return Err(ActionError::Store(error));
         }
+        let next = next.ok_or_else(|| ActionError::Unavailable("the store failed".into()))?;
         let moves_from = live.round.game.ply().min(next.game.ply());
         live.round = next;
         live.sync_records();
@@ -559,6 +479,80 @@ impl App {
         Ok(())
     }
 
+    /// Reads the game again from the store and, if the store holds a newer version (stored
+    /// by another server), makes it the round and tells the sockets.
+    async fn refresh_locked(&self, slot: &Arc<GameSlot>, live: &mut Live) {
+        let id = live.round.id.clone();
+        let stored = match self.database.load(&id).await {
+            Ok(Some(stored)) => stored,
+            Ok(None) => return,
+            Err(error) => {
+                tracing::warn!(game = %id, "cannot read the game again: {error}");
+                return;
+            }
+        };
+        if stored.version <= live.round.version {
+            return;
+        }
+        let same = live
+            .round
+            .game
+            .moves()
+            .iter()
+            .zip(stored.game.moves())
+            .take_while(|(a, b)| a == b)
+            .count();
+        live.round = stored;
+        live.records.truncate(same);
+        live.sync_records();
+        if let Some(stop) = live.engine_stop.take() {
+            stop.stop();
+        }
+        self.publish(slot, live, same);
+    }
+
+    /// Reads the game `id` again if it is in memory and older than `version`.
+    async fn heard(self: &Arc<Self>, id: &str, version: Option<u64>) {
+        let Some(slot) = self.games().get(id).cloned() else {
+            return;
+        };
+        let mut live = slot.live.lock().await;
+        if version.is_some_and(|v| v <= live.round.version) {
+            return;
+        }
+        self.refresh_locked(&slot, &mut live).await;
+        drop(live);
+        self.after_change(&slot);
+    }
+
+    /// With a database shared by several servers: listens for the changes the others
+    /// store, and brings the games in memory up to date (all of them after a lost
+    /// connection, when a change may have been missed).
+    pub fn start_listening(self: &Arc<Self>) {
+        if !self.database.is_shared() {
+            return;
+        }
+        let (tx, mut heard) = tokio::sync::mpsc::channel(1024);
+        self.database.listen(tx);
+        let app = Arc::downgrade(self);
+        tokio::spawn(async move {
+            while let Some(message) = heard.recv().await {
+                let Some(app) = app.upgrade() else { break };
+                match message {
+                    crate::store::Heard::Changed { id, version } => {
+                        app.heard(&id, Some(version)).await;
+                    }
+                    crate::store::Heard::Gap => {
+                        let ids: Vec<String> = app.games().keys().cloned().collect();
+                        for id in ids {
+                            app.heard(&id, None).await;
+                        }
+                    }
+                }
+            }
+        });
+    }
+
     /// Tells the sockets about the round as it is now.
     fn publish(&self, slot: &GameSlot, live: &Live, moves_from: usize) {
         if slot.events.receiver_count() == 0 {
@@ -568,14 +562,6 @@ impl App {
             version: live.round.version,
             texts: live.update_texts(moves_from, &slot.listening),
         }));
-    }
-
-    /// Takes this copy of a game out of use: the next request reads it from the store.
-    fn retire(&self, slot: &Arc<GameSlot>) {
-        slot.retired.store(true, Ordering::Relaxed);
-        let mut games = self.games();
-        games.retain(|_, held| !Arc::ptr_eq(held, slot));
-        let _ = slot.events.send(Arc::new(Event::Retired));
     }
 
     /// Drops from memory the games nobody uses: finished ones after
@@ -633,9 +619,8 @@ impl App {
             let (engine_needed, flag_in, version) = {
                 let mut live = slot.live.lock().await;
                 let round = &live.round;
-                let engine_needed = (round.engine_to_move() || round.engine_has_offer())
-                    && !live.engine_busy
-                    && !slot.is_retired();
+                let engine_needed =
+                    (round.engine_to_move() || round.engine_has_offer()) && !live.engine_busy;
                 if engine_needed {
                     live.engine_busy = true;
                     if live.round.engine_to_move() {
@@ -666,7 +651,7 @@ impl App {
 
     async fn watch_flag(self: &Arc<Self>, slot: &Arc<GameSlot>, version: u64) {
         let mut live = slot.live.lock().await;
-        if live.round.version != version || slot.is_retired() {
+        if live.round.version != version {
             return;
         }
         match self.settle_flag(slot, &mut live).await {
@@ -698,9 +683,7 @@ impl App {
             let mut live = slot.live.lock().await;
             let round = &mut live.round;
             let now = Instant::now();
-            let job = if slot.is_retired() {
-                None
-            } else if round.engine_to_move() {
+            let job = if round.engine_to_move() {
                 round.engine_starts_thinking(now);
                 let engine = round.engine_color.unwrap_or(bashni_rules::Color::White);
                 let mut limits = Limits::default().with_stop(stop.clone());
@@ -769,7 +752,7 @@ impl App {
         answer: &EngineAnswer,
     ) -> Result<(), EngineCommit> {
         let mut live = slot.live.lock().await;
-        if live.round.version != version || slot.is_retired() {
+        if live.round.version != version {
             return Err(EngineCommit::GameChanged);
         }
         let mut next = live.round.clone();

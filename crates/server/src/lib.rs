@@ -37,7 +37,7 @@ use tower::ServiceExt;
 
 pub use app::{App, Settings};
 pub use error::ApiError;
-pub use store::{Store, StoreError, StoreOptions};
+pub use store::{Database, PgStore, Store, StoreError, StoreOptions};
 
 /// The largest request body, in bytes (a PDN upload may be larger).
 pub const MAX_BODY_BYTES: usize = 256 * 1024;
@@ -127,6 +127,7 @@ async fn gate(State(app): State<Arc<App>>, mut request: Request, next: Next) -> 
 pub async fn serve(listener: tokio::net::TcpListener, app: Arc<App>) -> std::io::Result<()> {
     use axum::serve::Listener;
     app.start_sweeping();
+    app.start_listening();
     let limits = connections::ConnectionLimits::new(app.settings.connections_per_address);
     let mut listener = connections::LimitedListener::new(listener, limits);
     let router = router(Arc::clone(&app));

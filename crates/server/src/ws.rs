@@ -104,21 +104,16 @@ async fn run(app: Arc<App>, slot: Arc<GameSlot>, socket: WebSocket) {
         tokio::select! {
             event = events.recv() => {
                 let text = match event {
-                    Ok(event) => match event.as_ref() {
-                        Event::Update { texts, .. } => {
-                            let text = &texts[seat_index(bound.seat)];
-                            if text.is_empty() {
-                                // Made before this socket was counted: the whole state instead.
-                                slot.live.lock().await.state_message(bound.seat)
-                            } else {
-                                text.clone()
-                            }
+                    Ok(event) => {
+                        let Event::Update { texts, .. } = event.as_ref();
+                        let text = &texts[seat_index(bound.seat)];
+                        if text.is_empty() {
+                            // Made before this socket was counted: the whole state instead.
+                            slot.live.lock().await.state_message(bound.seat)
+                        } else {
+                            text.clone()
                         }
-                        Event::Retired => {
-                            close(&mut sink, close_code::RESTART, "the game was reloaded; connect again").await;
-                            break;
-                        }
-                    },
+                    }
                     // Too far behind: the whole state says everything.
                     Err(RecvError::Lagged(_)) => slot.live.lock().await.state_message(bound.seat),
                     Err(RecvError::Closed) => break,

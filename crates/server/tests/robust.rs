@@ -166,7 +166,7 @@ async fn a_locked_database_refuses_the_move_and_changes_nothing() -> Result<(), 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_full_disk_refuses_the_move_and_changes_nothing() -> Result<(), Error> {
     let (app, path) = file_app("full", Duration::from_millis(300))?;
-    app.store.limit_size(0)?;
+    app.database.sqlite().ok_or("not SQLite")?.limit_size(0)?;
     let mut full = None;
     'games: for _ in 0..50 {
         let (id, token, _) = create(&app, json!({"variant": "bashni", "mode": "local"})).await?;
@@ -206,7 +206,10 @@ async fn a_full_disk_refuses_the_move_and_changes_nothing() -> Result<(), Error>
     let (status, state) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await?;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(move_texts(&state), acknowledged);
-    app.store.limit_size(1024)?;
+    app.database
+        .sqlite()
+        .ok_or("not SQLite")?
+        .limit_size(1024)?;
     send_json(&mut player, json!({"type": "move", "id": 2, "move": text})).await?;
     assert_eq!(next_json(&mut player, "ack").await?["id"], 2);
     acknowledged.push(text);
@@ -570,7 +573,7 @@ fn the_log_stays_bounded() -> Result<(), Error> {
             )
             .await
             .map_err(|e| e.to_string())?;
-            peak = peak.max(app.store.wal_bytes());
+            peak = peak.max(app.database.sqlite().map_or(0, |s| s.wal_bytes()));
         }
         Ok::<_, String>(())
     })?;
@@ -579,7 +582,7 @@ fn the_log_stays_bounded() -> Result<(), Error> {
         "the log never grew past its limit ({peak} bytes)"
     );
     std::thread::sleep(Duration::from_millis(2500));
-    let after = app.store.wal_bytes();
+    let after = app.database.sqlite().map_or(0, |s| s.wal_bytes());
     assert!(
         after < 256 * 1024,
         "the log is {after} bytes after a checkpoint"

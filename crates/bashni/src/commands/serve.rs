@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use bashni_server::{App, Settings, Store, StoreOptions};
+use bashni_server::{App, Database, PgStore, Settings, Store, StoreOptions};
 
 /// Options of `bashni serve`.
 #[derive(clap::Args)]
@@ -14,9 +14,10 @@ pub struct Args {
     /// The address to listen on (port 0: any free port).
     #[arg(long, default_value = "127.0.0.1:8080")]
     addr: String,
-    /// The database file; made if missing.
-    #[arg(long, default_value = "bashni.sqlite3")]
-    db: PathBuf,
+    /// Where the games are: an SQLite file (made if missing), or a PostgreSQL database
+    /// shared by several servers (`postgres://USER@HOST/DB`).
+    #[arg(long, env = "BASHNI_DB", default_value = "bashni.sqlite3")]
+    db: String,
     /// How many engine searches may run at once (default: one per core).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     engines: Option<u16>,
@@ -64,13 +65,17 @@ pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
         .with_target(false)
         .try_init()
         .map_err(|e| format!("cannot start the log: {e}"))?;
-    let options = StoreOptions {
-        busy_timeout: Duration::from_secs(args.db_wait),
-        max_mib: args.db_max_mib,
-        ..StoreOptions::default()
-    };
-    let store = Store::open(&args.db, options)
-        .map_err(|e| format!("cannot open the database {}: {e}", args.db.display()))?;
+    let shared = args.db.starts_with("postgres://") || args.db.starts_with("postgresql://");
+    let file = (!shared).then(|| {
+        let options = StoreOptions {
+            busy_timeout: Duration::from_secs(args.db_wait),
+            max_mib: args.db_max_mib,
+            ..StoreOptions::default()
+        };
+        Store::open(std::path::Path::new(&args.db), options)
+            .map_err(|e| format!("cannot open the database {}: {e}", args.db))
+    });
+    let file = file.transpose()?;
     let settings = Settings {
         engines: args
             .engines
@@ -87,6 +92,13 @@ pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
         .enable_all()
         .build()?;
     runtime.block_on(async {
+        let database: Database = match file {
+            Some(store) => store.into(),
+            None => PgStore::connect(&args.db)
+                .await
+                .map_err(|e| format!("cannot use the database {}: {e}", shown_url(&args.db)))?
+                .into(),
+        };
         let listener = tokio::net::TcpListener::bind(&args.addr)
             .await
             .map_err(|e| format!("cannot listen on {}: {e}", args.addr))?;
@@ -95,17 +107,28 @@ pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
         writeln!(
             out,
             "Bashni is running. Open http://{address}/ in your browser (games are kept in {}).",
-            args.db.display()
+            shown_url(&args.db)
         )?;
         out.flush()?;
         tracing::info!(
-            %address, engines = settings.engines, db = %args.db.display(), "serving"
+            %address, engines = settings.engines, db = %shown_url(&args.db), "serving"
         );
-        let app = App::new(store, settings);
+        let app = App::new(database, settings);
         tokio::select! {
             served = bashni_server::serve(listener, app) => served?,
             _ = tokio::signal::ctrl_c() => tracing::info!("stopped"),
         }
         Ok::<_, Box<dyn Error>>(ExitCode::SUCCESS)
     })
+}
+
+/// A database address as it may be shown: without a password.
+fn shown_url(db: &str) -> String {
+    match (db.find("://"), db.find('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let user_end = db[scheme + 3..at].find(':').map_or(at, |c| scheme + 3 + c);
+            format!("{}{}", &db[..user_end], &db[at..])
+        }
+        _ => db.to_string(),
+    }
 }

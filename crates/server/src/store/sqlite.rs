@@ -1,20 +1,14 @@
-//! The games on disk: one SQLite file with versioned migrations.
-//!
-//! The store is the truth. It keeps each game's settings, seats, clocks and result, and its
-//! moves as text; a [`Round`] is turned into rows and back here and nowhere else. Every write
-//! that changes a game is one transaction that succeeds only against the version the change
-//! was computed on, and a caller acknowledges a change only after it has returned.
+//! The games in one SQLite file, with versioned migrations.
 
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
-use bashni_engine::Level;
-use bashni_rules::notation::{parse_fen, parse_move, write_fen};
-use bashni_rules::{Color, GameResult, TimeControl, Variant};
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
-use crate::round::{Mode, Player, Round, Seat, duration_of_ms, millis};
+use super::rows::{GameRow, MoveRow, move_row, round_of, row_of};
+use super::{Change, GameSummary, StoreError, StoreErrorKind, StoreOptions};
+use crate::round::Round;
 
 /// The schema, one step per version; `PRAGMA user_version` records how many have run.
 const MIGRATIONS: &[&str] = &[
@@ -62,120 +56,7 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE games ADD COLUMN last_offer TEXT;",
 ];
 
-/// What went wrong in the database.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StoreErrorKind {
-    /// Another process holds the database's lock for longer than the wait allowed.
-    Busy,
-    /// The disk (or the database's size limit) is full.
-    Full,
-    /// The game changed since the change was computed (another writer came first).
-    Stale,
-    /// A stored game cannot be read back.
-    Corrupt,
-    /// Anything else.
-    Other,
-}
-
-/// A failure of the database.
-#[derive(Debug)]
-pub struct StoreError {
-    /// What kind of failure.
-    pub kind: StoreErrorKind,
-    /// What happened.
-    pub message: String,
-}
-
-impl StoreError {
-    fn new(kind: StoreErrorKind, message: impl Into<String>) -> StoreError {
-        StoreError {
-            kind,
-            message: message.into(),
-        }
-    }
-
-    fn other(message: impl Into<String>) -> StoreError {
-        StoreError::new(StoreErrorKind::Other, message)
-    }
-}
-
-impl std::fmt::Display for StoreError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "database: {}", self.message)
-    }
-}
-
-impl std::error::Error for StoreError {}
-
-impl From<rusqlite::Error> for StoreError {
-    fn from(error: rusqlite::Error) -> StoreError {
-        use rusqlite::ErrorCode;
-        let kind = match error.sqlite_error_code() {
-            Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => StoreErrorKind::Busy,
-            Some(ErrorCode::DiskFull) => StoreErrorKind::Full,
-            Some(ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase) => StoreErrorKind::Corrupt,
-            _ => StoreErrorKind::Other,
-        };
-        StoreError::new(kind, error.to_string())
-    }
-}
-
-/// How a store is opened.
-#[derive(Clone, Copy, Debug)]
-pub struct StoreOptions {
-    /// How long a write waits for another process's lock before it fails.
-    pub busy_timeout: Duration,
-    /// The largest the database file may grow, in MiB (`None`: as large as the disk allows).
-    pub max_mib: Option<u64>,
-    /// The write-ahead log is truncated once it has grown past this many bytes.
-    pub wal_limit_bytes: u64,
-}
-
-impl Default for StoreOptions {
-    fn default() -> StoreOptions {
-        StoreOptions {
-            busy_timeout: Duration::from_secs(5),
-            max_mib: None,
-            wal_limit_bytes: 16 * 1024 * 1024,
-        }
-    }
-}
-
-/// What changed in a game, so that the store writes only that.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Change {
-    /// A move was played (the round's last move; maybe the game ended with it).
-    Move,
-    /// Seats, clocks, result or draw offer changed.
-    Game,
-    /// Moves from this ply on were taken back.
-    TakeBack(usize),
-}
-
-/// A game in a list.
-#[derive(Clone, Debug)]
-pub struct GameSummary {
-    /// The game's id.
-    pub id: String,
-    /// `bashni` or `russian`.
-    pub variant: String,
-    /// The mode's name.
-    pub mode: String,
-    /// White's name.
-    pub white: String,
-    /// Black's name.
-    pub black: String,
-    /// How many plies have been played.
-    pub plies: u32,
-    /// The score, once the game is over.
-    pub result: Option<String>,
-    /// Why it ended.
-    pub reason: Option<String>,
-    /// When it last changed (ms since 1970).
-    pub updated_ms: i64,
-}
-
-/// The database.
+/// The games in an SQLite file.
 pub struct Store {
     connection: Mutex<Connection>,
     path: Option<std::path::PathBuf>,
@@ -186,42 +67,6 @@ const GAME_COLUMNS: &str = "id, variant, mode, start_fen, level, engine_color, c
     white_name, black_name, white_token, black_token, white_joined, black_joined, invite, \
     base_ms, increment_ms, white_ms, black_ms, result, reason, reason_code, draw_offer, tags, \
     created_ms, updated_ms, version, last_offer";
-
-/// A game's row, as SQLite holds it.
-struct GameRow {
-    id: String,
-    variant: String,
-    mode: String,
-    start_fen: String,
-    level: Option<u8>,
-    engine_color: Option<String>,
-    creator: Option<String>,
-    white: (String, Option<String>, bool),
-    black: (String, Option<String>, bool),
-    invite: Option<String>,
-    base_ms: Option<i64>,
-    increment_ms: Option<i64>,
-    white_ms: Option<i64>,
-    black_ms: Option<i64>,
-    result: Option<String>,
-    reason: Option<String>,
-    reason_code: Option<String>,
-    draw_offer: Option<String>,
-    tags: String,
-    created_ms: i64,
-    updated_ms: i64,
-    version: i64,
-    last_offer: Option<String>,
-}
-
-/// A move's row.
-struct MoveRow {
-    ply: u32,
-    text: String,
-    white_ms: Option<i64>,
-    black_ms: Option<i64>,
-    at_ms: i64,
-}
 
 fn game_from_row(row: &Row<'_>) -> rusqlite::Result<GameRow> {
     Ok(GameRow {
@@ -249,127 +94,6 @@ fn game_from_row(row: &Row<'_>) -> rusqlite::Result<GameRow> {
         version: row.get(25)?,
         last_offer: row.get(26)?,
     })
-}
-
-/// The row of `round`.
-fn row_of(round: &Round) -> GameRow {
-    let control = round.control();
-    let ending = round.ending();
-    let player = |p: &Player| (p.name.clone(), p.token.clone(), p.joined);
-    GameRow {
-        id: round.id.clone(),
-        variant: round.variant().name().to_string(),
-        mode: round.mode.name().to_string(),
-        start_fen: write_fen(round.game.start_position()),
-        level: round.level.map(Level::number),
-        engine_color: round.engine_color.map(|c| c.code().to_string()),
-        creator: round.creator.map(|s| s.name().to_string()),
-        white: player(&round.white),
-        black: player(&round.black),
-        invite: round.invite.clone(),
-        base_ms: control.map(|c| millis(c.base)),
-        increment_ms: control.map(|c| millis(c.increment)),
-        white_ms: round.clock.stored(Color::White).map(millis),
-        black_ms: round.clock.stored(Color::Black).map(millis),
-        result: ending.map(|e| e.result.score().to_string()),
-        reason: ending.map(|e| e.reason_text()),
-        reason_code: ending.map(|e| e.code().to_string()),
-        draw_offer: round.game.draw_offer().map(|c| c.code().to_string()),
-        tags: serde_json::to_string(&round.tags).unwrap_or_else(|_| "[]".into()),
-        created_ms: round.created_ms,
-        updated_ms: round.updated_ms,
-        version: i64::try_from(round.version).unwrap_or(i64::MAX),
-        last_offer: round.game.last_draw_offer().map(|c| c.code().to_string()),
-    }
-}
-
-/// The row of the move at `ply` of `round`.
-fn move_row(round: &Round, ply: usize) -> Option<MoveRow> {
-    let mv = round.game.moves().get(ply)?;
-    let [white_ms, black_ms] = round.move_clocks.get(ply).copied().unwrap_or([None, None]);
-    Some(MoveRow {
-        ply: u32::try_from(ply).ok()?,
-        text: mv.to_string(),
-        white_ms,
-        black_ms,
-        at_ms: round.updated_ms,
-    })
-}
-
-fn score_of(text: &str) -> Option<GameResult> {
-    match text {
-        "1-0" => Some(GameResult::WhiteWins),
-        "0-1" => Some(GameResult::BlackWins),
-        "1/2-1/2" => Some(GameResult::Draw),
-        _ => None,
-    }
-}
-
-/// Rebuilds a stored game: replays its moves and declares a declared result again.
-fn round_of(row: GameRow, moves: &[MoveRow]) -> Result<Round, String> {
-    let id = row.id.clone();
-    let variant =
-        Variant::parse(&row.variant).ok_or_else(|| format!("unknown variant {}", row.variant))?;
-    let mode = Mode::parse(&row.mode).ok_or_else(|| format!("unknown mode {}", row.mode))?;
-    let start = parse_fen(variant, &row.start_fen).map_err(|e| format!("start position: {e}"))?;
-    let control = row.base_ms.map(|base| TimeControl {
-        base: duration_of_ms(base),
-        increment: duration_of_ms(row.increment_ms.unwrap_or(0)),
-    });
-    let mut round = Round::new(id, mode, start, control);
-    for stored in moves {
-        let game = &mut round.game;
-        if stored.ply as usize != game.ply() {
-            return Err(format!("move {} is missing", game.ply() + 1));
-        }
-        let mv = parse_move(game.position(), &stored.text)
-            .map_err(|e| format!("move {}: {e}", stored.ply + 1))?;
-        game.play(&mv)
-            .map_err(|e| format!("move {}: {e}", stored.ply + 1))?;
-        round.move_clocks.push([stored.white_ms, stored.black_ms]);
-    }
-    let result = row.result.as_deref().and_then(score_of);
-    if let (Some(code), None) = (row.reason_code.as_deref(), round.game.outcome()) {
-        // Declared results are not found by replaying moves; declare them again.
-        let loser = result.and_then(GameResult::winner).map(Color::opponent);
-        let game = &mut round.game;
-        let _ = match (code, loser) {
-            ("resignation", Some(loser)) => game.resign(loser),
-            ("time", Some(loser)) => game.flag(loser),
-            ("agreement", _) => game.agree_draw(),
-            ("repetition" | "quiet_moves", _) => game.claim_draw(),
-            _ => Ok(()),
-        };
-    }
-    if round.game.outcome().is_none() {
-        round.recorded = result;
-    }
-    round.game.restore_draw_offers(
-        row.draw_offer.as_deref().and_then(Color::from_code),
-        row.last_offer.as_deref().and_then(Color::from_code),
-    );
-    let player = |(name, token, joined): (String, Option<String>, bool)| Player {
-        name,
-        token,
-        joined,
-    };
-    round.white = player(row.white);
-    round.black = player(row.black);
-    round.level = row.level.and_then(Level::new);
-    round.engine_color = row.engine_color.as_deref().and_then(Color::from_code);
-    round.creator = row.creator.as_deref().and_then(Seat::parse);
-    round.invite = row.invite;
-    round.tags = serde_json::from_str(&row.tags).unwrap_or_default();
-    round.created_ms = row.created_ms;
-    round.updated_ms = row.updated_ms;
-    round.version = u64::try_from(row.version).unwrap_or(0);
-    for (color, stored) in [(Color::White, row.white_ms), (Color::Black, row.black_ms)] {
-        if let Some(ms) = stored {
-            round.clock.set_left(color, duration_of_ms(ms));
-        }
-    }
-    round.settle_clock(std::time::Instant::now());
-    Ok(round)
 }
 
 fn sqlite_version(connection: &Connection) -> Result<i64, StoreError> {
@@ -736,9 +460,10 @@ fn update_game(connection: &Connection, game: &GameRow, was: u64) -> Result<(), 
 mod tests {
     use std::time::Instant;
 
-    use bashni_rules::Position;
+    use bashni_rules::{Color, Position, TimeControl, Variant};
 
     use super::*;
+    use crate::round::{Mode, Seat};
 
     fn sample() -> Round {
         let mut round = Round::new(

@@ -1,0 +1,192 @@
+//! The one interface the server uses for its games, whichever database holds them.
+
+use std::sync::Arc;
+
+use super::postgres::Heard;
+use super::{Change, GameSummary, PgStore, Store, StoreError, StoreErrorKind};
+use crate::round::Round;
+
+/// The SQLite store on a thread of its own: every call is queued and runs there, one at a
+/// time, so no async thread waits for the file and callers do not pile up on its lock.
+struct StoreThread {
+    jobs: std::sync::mpsc::Sender<StoreJob>,
+}
+
+/// A call waiting for the store's thread.
+type StoreJob = Box<dyn FnOnce(&Store) + Send>;
+
+impl StoreThread {
+    fn start(store: Arc<Store>) -> StoreThread {
+        let (jobs, queue) = std::sync::mpsc::channel::<StoreJob>();
+        let started = std::thread::Builder::new()
+            .name("store".into())
+            .spawn(move || {
+                for (done, job) in queue.into_iter().enumerate() {
+                    job(&store);
+                    if done % 64 == 63 {
+                        store.truncate_log_if_over();
+                    }
+                }
+            });
+        if let Err(error) = started {
+            // Calls then fail one by one with a clear error.
+            tracing::error!("cannot start the store's thread: {error}");
+        }
+        StoreThread { jobs }
+    }
+
+    async fn run<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&Store) -> T + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        self.jobs
+            .send(Box::new(move |store| {
+                let _ = tx.send(work(store));
+            }))
+            .map_err(|_| StoreError::other("the store's thread has stopped"))?;
+        rx.await
+            .map_err(|_| StoreError::other("the store's thread dropped a call"))
+    }
+}
+
+enum Backend {
+    Sqlite {
+        store: Arc<Store>,
+        thread: StoreThread,
+    },
+    Postgres(PgStore),
+}
+
+/// Where the games are: an SQLite file or PostgreSQL.
+pub struct Database {
+    backend: Backend,
+}
+
+impl From<Store> for Database {
+    fn from(store: Store) -> Database {
+        let store = Arc::new(store);
+        Database {
+            backend: Backend::Sqlite {
+                thread: StoreThread::start(Arc::clone(&store)),
+                store,
+            },
+        }
+    }
+}
+
+impl From<PgStore> for Database {
+    fn from(store: PgStore) -> Database {
+        Database {
+            backend: Backend::Postgres(store),
+        }
+    }
+}
+
+impl Database {
+    /// The SQLite store, when the games are in a file.
+    pub fn sqlite(&self) -> Option<&Store> {
+        match &self.backend {
+            Backend::Sqlite { store, .. } => Some(store),
+            Backend::Postgres(_) => None,
+        }
+    }
+
+    /// Whether other servers may share these games (and changes must be listened for).
+    pub fn is_shared(&self) -> bool {
+        matches!(self.backend, Backend::Postgres(_))
+    }
+
+    /// Stores a new game; gives the round back with the result (no round when the store's
+    /// thread is gone).
+    pub async fn insert(&self, round: Round) -> (Option<Round>, Result<(), StoreError>) {
+        match &self.backend {
+            Backend::Sqlite { thread, .. } => {
+                let ran = thread
+                    .run(move |store| {
+                        let stored = store.insert(&round);
+                        (round, stored)
+                    })
+                    .await;
+                match ran {
+                    Ok((round, stored)) => (Some(round), stored),
+                    Err(error) => (None, Err(error)),
+                }
+            }
+            Backend::Postgres(store) => {
+                let stored = store.insert(&round).await;
+                (Some(round), stored)
+            }
+        }
+    }
+
+    /// Stores `change` of `round`, computed on version `was`; gives the round back with the
+    /// result.
+    pub async fn save(
+        &self,
+        round: Round,
+        change: Change,
+        was: u64,
+    ) -> (Option<Round>, Result<(), StoreError>) {
+        match &self.backend {
+            Backend::Sqlite { thread, .. } => {
+                let ran = thread
+                    .run(move |store| {
+                        let saved = store.save(&round, change, was);
+                        (round, saved)
+                    })
+                    .await;
+                match ran {
+                    Ok((round, saved)) => (Some(round), saved),
+                    Err(error) => (None, Err(error)),
+                }
+            }
+            Backend::Postgres(store) => {
+                let saved = store.save(&round, change, was).await;
+                (Some(round), saved)
+            }
+        }
+    }
+
+    /// The game `id`, rebuilt, if there is one.
+    pub async fn load(&self, id: &str) -> Result<Option<Round>, StoreError> {
+        match &self.backend {
+            Backend::Sqlite { thread, .. } => {
+                let id = id.to_string();
+                thread.run(move |store| store.load(&id)).await?
+            }
+            Backend::Postgres(store) => store.load(id).await,
+        }
+    }
+
+    /// The games changed most recently, newest first.
+    pub async fn recent(&self, limit: u32) -> Result<Vec<GameSummary>, StoreError> {
+        match &self.backend {
+            Backend::Sqlite { thread, .. } => thread.run(move |store| store.recent(limit)).await?,
+            Backend::Postgres(store) => store.recent(limit).await,
+        }
+    }
+
+    /// The schema version in use.
+    pub async fn schema_version(&self) -> Result<i64, StoreError> {
+        match &self.backend {
+            Backend::Sqlite { thread, .. } => thread.run(Store::schema_version).await?,
+            Backend::Postgres(store) => store.schema_version().await,
+        }
+    }
+
+    /// Listens for changes stored by other servers (PostgreSQL only; nothing is heard from
+    /// an SQLite file, which one server has for itself).
+    pub fn listen(&self, changes: tokio::sync::mpsc::Sender<Heard>) {
+        if let Backend::Postgres(store) = &self.backend {
+            store.listen(changes);
+        }
+    }
+}
+
+impl StoreError {
+    /// Whether another writer came first.
+    pub fn is_stale(&self) -> bool {
+        self.kind == StoreErrorKind::Stale
+    }
+}

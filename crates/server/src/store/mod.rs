@@ -1,0 +1,133 @@
+//! The games on disk. The store is the truth: it keeps each game's settings, seats, clocks
+//! and result, and its moves as text; a [`Round`](crate::round::Round) is turned into rows and
+//! back in [`rows`] and nowhere else. Every write that changes a game is one transaction that
+//! succeeds only against the version the change was computed on, and a caller acknowledges a
+//! change only after it has returned.
+//!
+//! Two databases hold the same tables: an SQLite file ([`Store`], the default, on a thread of
+//! its own) and PostgreSQL ([`PgStore`], for several servers sharing their games).
+//! [`Database`] is the one interface the server uses.
+
+mod database;
+mod postgres;
+mod rows;
+mod sqlite;
+
+pub use database::Database;
+pub use postgres::{Heard, PgStore};
+pub use sqlite::Store;
+
+use std::time::Duration;
+
+/// What went wrong in the database.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StoreErrorKind {
+    /// Another process holds the database's lock for longer than the wait allowed.
+    Busy,
+    /// The disk (or the database's size limit) is full.
+    Full,
+    /// The game changed since the change was computed (another writer came first).
+    Stale,
+    /// A stored game cannot be read back.
+    Corrupt,
+    /// Anything else.
+    Other,
+}
+
+/// A failure of the database.
+#[derive(Debug)]
+pub struct StoreError {
+    /// What kind of failure.
+    pub kind: StoreErrorKind,
+    /// What happened.
+    pub message: String,
+}
+
+impl StoreError {
+    fn new(kind: StoreErrorKind, message: impl Into<String>) -> StoreError {
+        StoreError {
+            kind,
+            message: message.into(),
+        }
+    }
+
+    fn other(message: impl Into<String>) -> StoreError {
+        StoreError::new(StoreErrorKind::Other, message)
+    }
+}
+
+impl std::fmt::Display for StoreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "database: {}", self.message)
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(error: rusqlite::Error) -> StoreError {
+        use rusqlite::ErrorCode;
+        let kind = match error.sqlite_error_code() {
+            Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => StoreErrorKind::Busy,
+            Some(ErrorCode::DiskFull) => StoreErrorKind::Full,
+            Some(ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase) => StoreErrorKind::Corrupt,
+            _ => StoreErrorKind::Other,
+        };
+        StoreError::new(kind, error.to_string())
+    }
+}
+
+/// How a store is opened.
+#[derive(Clone, Copy, Debug)]
+pub struct StoreOptions {
+    /// How long a write waits for another process's lock before it fails.
+    pub busy_timeout: Duration,
+    /// The largest the database file may grow, in MiB (`None`: as large as the disk allows).
+    pub max_mib: Option<u64>,
+    /// The write-ahead log is truncated once it has grown past this many bytes.
+    pub wal_limit_bytes: u64,
+}
+
+impl Default for StoreOptions {
+    fn default() -> StoreOptions {
+        StoreOptions {
+            busy_timeout: Duration::from_secs(5),
+            max_mib: None,
+            wal_limit_bytes: 16 * 1024 * 1024,
+        }
+    }
+}
+
+/// What changed in a game, so that the store writes only that.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// A move was played (the round's last move; maybe the game ended with it).
+    Move,
+    /// Seats, clocks, result or draw offer changed.
+    Game,
+    /// Moves from this ply on were taken back.
+    TakeBack(usize),
+}
+
+/// A game in a list.
+#[derive(Clone, Debug)]
+pub struct GameSummary {
+    /// The game's id.
+    pub id: String,
+    /// `bashni` or `russian`.
+    pub variant: String,
+    /// The mode's name.
+    pub mode: String,
+    /// White's name.
+    pub white: String,
+    /// Black's name.
+    pub black: String,
+    /// How many plies have been played.
+    pub plies: u32,
+    /// The score, once the game is over.
+    pub result: Option<String>,
+    /// Why it ended.
+    pub reason: Option<String>,
+    /// When it last changed (ms since 1970).
+    pub updated_ms: i64,
+}

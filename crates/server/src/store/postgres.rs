@@ -1,0 +1,518 @@
+//! The games in PostgreSQL, for several servers that share them: the same tables as the
+//! SQLite file, versioned migrations run under an advisory lock, a pool of connections, and a
+//! notification (`bashni_games`, carrying the game's id and version) with every stored change,
+//! so that every server can tell its watchers.
+
+use deadpool_postgres::GenericClient;
+use deadpool_postgres::{Config, Pool, Runtime};
+use futures_util::StreamExt;
+use tokio_postgres::error::SqlState;
+use tokio_postgres::{AsyncMessage, NoTls, Row};
+
+use super::rows::{GameRow, MoveRow, move_row, round_of, row_of};
+use super::{Change, GameSummary, StoreError, StoreErrorKind};
+use crate::round::Round;
+
+/// The channel every stored change is announced on.
+pub const CHANNEL: &str = "bashni_games";
+
+/// The schema, one step per version; the table `bashni_schema` records how many have run.
+const MIGRATIONS: &[&str] = &[
+    // 1: games and their moves.
+    "CREATE TABLE games (
+        id TEXT PRIMARY KEY,
+        variant TEXT NOT NULL,
+        mode TEXT NOT NULL,
+        start_fen TEXT NOT NULL,
+        level INTEGER,
+        engine_color TEXT,
+        creator TEXT,
+        white_name TEXT NOT NULL,
+        black_name TEXT NOT NULL,
+        white_token TEXT,
+        black_token TEXT,
+        white_joined BOOLEAN NOT NULL,
+        black_joined BOOLEAN NOT NULL,
+        invite TEXT,
+        base_ms BIGINT,
+        increment_ms BIGINT,
+        white_ms BIGINT,
+        black_ms BIGINT,
+        result TEXT,
+        reason TEXT,
+        reason_code TEXT,
+        draw_offer TEXT,
+        tags TEXT NOT NULL,
+        created_ms BIGINT NOT NULL,
+        updated_ms BIGINT NOT NULL
+    );
+    CREATE TABLE moves (
+        game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        ply INTEGER NOT NULL,
+        text TEXT NOT NULL,
+        white_ms BIGINT,
+        black_ms BIGINT,
+        at_ms BIGINT NOT NULL,
+        PRIMARY KEY (game_id, ply)
+    );
+    CREATE INDEX games_by_update ON games(updated_ms);",
+    // 2: the game's change counter.
+    "ALTER TABLE games ADD COLUMN version BIGINT NOT NULL DEFAULT 0;",
+    // 3: the side that offered a draw last (Bashni 1.13.3).
+    "ALTER TABLE games ADD COLUMN last_offer TEXT;",
+];
+
+/// A key for the advisory lock that lets one server at a time migrate.
+const MIGRATION_LOCK: i64 = 0x6261_7368_6e69;
+
+const GAME_COLUMNS: &str = "id, variant, mode, start_fen, level, engine_color, creator, \
+    white_name, black_name, white_token, black_token, white_joined, black_joined, invite, \
+    base_ms, increment_ms, white_ms, black_ms, result, reason, reason_code, draw_offer, tags, \
+    created_ms, updated_ms, version, last_offer";
+
+impl From<tokio_postgres::Error> for StoreError {
+    fn from(error: tokio_postgres::Error) -> StoreError {
+        let kind = match error.code() {
+            Some(code) if *code == SqlState::DISK_FULL || *code == SqlState::OUT_OF_MEMORY => {
+                StoreErrorKind::Full
+            }
+            Some(code)
+                if *code == SqlState::LOCK_NOT_AVAILABLE
+                    || *code == SqlState::T_R_SERIALIZATION_FAILURE
+                    || *code == SqlState::T_R_DEADLOCK_DETECTED
+                    || *code == SqlState::QUERY_CANCELED
+                    || *code == SqlState::TOO_MANY_CONNECTIONS =>
+            {
+                StoreErrorKind::Busy
+            }
+            Some(code) if *code == SqlState::DATA_CORRUPTED => StoreErrorKind::Corrupt,
+            Some(_) => StoreErrorKind::Other,
+            // No code: the connection failed (the server is down or unreachable).
+            None => StoreErrorKind::Busy,
+        };
+        StoreError::new(kind, error.to_string())
+    }
+}
+
+impl From<deadpool_postgres::PoolError> for StoreError {
+    fn from(error: deadpool_postgres::PoolError) -> StoreError {
+        match error {
+            deadpool_postgres::PoolError::Backend(error) => error.into(),
+            other => StoreError::new(StoreErrorKind::Busy, format!("no connection: {other}")),
+        }
+    }
+}
+
+/// The games in PostgreSQL.
+pub struct PgStore {
+    pool: Pool,
+    url: String,
+}
+
+fn game_from_row(row: &Row) -> Result<GameRow, tokio_postgres::Error> {
+    let level: Option<i32> = row.try_get(4)?;
+    Ok(GameRow {
+        id: row.try_get(0)?,
+        variant: row.try_get(1)?,
+        mode: row.try_get(2)?,
+        start_fen: row.try_get(3)?,
+        level: level.and_then(|l| u8::try_from(l).ok()),
+        engine_color: row.try_get(5)?,
+        creator: row.try_get(6)?,
+        white: (row.try_get(7)?, row.try_get(9)?, row.try_get(11)?),
+        black: (row.try_get(8)?, row.try_get(10)?, row.try_get(12)?),
+        invite: row.try_get(13)?,
+        base_ms: row.try_get(14)?,
+        increment_ms: row.try_get(15)?,
+        white_ms: row.try_get(16)?,
+        black_ms: row.try_get(17)?,
+        result: row.try_get(18)?,
+        reason: row.try_get(19)?,
+        reason_code: row.try_get(20)?,
+        draw_offer: row.try_get(21)?,
+        tags: row.try_get(22)?,
+        created_ms: row.try_get(23)?,
+        updated_ms: row.try_get(24)?,
+        version: row.try_get(25)?,
+        last_offer: row.try_get(26)?,
+    })
+}
+
+async fn insert_move(
+    client: &impl GenericClient,
+    game: &str,
+    mv: &MoveRow,
+) -> Result<(), StoreError> {
+    let statement = client
+        .prepare_cached(
+            "INSERT INTO moves (game_id, ply, text, white_ms, black_ms, at_ms) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .await?;
+    let ply = i32::try_from(mv.ply).unwrap_or(i32::MAX);
+    client
+        .execute(
+            &statement,
+            &[&game, &ply, &mv.text, &mv.white_ms, &mv.black_ms, &mv.at_ms],
+        )
+        .await?;
+    Ok(())
+}
+
+impl PgStore {
+    /// Connects to the database at `url` (`postgres://USER@HOST/DB`, or with
+    /// `?host=/run/postgresql` for a Unix socket) and brings its schema up to date.
+    pub async fn connect(url: &str) -> Result<PgStore, StoreError> {
+        let mut config = Config::new();
+        config.url = Some(url.to_string());
+        let pool = config
+            .create_pool(Some(Runtime::Tokio1), NoTls)
+            .map_err(|e| StoreError::other(format!("cannot use {url}: {e}")))?;
+        let store = PgStore {
+            pool,
+            url: url.to_string(),
+        };
+        store.migrate().await?;
+        Ok(store)
+    }
+
+    async fn migrate(&self) -> Result<(), StoreError> {
+        let mut client = self.pool.get().await?;
+        let transaction = client.transaction().await?;
+        transaction
+            .execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
+            .await?;
+        transaction
+            .batch_execute("CREATE TABLE IF NOT EXISTS bashni_schema (version INTEGER NOT NULL)")
+            .await?;
+        let version: i32 = match transaction
+            .query_opt("SELECT version FROM bashni_schema", &[])
+            .await?
+        {
+            Some(row) => row.try_get(0)?,
+            None => {
+                transaction
+                    .execute("INSERT INTO bashni_schema (version) VALUES (0)", &[])
+                    .await?;
+                0
+            }
+        };
+        let known = MIGRATIONS.len() as i32;
+        if version > known {
+            return Err(StoreError::other(format!(
+                "the database has schema version {version}, newer than this program's {known}"
+            )));
+        }
+        for (step, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
+            transaction.batch_execute(sql).await?;
+            transaction
+                .execute(
+                    "UPDATE bashni_schema SET version = $1",
+                    &[&(step as i32 + 1)],
+                )
+                .await?;
+        }
+        transaction.commit().await?;
+        Ok(())
+    }
+
+    /// The schema version in use.
+    pub async fn schema_version(&self) -> Result<i64, StoreError> {
+        let client = self.pool.get().await?;
+        let row = client
+            .query_one("SELECT version FROM bashni_schema", &[])
+            .await?;
+        Ok(i64::from(row.try_get::<_, i32>(0)?))
+    }
+
+    /// Stores a new game with its moves.
+    pub async fn insert(&self, round: &Round) -> Result<(), StoreError> {
+        let game = row_of(round);
+        let mut client = self.pool.get().await?;
+        let transaction = client.transaction().await?;
+        let level = game.level.map(i32::from);
+        transaction
+            .execute(
+                &format!(
+                    "INSERT INTO games ({GAME_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, \
+                     $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, \
+                     $24, $25, $26, $27)"
+                ),
+                &[
+                    &game.id,
+                    &game.variant,
+                    &game.mode,
+                    &game.start_fen,
+                    &level,
+                    &game.engine_color,
+                    &game.creator,
+                    &game.white.0,
+                    &game.black.0,
+                    &game.white.1,
+                    &game.black.1,
+                    &game.white.2,
+                    &game.black.2,
+                    &game.invite,
+                    &game.base_ms,
+                    &game.increment_ms,
+                    &game.white_ms,
+                    &game.black_ms,
+                    &game.result,
+                    &game.reason,
+                    &game.reason_code,
+                    &game.draw_offer,
+                    &game.tags,
+                    &game.created_ms,
+                    &game.updated_ms,
+                    &game.version,
+                    &game.last_offer,
+                ],
+            )
+            .await?;
+        for ply in 0..round.game.ply() {
+            if let Some(mv) = move_row(round, ply) {
+                insert_move(&transaction, &game.id, &mv).await?;
+            }
+        }
+        notify(&transaction, &game.id, round.version).await?;
+        transaction.commit().await?;
+        Ok(())
+    }
+
+    /// Stores `change` of `round` in one transaction, provided the stored game is still at
+    /// version `was`; otherwise nothing is written and the error's kind is
+    /// [`StoreErrorKind::Stale`]. Every server listening hears of the change once it is
+    /// committed.
+    pub async fn save(&self, round: &Round, change: Change, was: u64) -> Result<(), StoreError> {
+        let game = row_of(round);
+        let mut client = self.pool.get().await?;
+        let transaction = client.transaction().await?;
+        let was = i64::try_from(was).unwrap_or(i64::MAX);
+        let changed = transaction
+            .execute(
+                "UPDATE games SET white_name = $2, black_name = $3, white_token = $4, \
+                 black_token = $5, white_joined = $6, black_joined = $7, invite = $8, \
+                 white_ms = $9, black_ms = $10, result = $11, reason = $12, reason_code = $13, \
+                 draw_offer = $14, updated_ms = $15, version = $16, last_offer = $17 \
+                 WHERE id = $1 AND version = $18",
+                &[
+                    &game.id,
+                    &game.white.0,
+                    &game.black.0,
+                    &game.white.1,
+                    &game.black.1,
+                    &game.white.2,
+                    &game.black.2,
+                    &game.invite,
+                    &game.white_ms,
+                    &game.black_ms,
+                    &game.result,
+                    &game.reason,
+                    &game.reason_code,
+                    &game.draw_offer,
+                    &game.updated_ms,
+                    &game.version,
+                    &game.last_offer,
+                    &was,
+                ],
+            )
+            .await?;
+        if changed != 1 {
+            return Err(StoreError::new(
+                StoreErrorKind::Stale,
+                format!("game {} changed meanwhile (or is not stored)", game.id),
+            ));
+        }
+        match change {
+            Change::Move => {
+                let mv = round
+                    .game
+                    .ply()
+                    .checked_sub(1)
+                    .and_then(|ply| move_row(round, ply))
+                    .ok_or_else(|| StoreError::other("a move was to be stored, but none is"))?;
+                insert_move(&transaction, &game.id, &mv).await?;
+            }
+            Change::TakeBack(ply) => {
+                let ply = i32::try_from(ply).unwrap_or(i32::MAX);
+                transaction
+                    .execute(
+                        "DELETE FROM moves WHERE game_id = $1 AND ply >= $2",
+                        &[&game.id, &ply],
+                    )
+                    .await?;
+            }
+            Change::Game => {}
+        }
+        notify(&transaction, &game.id, round.version).await?;
+        transaction.commit().await?;
+        Ok(())
+    }
+
+    /// The game `id`, rebuilt, if there is one.
+    pub async fn load(&self, id: &str) -> Result<Option<Round>, StoreError> {
+        let client = self.pool.get().await?;
+        let row = client
+            .query_opt(
+                &format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1"),
+                &[&id],
+            )
+            .await?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let game = game_from_row(&row)?;
+        let statement = client
+            .prepare_cached(
+                "SELECT ply, text, white_ms, black_ms, at_ms FROM moves WHERE game_id = $1 \
+                 ORDER BY ply",
+            )
+            .await?;
+        let mut moves = Vec::new();
+        for row in client.query(&statement, &[&id]).await? {
+            let ply: i32 = row.try_get(0)?;
+            moves.push(MoveRow {
+                ply: u32::try_from(ply).unwrap_or(u32::MAX),
+                text: row.try_get(1)?,
+                white_ms: row.try_get(2)?,
+                black_ms: row.try_get(3)?,
+                at_ms: row.try_get(4)?,
+            });
+        }
+        round_of(game, &moves)
+            .map(Some)
+            .map_err(|e| StoreError::new(StoreErrorKind::Corrupt, format!("game {id}: {e}")))
+    }
+
+    /// The games changed most recently, newest first.
+    pub async fn recent(&self, limit: u32) -> Result<Vec<GameSummary>, StoreError> {
+        let client = self.pool.get().await?;
+        let rows = client
+            .query(
+                "SELECT g.id, g.variant, g.mode, g.white_name, g.black_name, \
+                 (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id), g.result, g.reason, \
+                 g.updated_ms FROM games g ORDER BY g.updated_ms DESC LIMIT $1",
+                &[&i64::from(limit)],
+            )
+            .await?;
+        rows.iter()
+            .map(|row| {
+                let plies: i64 = row.try_get(5)?;
+                Ok(GameSummary {
+                    id: row.try_get(0)?,
+                    variant: row.try_get(1)?,
+                    mode: row.try_get(2)?,
+                    white: row.try_get(3)?,
+                    black: row.try_get(4)?,
+                    plies: u32::try_from(plies).unwrap_or(u32::MAX),
+                    result: row.try_get(6)?,
+                    reason: row.try_get(7)?,
+                    updated_ms: row.try_get(8)?,
+                })
+            })
+            .collect()
+    }
+
+    /// Listens for changes stored by any server: each is sent as the game's id and its new
+    /// version. The listener connects again after a lost connection; `gap` is sent then (a
+    /// change may have been missed).
+    pub fn listen(&self, changes: tokio::sync::mpsc::Sender<Heard>) {
+        let url = self.url.clone();
+        tokio::spawn(async move {
+            let mut wait = std::time::Duration::from_millis(100);
+            loop {
+                match listen_once(&url, &changes).await {
+                    Ok(()) => return,
+                    Err(error) => {
+                        tracing::warn!("database notifications: {error}; connecting again");
+                        if changes.send(Heard::Gap).await.is_err() {
+                            return;
+                        }
+                        tokio::time::sleep(wait).await;
+                        wait = (wait * 2).min(std::time::Duration::from_secs(5));
+                    }
+                }
+            }
+        });
+    }
+}
+
+/// What the listener hears.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Heard {
+    /// Game `id` was stored at `version`.
+    Changed {
+        /// The game's id.
+        id: String,
+        /// Its version now.
+        version: u64,
+    },
+    /// The connection was lost: any change may have been missed.
+    Gap,
+}
+
+async fn notify(client: &impl GenericClient, id: &str, version: u64) -> Result<(), StoreError> {
+    let payload = format!("{id} {version}");
+    client
+        .execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &payload])
+        .await?;
+    Ok(())
+}
+
+/// One connection's worth of listening; returns `Ok` only when nobody listens any more.
+async fn listen_once(
+    url: &str,
+    changes: &tokio::sync::mpsc::Sender<Heard>,
+) -> Result<(), tokio_postgres::Error> {
+    let (client, mut connection) = tokio_postgres::connect(url, NoTls).await?;
+    let (messages_tx, mut messages) = tokio::sync::mpsc::unbounded_channel();
+    let driver = tokio::spawn(async move {
+        let mut stream = futures_util::stream::poll_fn(move |cx| connection.poll_message(cx));
+        while let Some(message) = stream.next().await {
+            match message {
+                Ok(message) => {
+                    if messages_tx.send(Ok(message)).is_err() {
+                        break;
+                    }
+                }
+                Err(error) => {
+                    let _ = messages_tx.send(Err(error));
+                    break;
+                }
+            }
+        }
+    });
+    client.batch_execute(&format!("LISTEN {CHANNEL}")).await?;
+    // A change stored before LISTEN took effect would be missed: say so once.
+    if changes.send(Heard::Gap).await.is_err() {
+        driver.abort();
+        return Ok(());
+    }
+    while let Some(message) = messages.recv().await {
+        let message = match message {
+            Ok(message) => message,
+            Err(error) => {
+                driver.abort();
+                return Err(error);
+            }
+        };
+        if let AsyncMessage::Notification(note) = message {
+            let mut parts = note.payload().split(' ');
+            let heard = match (parts.next(), parts.next().and_then(|v| v.parse().ok())) {
+                (Some(id), Some(version)) => Heard::Changed {
+                    id: id.to_string(),
+                    version,
+                },
+                _ => continue,
+            };
+            if changes.send(heard).await.is_err() {
+                driver.abort();
+                return Ok(());
+            }
+        }
+    }
+    driver.abort();
+    // The connection ended without an error (the server closed it).
+    client.batch_execute("SELECT 1").await?;
+    Ok(())
+}
