@@ -62,6 +62,11 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE games ADD COLUMN last_offer TEXT;",
 ];
 
+/// The schema's steps, in order (for tests that upgrade an old database).
+pub fn migrations() -> &'static [&'static str] {
+    MIGRATIONS
+}
+
 /// A key for the advisory lock that lets one server at a time migrate.
 const MIGRATION_LOCK: i64 = 0x6261_7368_6e69;
 

@@ -2,6 +2,8 @@
 //! client sends them, and waiting for a state.
 #![allow(dead_code)]
 
+pub mod pg;
+
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;

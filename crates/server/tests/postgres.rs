@@ -1,0 +1,244 @@
+//! The store on both databases, and several servers sharing one PostgreSQL: each test
+//! starts its own throw-away PostgreSQL server (see `common/pg.rs`).
+
+mod common;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::http::StatusCode;
+use bashni_rules::{Color, Position, TimeControl, Variant};
+use bashni_server::round::{Mode, Player, Round, Seat};
+use bashni_server::store::{Change, StoreErrorKind, postgres_migrations};
+use bashni_server::{App, Database, PgStore, Settings, Store};
+use common::pg::Postgres;
+use common::*;
+use serde_json::json;
+
+type Error = Box<dyn std::error::Error>;
+
+fn local_round(id: &str) -> Round {
+    let mut round = Round::new(
+        id.into(),
+        Mode::Local,
+        Position::start(Variant::Bashni),
+        Some(TimeControl {
+            base: Duration::from_secs(60),
+            increment: Duration::from_secs(1),
+        }),
+    );
+    for (color, name) in [(Color::White, "Anna"), (Color::Black, "Boris")] {
+        *round.player_mut(color) = Player {
+            name: name.into(),
+            token: Some("aa".into()),
+            joined: true,
+        };
+    }
+    round.creator = Some(Seat::Both);
+    round
+}
+
+async fn play_stored(db: &Database, round: &mut Round, text: &str) -> Result<(), Error> {
+    let was = round.version;
+    let mut next = round.clone();
+    next.play(Seat::Both, text, false, Instant::now())?;
+    let (next, saved) = db.save(next, Change::Move, was).await;
+    saved?;
+    *round = next.ok_or("no round back")?;
+    Ok(())
+}
+
+/// The store's behaviour, the same on every database.
+async fn store_suite(db: &Database) -> Result<(), Error> {
+    let mut round = local_round("g1");
+    let (_, stored) = db.insert(round.clone()).await;
+    stored?;
+    play_stored(db, &mut round, "c3-d4").await?;
+    play_stored(db, &mut round, "f6-g5").await?;
+    let loaded = db.load("g1").await?.ok_or("g1 is missing")?;
+    assert_eq!(loaded.game.moves(), round.game.moves());
+    assert_eq!(loaded.version, round.version);
+    assert_eq!(loaded.white, round.white);
+    assert_eq!(loaded.move_clocks, round.move_clocks);
+    assert_eq!(loaded.control(), round.control());
+
+    // A change computed on an old version is refused, and nothing of it is written.
+    let mut old = round.clone();
+    old.version -= 1;
+    old.play(Seat::Both, "g3-h4", false, Instant::now())?;
+    let (_, refused) = db.save(old, Change::Move, round.version - 1).await;
+    assert_eq!(
+        refused.map_err(|e| e.kind).err(),
+        Some(StoreErrorKind::Stale)
+    );
+    assert_eq!(db.load("g1").await?.ok_or("missing")?.game.ply(), 2);
+
+    // A take-back, then a resignation that must be declared again when read.
+    let was = round.version;
+    let ply = round.take_back(Seat::Both, Instant::now())?;
+    let (back, saved) = db.save(round.clone(), Change::TakeBack(ply), was).await;
+    saved?;
+    round = back.ok_or("no round back")?;
+    assert_eq!(db.load("g1").await?.ok_or("missing")?.game.ply(), 1);
+    let was = round.version;
+    round.resign(Seat::Both, Instant::now())?;
+    let (_, saved) = db.save(round.clone(), Change::Game, was).await;
+    saved?;
+    let loaded = db.load("g1").await?.ok_or("missing")?;
+    assert_eq!(loaded.ending(), round.ending());
+    assert!(loaded.is_over());
+
+    // Two games in the list, newest first; a game twice is refused.
+    let (_, stored) = db.insert(local_round("g2")).await;
+    stored?;
+    let (_, again) = db.insert(local_round("g2")).await;
+    assert!(again.is_err());
+    let recent = db.recent(10).await?;
+    assert_eq!(recent.len(), 2);
+    assert!(recent.iter().any(|g| g.id == "g1" && g.plies == 1));
+    assert!(db.load("nope").await?.is_none());
+    assert_eq!(db.schema_version().await?, 3);
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_store_suite_passes_on_both_databases() -> Result<(), Error> {
+    store_suite(&Database::from(Store::in_memory()?)).await?;
+    let postgres = Postgres::start("suite")?;
+    let url = postgres.database("suite").await?;
+    store_suite(&Database::from(PgStore::connect(&url).await?)).await?;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_old_postgres_database_is_brought_up_to_date_and_a_newer_one_refused()
+-> Result<(), Error> {
+    let postgres = Postgres::start("migrate")?;
+    let url = postgres.database("old").await?;
+    let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await?;
+    tokio::spawn(connection);
+    client
+        .batch_execute(&format!(
+            "CREATE TABLE bashni_schema (version INTEGER NOT NULL);
+             INSERT INTO bashni_schema VALUES (1);
+             {}
+             INSERT INTO games (id, variant, mode, start_fen, white_name, black_name,
+                 white_joined, black_joined, tags, created_ms, updated_ms)
+             VALUES ('old', 'russian', 'local', 'W:W:B', 'A', 'B', true, true, '[]', 1, 1);",
+            postgres_migrations()[0]
+        ))
+        .await?;
+    let store = PgStore::connect(&url).await?;
+    assert_eq!(
+        store.schema_version().await?,
+        postgres_migrations().len() as i64
+    );
+    let old = store.load("old").await?.ok_or("the old game is missing")?;
+    assert_eq!(old.version, 0);
+    assert_eq!(old.white.name, "A");
+    client
+        .batch_execute("UPDATE bashni_schema SET version = 99")
+        .await?;
+    let refused = PgStore::connect(&url).await;
+    assert!(
+        refused.as_ref().is_err_and(|e| e.message.contains("newer")),
+        "{:?}",
+        refused.err()
+    );
+    Ok(())
+}
+
+fn settings() -> Settings {
+    Settings {
+        engines: 1,
+        hash_mb: 4,
+        requests_per_second: 100_000,
+        new_games_per_minute: 100_000,
+        ..Settings::default()
+    }
+}
+
+async fn two_servers(name: &str) -> Result<(Postgres, [Arc<App>; 2]), Error> {
+    let postgres = Postgres::start(name)?;
+    let url = postgres.database(name).await?;
+    let a = App::new(PgStore::connect(&url).await?, settings());
+    let b = App::new(PgStore::connect(&url).await?, settings());
+    Ok((postgres, [a, b]))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_change_on_one_server_reaches_the_sockets_of_another() -> Result<(), Error> {
+    let (_postgres, [a, b]) = two_servers("share").await?;
+    serve(&a).await?;
+    let at_b = serve(&b).await?;
+    let (id, token, _) = create(&a, json!({"variant": "bashni", "mode": "local"})).await?;
+    let (mut socket, _) =
+        tokio_tungstenite::connect_async(format!("ws://{at_b}/api/games/{id}/ws")).await?;
+    next_json(&mut socket, "state").await?;
+    send_json(
+        &mut socket,
+        json!({"type": "seat", "id": 0, "token": token}),
+    )
+    .await?;
+    next_json(&mut socket, "ack").await?;
+    next_json(&mut socket, "state").await?;
+    // A move on server A is told to the socket on server B.
+    let (status, _) = play(&a, &id, &token, "c3-d4").await?;
+    assert_eq!(status, StatusCode::OK);
+    let update = next_json(&mut socket, "update").await?;
+    assert_eq!(move_texts(&update["update"]), ["c3-d4"]);
+    // A move over the socket on B is seen on A.
+    send_json(
+        &mut socket,
+        json!({"type": "move", "id": 1, "move": "f6-g5"}),
+    )
+    .await?;
+    assert_eq!(next_json(&mut socket, "ack").await?["id"], 1);
+    let state = wait_for(&a, &id, |s| move_texts(s).len() == 2).await?;
+    assert_eq!(move_texts(&state), ["c3-d4", "f6-g5"]);
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_same_seat_moving_on_two_servers_at_once_stores_exactly_one_move() -> Result<(), Error>
+{
+    let (_postgres, [a, b]) = two_servers("race").await?;
+    serve(&a).await?;
+    serve(&b).await?;
+    let (id, token, _) = create(&a, json!({"variant": "russian", "mode": "local"})).await?;
+    let mut stored = 0;
+    let mut rounds = 0;
+    for _ in 0..40 {
+        let (_, state) = call(&a, "GET", &format!("/api/games/{id}"), None, None).await?;
+        if !state["result"].is_null() {
+            break;
+        }
+        let legal: Vec<String> = state["legal_moves"]
+            .as_array()
+            .map(|moves| {
+                moves
+                    .iter()
+                    .filter_map(|m| m["text"].as_str().map(String::from))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let (Some(first), Some(last)) = (legal.first(), legal.last()) else {
+            break;
+        };
+        let (at_a, at_b) = tokio::join!(play(&a, &id, &token, first), play(&b, &id, &token, last));
+        let (at_a, at_b) = (at_a?, at_b?);
+        let accepted = [&at_a, &at_b]
+            .iter()
+            .filter(|(status, _)| *status == StatusCode::OK)
+            .count();
+        assert_eq!(accepted, 1, "A: {at_a:?}\nB: {at_b:?}");
+        stored += accepted;
+        rounds += 1;
+        // Both servers come to the same game.
+        let seen_a = wait_for(&a, &id, |s| move_texts(s).len() == stored).await?;
+        let seen_b = wait_for(&b, &id, |s| move_texts(s).len() == stored).await?;
+        assert_eq!(move_texts(&seen_a), move_texts(&seen_b));
+    }
+    assert!(rounds >= 10, "only {rounds} rounds were played");
+    Ok(())
+}
