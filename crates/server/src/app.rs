@@ -291,6 +291,24 @@ pub struct App {
     requests: AddressRates,
     /// New games per address.
     creations: AddressRates,
+    /// Set when the server is stopping: sockets are handed back, nothing new starts.
+    stopping: tokio::sync::watch::Sender<bool>,
+    /// Requests and socket actions being carried out.
+    in_flight: Arc<AtomicUsize>,
+}
+
+/// Waits until the server starts stopping (or its state is gone).
+pub async fn stopped(stopping: &mut tokio::sync::watch::Receiver<bool>) {
+    let _ = stopping.wait_for(|stop| *stop).await.map(|_| ());
+}
+
+/// Counts one request or socket action in progress until dropped.
+pub struct InFlight(Arc<AtomicUsize>);
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 impl App {
@@ -309,7 +327,37 @@ impl App {
                 f64::from(settings.new_games_per_minute) / 60.0,
             ),
             settings,
+            stopping: tokio::sync::watch::channel(false).0,
+            in_flight: Arc::new(AtomicUsize::new(0)),
         })
+    }
+
+    /// Counts a request or socket action in progress.
+    pub fn in_flight(&self) -> InFlight {
+        self.in_flight.fetch_add(1, Ordering::SeqCst);
+        InFlight(Arc::clone(&self.in_flight))
+    }
+
+    /// A receiver that changes to `true` when the server starts stopping.
+    pub fn stopping(&self) -> tokio::sync::watch::Receiver<bool> {
+        self.stopping.subscribe()
+    }
+
+    /// Stops the server gently: sockets are told to connect again (to another server behind
+    /// the balancer, or to this one once it is back), and the requests and socket actions in
+    /// progress are finished (for at most `wait`). Everything acknowledged is stored already.
+    pub async fn stop(&self, wait: Duration) {
+        self.stopping.send_replace(true);
+        let deadline = Instant::now() + wait;
+        while self.in_flight.load(Ordering::SeqCst) > 0 && Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        let left = self.in_flight.load(Ordering::SeqCst);
+        if left > 0 {
+            tracing::warn!(left, "stopping with actions still in progress");
+        } else {
+            tracing::info!("stopped: every action in progress was finished");
+        }
     }
 
     /// Counts `count` new games made by `client`, or refuses them when it made too many.

@@ -95,6 +95,7 @@ async fn gate(State(app): State<Arc<App>>, mut request: Request, next: Next) -> 
         .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |info| info.0.ip());
     let method = request.method().clone();
     let path = loggable_path(request.uri().path());
+    let _in_flight = app.in_flight();
     let response = if app.allow_request(client) {
         request.extensions_mut().insert(api::Client(client));
         let started = Instant::now();
@@ -120,7 +121,7 @@ async fn gate(State(app): State<Arc<App>>, mut request: Request, next: Next) -> 
     response
 }
 
-/// Runs the server on `listener` until the process is stopped: at most
+/// Runs the server on `listener` until the process is stopped or [`App::stop`] is called: at most
 /// [`Settings::connections_per_address`] connections open from one address, and a
 /// connection that does not send a request's headers within [`Settings::idle_timeout`]
 /// (also between requests) is closed.
@@ -132,8 +133,12 @@ pub async fn serve(listener: tokio::net::TcpListener, app: Arc<App>) -> std::io:
     let mut listener = connections::LimitedListener::new(listener, limits);
     let router = router(Arc::clone(&app));
     let idle = app.settings.idle_timeout;
+    let mut stopping = app.stopping();
     loop {
-        let (stream, address) = listener.accept().await;
+        let (stream, address) = tokio::select! {
+            accepted = listener.accept() => accepted,
+            _ = crate::app::stopped(&mut stopping) => return Ok(()),
+        };
         let router = router.clone();
         let service =
             hyper::service::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {

@@ -96,6 +96,7 @@ async fn run(app: Arc<App>, slot: Arc<GameSlot>, socket: WebSocket) {
     let mut ping = tokio::time::interval(idle / 2);
     ping.reset();
     let mut heard = Instant::now();
+    let mut stopping = app.stopping();
     let first = slot.live.lock().await.state_message(None);
     if !send_text(&mut sink, first).await {
         return;
@@ -121,6 +122,10 @@ async fn run(app: Arc<App>, slot: Arc<GameSlot>, socket: WebSocket) {
                 if !send_text(&mut sink, text).await {
                     break;
                 }
+            }
+            _ = crate::app::stopped(&mut stopping) => {
+                close(&mut sink, close_code::RESTART, "the server is restarting; connect again").await;
+                break;
             }
             _ = ping.tick() => {
                 if heard.elapsed() > 2 * idle {
@@ -168,6 +173,7 @@ async fn run(app: Arc<App>, slot: Arc<GameSlot>, socket: WebSocket) {
                     }
                     Message::Text(text) => {
                         let seat = bound.seat;
+                        let _in_flight = app.in_flight();
                         let replies = answer(&app, &slot, &mut bound, text.as_str()).await;
                         if bound.seat != seat {
                             _listening = slot.listen(bound.seat);

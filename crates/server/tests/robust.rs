@@ -745,3 +745,56 @@ async fn a_seated_socket_gets_its_own_small_updates() -> Result<(), Error> {
     assert_eq!(next_json(&mut player, "error").await?["code"], "forbidden");
     Ok(())
 }
+
+/// Stopping (SIGTERM): the action in progress is finished and answered, sockets are told to
+/// connect again (1012), and no new connection is taken.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stopping_finishes_what_is_in_progress_and_hands_sockets_back() -> Result<(), Error> {
+    use tokio_tungstenite::tungstenite::Message;
+    let (app, path) = file_app("stop", Duration::from_secs(3))?;
+    let (id, token, _) = create(&app, json!({"variant": "bashni", "mode": "local"})).await?;
+    let address = serve(&app).await?;
+    let mut socket = seated_socket(address, &id, &token).await?;
+    let other = rusqlite::Connection::open(&path)?;
+    other.execute_batch("BEGIN IMMEDIATE")?;
+    let moving = tokio::spawn({
+        let (app, id, token) = (Arc::clone(&app), id.clone(), token.clone());
+        async move {
+            play(&app, &id, &token, "c3-d4")
+                .await
+                .map(|(status, _)| status)
+                .map_err(|e| e.to_string())
+        }
+    });
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    let stopping = tokio::spawn({
+        let app = Arc::clone(&app);
+        async move { app.stop(Duration::from_secs(5)).await }
+    });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(!stopping.is_finished(), "stopped with a move in progress");
+    other.execute_batch("ROLLBACK")?;
+    assert_eq!(moving.await?.map_err(|e| e.to_string())?, StatusCode::OK);
+    stopping.await?;
+    let mut close = None;
+    while let Ok(Some(message)) = tokio::time::timeout(Duration::from_secs(5), socket.next()).await
+    {
+        if let Ok(Message::Close(frame)) = message {
+            close = frame;
+            break;
+        }
+    }
+    let close = close.ok_or("the socket was not handed back")?;
+    assert_eq!(u16::from(close.code), 1012);
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let refused = match tokio::net::TcpStream::connect(address).await {
+        Err(_) => true,
+        Ok(mut stream) => closed_within(&mut stream, Duration::from_secs(2))
+            .await
+            .is_some(),
+    };
+    assert!(refused, "a stopped server took a new connection");
+    let (_, state) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await?;
+    assert_eq!(move_texts(&state), ["c3-d4"]);
+    Ok(())
+}

@@ -114,9 +114,13 @@ pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
             %address, engines = settings.engines, db = %shown_url(&args.db), "serving"
         );
         let app = App::new(database, settings);
+        let mut terminate =
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+        let server = tokio::spawn(bashni_server::serve(listener, std::sync::Arc::clone(&app)));
         tokio::select! {
-            served = bashni_server::serve(listener, app) => served?,
-            _ = tokio::signal::ctrl_c() => tracing::info!("stopped"),
+            served = server => served??,
+            _ = tokio::signal::ctrl_c() => app.stop(Duration::from_secs(10)).await,
+            _ = terminate.recv() => app.stop(Duration::from_secs(10)).await,
         }
         Ok::<_, Box<dyn Error>>(ExitCode::SUCCESS)
     })
