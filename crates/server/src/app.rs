@@ -291,6 +291,12 @@ pub struct App {
     requests: AddressRates,
     /// New games per address.
     creations: AddressRates,
+    /// Wakes the engine-job taker (a shared database).
+    jobs: tokio::sync::Notify,
+    /// How this server names itself when it takes an engine job.
+    server_name: String,
+    /// Engine jobs this server is carrying out.
+    jobs_running: Arc<AtomicUsize>,
     /// Set when the server is stopping: sockets are handed back, nothing new starts.
     stopping: tokio::sync::watch::Sender<bool>,
     /// Requests and socket actions being carried out.
@@ -328,6 +334,10 @@ impl App {
             ),
             settings,
             stopping: tokio::sync::watch::channel(false).0,
+            jobs: tokio::sync::Notify::new(),
+            server_name: crate::secret::random_hex(8)
+                .unwrap_or_else(|_| format!("{}-{}", std::process::id(), crate::round::now_ms())),
+            jobs_running: Arc::new(AtomicUsize::new(0)),
             in_flight: Arc::new(AtomicUsize::new(0)),
         })
     }
@@ -588,6 +598,7 @@ impl App {
                 let Some(app) = app.upgrade() else { break };
                 match message {
                     crate::store::Heard::Changed { id, version } => {
+                        app.jobs.notify_one();
                         app.heard(&id, Some(version)).await;
                     }
                     crate::store::Heard::Gap => {
@@ -599,6 +610,85 @@ impl App {
                 }
             }
         });
+    }
+
+    /// With a shared database: takes the engine jobs (moves and draw answers) of any game
+    /// while this server has a free engine, and carries them out. A job is held by a lease
+    /// renewed while the engine searches; a server that dies lets another take it.
+    pub fn start_engine_jobs(self: &Arc<Self>) {
+        if !self.database.is_shared() {
+            return;
+        }
+        let app = Arc::downgrade(self);
+        tokio::spawn(async move {
+            loop {
+                let Some(strong) = app.upgrade() else { break };
+                let _ =
+                    tokio::time::timeout(Duration::from_millis(500), strong.jobs.notified()).await;
+                if *strong.stopping.borrow() {
+                    break;
+                }
+                while strong.jobs_running.load(Ordering::SeqCst) < strong.engines.size() {
+                    match strong.database.take_job(&strong.server_name).await {
+                        Ok(Some((id, version))) => {
+                            strong.jobs_running.fetch_add(1, Ordering::SeqCst);
+                            let app = Arc::clone(&strong);
+                            tokio::spawn(async move {
+                                app.engine_job(&id, version).await;
+                                app.jobs_running.fetch_sub(1, Ordering::SeqCst);
+                            });
+                        }
+                        Ok(None) => break,
+                        Err(error) => {
+                            tracing::warn!("cannot take an engine job: {error}");
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+    }
+
+    /// One engine job: the game brought up to date, the engine's turn, the lease renewed
+    /// meanwhile; a job not done is given back.
+    async fn engine_job(self: &Arc<Self>, id: &str, version: u64) {
+        let slot = match self.slot(id).await {
+            Ok(slot) => slot,
+            Err(error) => {
+                tracing::warn!(game = id, "an engine job's game cannot be read: {error:?}");
+                let _ = self.database.release_job(&self.server_name, id).await;
+                return;
+            }
+        };
+        self.heard(id, Some(version)).await;
+        {
+            let mut live = slot.live.lock().await;
+            if live.engine_busy {
+                return;
+            }
+            live.engine_busy = true;
+        }
+        let renewing = {
+            let app = Arc::clone(self);
+            let id = id.to_string();
+            tokio::spawn(async move {
+                loop {
+                    tokio::time::sleep(Duration::from_millis(
+                        (crate::store::JOB_LEASE_MS / 3) as u64,
+                    ))
+                    .await;
+                    if let Err(error) = app.database.renew_job(&app.server_name, &id).await {
+                        tracing::warn!(game = %id, "cannot renew an engine job: {error}");
+                    }
+                }
+            })
+        };
+        self.engine_turn(&slot).await;
+        renewing.abort();
+        // Done jobs are gone (the stored answer removed them); anything else is given back.
+        if let Err(error) = self.database.release_job(&self.server_name, id).await {
+            tracing::warn!(game = id, "cannot give an engine job back: {error}");
+        }
     }
 
     /// Tells the sockets about the round as it is now.
@@ -669,12 +759,18 @@ impl App {
                 let round = &live.round;
                 let engine_needed =
                     (round.engine_to_move() || round.engine_has_offer()) && !live.engine_busy;
+                if engine_needed && live.round.engine_to_move() {
+                    // The engine's clock does not run while its move waits for an engine.
+                    live.round.clock.stop(Instant::now());
+                }
+                // With a shared database the engine's work is a job any server may take.
+                let shared = app.database.is_shared();
+                if shared && engine_needed {
+                    app.jobs.notify_one();
+                }
+                let engine_needed = engine_needed && !shared;
                 if engine_needed {
                     live.engine_busy = true;
-                    if live.round.engine_to_move() {
-                        // The engine's clock does not run while its move waits for an engine.
-                        live.round.clock.stop(Instant::now());
-                    }
                 }
                 let round = &live.round;
                 let flag_in = round

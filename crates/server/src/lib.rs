@@ -129,6 +129,7 @@ pub async fn serve(listener: tokio::net::TcpListener, app: Arc<App>) -> std::io:
     use axum::serve::Listener;
     app.start_sweeping();
     app.start_listening();
+    app.start_engine_jobs();
     let limits = connections::ConnectionLimits::new(app.settings.connections_per_address);
     let mut listener = connections::LimitedListener::new(listener, limits);
     let router = router(Arc::clone(&app));

@@ -175,6 +175,31 @@ impl Database {
         }
     }
 
+    /// Takes an engine job for `server` (PostgreSQL only: with an SQLite file the server
+    /// starts its engine itself).
+    pub async fn take_job(&self, server: &str) -> Result<Option<(String, u64)>, StoreError> {
+        match &self.backend {
+            Backend::Sqlite { .. } => Ok(None),
+            Backend::Postgres(store) => store.take_job(server).await,
+        }
+    }
+
+    /// Renews `server`'s lease on the engine job of game `id`.
+    pub async fn renew_job(&self, server: &str, id: &str) -> Result<(), StoreError> {
+        match &self.backend {
+            Backend::Sqlite { .. } => Ok(()),
+            Backend::Postgres(store) => store.renew_job(server, id).await,
+        }
+    }
+
+    /// Gives back `server`'s engine job of game `id` undone.
+    pub async fn release_job(&self, server: &str, id: &str) -> Result<(), StoreError> {
+        match &self.backend {
+            Backend::Sqlite { .. } => Ok(()),
+            Backend::Postgres(store) => store.release_job(server, id).await,
+        }
+    }
+
     /// Listens for changes stored by other servers (PostgreSQL only; nothing is heard from
     /// an SQLite file, which one server has for itself).
     pub fn listen(&self, changes: tokio::sync::mpsc::Sender<Heard>) {

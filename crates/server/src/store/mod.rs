@@ -14,7 +14,7 @@ mod rows;
 mod sqlite;
 
 pub use database::Database;
-pub use postgres::{Heard, PgStore, migrations as postgres_migrations};
+pub use postgres::{Heard, JOB_LEASE_MS, PgStore, migrations as postgres_migrations};
 pub use sqlite::Store;
 
 use std::time::Duration;

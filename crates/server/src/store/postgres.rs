@@ -60,7 +60,18 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE games ADD COLUMN version BIGINT NOT NULL DEFAULT 0;",
     // 3: the side that offered a draw last (Bashni 1.13.3).
     "ALTER TABLE games ADD COLUMN last_offer TEXT;",
+    // 4: the engine's moves and draw answers to make, taken by whichever server has a free
+    // engine (a lease, renewed while it searches, so a server that dies lets another take it).
+    "CREATE TABLE engine_jobs (
+        game_id TEXT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        version BIGINT NOT NULL,
+        taken_by TEXT,
+        taken_until BIGINT
+    );",
 ];
+
+/// How long a server holds an engine job without renewing it, in ms.
+pub const JOB_LEASE_MS: i64 = 10_000;
 
 /// The schema's steps, in order (for tests that upgrade an old database).
 pub fn migrations() -> &'static [&'static str] {
@@ -279,8 +290,60 @@ impl PgStore {
                 insert_move(&transaction, &game.id, &mv).await?;
             }
         }
+        sync_job(&transaction, round).await?;
         notify(&transaction, &game.id, round.version).await?;
         transaction.commit().await?;
+        Ok(())
+    }
+
+    /// Takes an engine job nobody holds (or whose holder's lease ran out) for `server`:
+    /// the game's id and the version the job is for.
+    pub async fn take_job(&self, server: &str) -> Result<Option<(String, u64)>, StoreError> {
+        let client = self.pool.get().await?;
+        let now = crate::round::now_ms();
+        let row = client
+            .query_opt(
+                "UPDATE engine_jobs SET taken_by = $1, taken_until = $2 WHERE game_id = (
+                     SELECT game_id FROM engine_jobs
+                     WHERE taken_until IS NULL OR taken_until < $3
+                     ORDER BY version FOR UPDATE SKIP LOCKED LIMIT 1)
+                 RETURNING game_id, version",
+                &[&server, &(now + JOB_LEASE_MS), &now],
+            )
+            .await?;
+        Ok(match row {
+            Some(row) => {
+                let version: i64 = row.try_get(1)?;
+                Some((row.try_get(0)?, u64::try_from(version).unwrap_or(0)))
+            }
+            None => None,
+        })
+    }
+
+    /// Renews `server`'s lease on the job of game `id` (while its engine searches).
+    pub async fn renew_job(&self, server: &str, id: &str) -> Result<(), StoreError> {
+        let client = self.pool.get().await?;
+        let until = crate::round::now_ms() + JOB_LEASE_MS;
+        client
+            .execute(
+                "UPDATE engine_jobs SET taken_until = $3 WHERE game_id = $1 AND taken_by = $2",
+                &[&id, &server, &until],
+            )
+            .await?;
+        Ok(())
+    }
+
+    /// Gives back `server`'s job on game `id` undone (another server, or this one later,
+    /// takes it again).
+    pub async fn release_job(&self, server: &str, id: &str) -> Result<(), StoreError> {
+        let client = self.pool.get().await?;
+        client
+            .execute(
+                "UPDATE engine_jobs SET taken_by = NULL, taken_until = NULL \
+                 WHERE game_id = $1 AND taken_by = $2",
+                &[&id, &server],
+            )
+            .await?;
         Ok(())
     }
 
@@ -349,6 +412,7 @@ impl PgStore {
             }
             Change::Game => {}
         }
+        sync_job(&transaction, round).await?;
         notify(&transaction, &game.id, round.version).await?;
         transaction.commit().await?;
         Ok(())
@@ -454,6 +518,27 @@ pub enum Heard {
     },
     /// The connection was lost: any change may have been missed.
     Gap,
+}
+
+/// Keeps the game's engine job as the round needs it: one for this version when the engine
+/// is to move or to answer a draw offer, none otherwise.
+async fn sync_job(client: &impl GenericClient, round: &Round) -> Result<(), StoreError> {
+    if round.engine_to_move() || round.engine_has_offer() {
+        let version = i64::try_from(round.version).unwrap_or(i64::MAX);
+        client
+            .execute(
+                "INSERT INTO engine_jobs (game_id, version) VALUES ($1, $2) \
+                 ON CONFLICT (game_id) DO UPDATE \
+                 SET version = $2, taken_by = NULL, taken_until = NULL",
+                &[&round.id, &version],
+            )
+            .await?;
+    } else {
+        client
+            .execute("DELETE FROM engine_jobs WHERE game_id = $1", &[&round.id])
+            .await?;
+    }
+    Ok(())
 }
 
 async fn notify(client: &impl GenericClient, id: &str, version: u64) -> Result<(), StoreError> {
