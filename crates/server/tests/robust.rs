@@ -481,6 +481,8 @@ async fn memory_is_bounded() -> Result<(), Error> {
     }
     let (idle, _, _) = create(&app, json!({"variant": "bashni", "mode": "local"})).await?;
     assert_eq!(app.games_in_memory(), 41);
+    // The tasks that look at each game after a change end first.
+    tokio::time::sleep(Duration::from_millis(300)).await;
     let now = Instant::now();
     assert_eq!(app.sweep(now), 0, "games just used stay");
     assert_eq!(
