@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What the test command needs besides Rust: Chromium (and a font) for the browser tests, Node
 # with npm, the browser tests' packages (playwright-core) in tests/browser/node_modules, and
-# PostgreSQL (initdb, pg_ctl) for the tests that start a throw-away database server.
+# PostgreSQL (initdb, pg_ctl) for the tests that start a throw-away database server, and
+# HAProxy for the load run of several servers behind a balancer.
 #
 # Run as root on a Debian machine, it installs what is missing with apt-get. Otherwise it stops
 # at once with one line that says what to install. With everything in place it does nothing.
@@ -20,6 +21,7 @@ has_postgres() {
   if [ -n "${BASHNI_PG_BIN:-}" ]; then [ -x "$BASHNI_PG_BIN/initdb" ]; return; fi
   compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null
 }
+has_haproxy() { command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ]; }
 
 can_install() {
   [ "${BASHNI_SETUP_NO_INSTALL:-0}" != 1 ] && [ "$(id -u)" = 0 ] \
@@ -31,6 +33,7 @@ missing() {
   has_chromium || what+=(Chromium)
   has_node || what+=("Node and npm")
   has_postgres || what+=(PostgreSQL)
+  has_haproxy || what+=(HAProxy)
   echo "${what[*]}"
 }
 
@@ -38,6 +41,7 @@ packages=()
 has_chromium || packages+=(chromium fonts-dejavu-core)
 has_node || packages+=(nodejs npm)
 has_postgres || packages+=(postgresql)
+has_haproxy || packages+=(haproxy)
 
 if [ "${#packages[@]}" -gt 0 ]; then
   if can_install; then
