@@ -253,6 +253,9 @@ pub struct Settings {
     pub keep_idle: Duration,
     /// How long a finished game nobody uses stays in memory.
     pub keep_finished: Duration,
+    /// Whether the server runs behind a balancer that adds the client's address to
+    /// `X-Forwarded-For` (limits per address then count that address).
+    pub behind_proxy: bool,
 }
 
 impl Settings {
@@ -274,6 +277,7 @@ impl Default for Settings {
             idle_timeout: Duration::from_secs(30),
             keep_idle: Duration::from_secs(600),
             keep_finished: Duration::from_secs(5),
+            behind_proxy: false,
         }
     }
 }

@@ -89,10 +89,20 @@ fn loggable_path(path: &str) -> String {
 /// Every request passes here: the rate limit per address, the client's address for the
 /// handlers, and one log line for each refused or failed request with its cause.
 async fn gate(State(app): State<Arc<App>>, mut request: Request, next: Next) -> Response {
-    let client = request
+    let connected = request
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
         .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |info| info.0.ip());
+    // Behind a balancer the client is the last address it added to X-Forwarded-For.
+    let forwarded = app
+        .settings
+        .behind_proxy
+        .then(|| request.headers().get("x-forwarded-for"))
+        .flatten()
+        .and_then(|value| value.to_str().ok())
+        .and_then(|list| list.rsplit(',').next())
+        .and_then(|last| last.trim().parse::<IpAddr>().ok());
+    let client = forwarded.unwrap_or(connected);
     let method = request.method().clone();
     let path = loggable_path(request.uri().path());
     let _in_flight = app.in_flight();

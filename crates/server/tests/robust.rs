@@ -800,3 +800,45 @@ async fn stopping_finishes_what_is_in_progress_and_hands_sockets_back() -> Resul
     assert_eq!(move_texts(&state), ["c3-d4"]);
     Ok(())
 }
+
+/// Behind a balancer the limits count the client's address from `X-Forwarded-For`, not the
+/// balancer's; without `behind_proxy` the header is ignored.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn behind_a_balancer_limits_count_the_forwarded_address() -> Result<(), Error> {
+    for behind_proxy in [true, false] {
+        let app = App::new(
+            Store::in_memory()?,
+            Settings {
+                new_games_per_minute: 2,
+                behind_proxy,
+                ..settings()
+            },
+        );
+        let mut made = 0;
+        for client in ["203.0.113.1", "203.0.113.2"] {
+            for _ in 0..2 {
+                let mut request = Request::builder()
+                    .method("POST")
+                    .uri("/api/games")
+                    .header("content-type", "application/json")
+                    .header("x-forwarded-for", format!("198.51.100.9, {client}"))
+                    .body(Body::from(
+                        json!({"variant": "bashni", "mode": "local"}).to_string(),
+                    ))?;
+                request
+                    .extensions_mut()
+                    .insert(ConnectInfo(SocketAddr::from(([127, 0, 0, 1], 40000))));
+                let response = router(Arc::clone(&app)).oneshot(request).await?;
+                if response.status() == StatusCode::CREATED {
+                    made += 1;
+                }
+            }
+        }
+        assert_eq!(
+            made,
+            if behind_proxy { 4 } else { 2 },
+            "behind_proxy {behind_proxy}"
+        );
+    }
+    Ok(())
+}

@@ -48,6 +48,11 @@ pub struct Args {
     /// `bashni_server=debug`); the environment variable RUST_LOG says the same.
     #[arg(long, env = "RUST_LOG", default_value = "info")]
     log: String,
+    /// The server runs behind a balancer (HAProxy, nginx) that adds the client's address to
+    /// X-Forwarded-For: the limits per address count that address, and the limit of open
+    /// connections per address is lifted (they all come from the balancer).
+    #[arg(long)]
+    behind_proxy: bool,
     /// Serve the page's files from this folder instead of the built-in copies
     /// (for working on the page).
     #[arg(long, env = "BASHNI_WEB_DIR")]
@@ -82,7 +87,12 @@ pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
             .map_or_else(Settings::default_engines, usize::from),
         hash_mb: usize::from(args.hash),
         web_dir: args.web_dir.clone(),
-        connections_per_address: args.connections_per_address as usize,
+        connections_per_address: if args.behind_proxy {
+            usize::MAX
+        } else {
+            args.connections_per_address as usize
+        },
+        behind_proxy: args.behind_proxy,
         new_games_per_minute: args.new_games_per_minute,
         requests_per_second: args.requests_per_second,
         idle_timeout: Duration::from_secs(args.idle_timeout),
