@@ -12,6 +12,23 @@
 //! With `--kill-after-ms T` the server is killed (SIGKILL) T ms into the run and started
 //! again on the same database and port; the clients reconnect and play on.
 //!
+//! **Several instances.** `--instances N --db URL` starts N servers on free loopback ports,
+//! all on the database `URL` (a PostgreSQL database, `postgres://...`, which they share; with
+//! one instance an SQLite file will do). Without `--balancer` the games are spread over the
+//! instances round-robin (both seats of a game on the same one), and a client whose socket
+//! closes reconnects to the next instance. `--balancer` puts HAProxy (`--haproxy PATH`,
+//! default `haproxy` on the `PATH` or `/usr/sbin/haproxy`) in front of them, run in the
+//! foreground with a generated configuration: round robin, no sticky sessions, health checks
+//! on `GET /api/health` every 500 ms; every request and socket of the clients then goes
+//! through it, and each WebSocket answer names the instance behind it, so the sockets can be
+//! counted per instance. `--kill-instance-after-ms T` kills instance 0 (SIGKILL) T ms into
+//! the run and does not start it again: its clients reconnect and play on elsewhere. Besides
+//! the checks above, the run counts the games whose clients were told of two different moves
+//! at one ply (by acknowledgements, states or updates), which must not happen. Every child
+//! (servers, HAProxy) is stopped on every way out, a signal (SIGINT, SIGTERM, SIGHUP) included.
+//! `scripts/cluster-load.sh` runs it with three instances and the balancer on a throw-away
+//! PostgreSQL.
+//!
 //! **Bytes per move pair.** Every byte a seat's client receives is counted: WebSocket text
 //! payloads and the bodies of the HTTP answers it fetches (headers and framing are not
 //! counted, nor anything it sends). By default a client does what the web page does: on every
@@ -46,6 +63,7 @@
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -69,6 +87,12 @@ const CHURN_IN_FLIGHT: usize = 16;
 /// Server limits to lift when the server has them: one address makes all the load.
 const LIMIT_FLAGS: [&str; 2] = ["--new-games-per-minute", "--requests-per-second"];
 
+/// How long a client may go without a socket before it gives up.
+const RECONNECT_LIMIT: Duration = Duration::from_secs(30);
+
+/// The response header in which the balancer names the instance behind a request.
+const INSTANCE_HEADER: &str = "x-bashni-instance";
+
 struct Options {
     server: Option<String>,
     addr: Option<String>,
@@ -80,6 +104,11 @@ struct Options {
     bind_seat: bool,
     churn: Option<usize>,
     settle_ms: u64,
+    instances: usize,
+    db: Option<String>,
+    balancer: bool,
+    haproxy: Option<String>,
+    kill_instance_after_ms: Option<u64>,
 }
 
 fn options() -> Result<Options, Error> {
@@ -94,6 +123,11 @@ fn options() -> Result<Options, Error> {
         bind_seat: false,
         churn: None,
         settle_ms: 15000,
+        instances: 1,
+        db: None,
+        balancer: false,
+        haproxy: None,
+        kill_instance_after_ms: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -109,40 +143,184 @@ fn options() -> Result<Options, Error> {
             "--bind-seat" => options.bind_seat = true,
             "--churn" => options.churn = Some(value()?.parse()?),
             "--settle-ms" => options.settle_ms = value()?.parse()?,
+            "--instances" => options.instances = value()?.parse()?,
+            "--db" => options.db = Some(value()?),
+            "--balancer" => options.balancer = true,
+            "--haproxy" => options.haproxy = Some(value()?),
+            "--kill-instance-after-ms" => {
+                options.kill_instance_after_ms = Some(value()?.parse()?);
+            }
             other => return Err(format!("unknown option {other}").into()),
         }
     }
     if options.server.is_none() && options.addr.is_none() {
         return Err("give --server PATH (a bashni binary to start) or --addr HOST:PORT".into());
     }
+    let cluster = options.instances != 1
+        || options.db.is_some()
+        || options.balancer
+        || options.kill_instance_after_ms.is_some();
+    if cluster && (options.server.is_none() || options.addr.is_some()) {
+        return Err(
+            "--instances, --db, --balancer and --kill-instance-after-ms are about the servers \
+             this run starts: give --server PATH, not --addr"
+                .into(),
+        );
+    }
+    if options.instances == 0 {
+        return Err("--instances must be at least 1".into());
+    }
+    let shared = options
+        .db
+        .as_deref()
+        .is_some_and(|db| db.starts_with("postgres://") || db.starts_with("postgresql://"));
+    if options.instances > 1 && !shared {
+        return Err(format!(
+            "--instances {} needs --db postgres://...: a PostgreSQL database the instances share",
+            options.instances
+        )
+        .into());
+    }
+    if options.kill_instance_after_ms.is_some() && options.instances < 2 {
+        return Err(
+            "--kill-instance-after-ms needs --instances 2 or more: somewhere for the \
+                    clients to go (with one instance, --kill-after-ms kills and restarts it)"
+                .into(),
+        );
+    }
+    if options.kill_after_ms.is_some() && options.instances > 1 {
+        return Err(
+            "--kill-after-ms restarts the one server; with --instances use \
+                    --kill-instance-after-ms"
+                .into(),
+        );
+    }
     Ok(options)
+}
+
+/// What is left to stop and remove when a signal ends the run (no destructor runs then):
+/// the children still running and this run's temporary files and folders.
+struct Leftovers {
+    pids: Vec<u32>,
+    paths: Vec<PathBuf>,
+}
+
+static LEFTOVERS: Mutex<Leftovers> = Mutex::new(Leftovers {
+    pids: Vec::new(),
+    paths: Vec::new(),
+});
+
+fn leftovers(change: impl FnOnce(&mut Leftovers)) {
+    let mut guard = LEFTOVERS.lock().unwrap_or_else(|e| e.into_inner());
+    change(&mut guard);
+}
+
+/// Kills the children still running and removes the temporary files: on a signal.
+fn clear_leftovers() {
+    let Leftovers { pids, paths } =
+        std::mem::replace(&mut *LEFTOVERS.lock().unwrap_or_else(|e| e.into_inner()), {
+            Leftovers {
+                pids: Vec::new(),
+                paths: Vec::new(),
+            }
+        });
+    for pid in pids {
+        let _ = Command::new("kill")
+            .args(["-KILL", &pid.to_string()])
+            .stderr(Stdio::null())
+            .status();
+    }
+    for path in paths {
+        remove_temp(&path);
+    }
+}
+
+/// Stops every child and removes the temporary files when SIGINT, SIGTERM or SIGHUP arrives.
+async fn stop_on_signal() {
+    use tokio::signal::unix::{SignalKind, signal};
+    let (Ok(mut int), Ok(mut term), Ok(mut hup)) = (
+        signal(SignalKind::interrupt()),
+        signal(SignalKind::terminate()),
+        signal(SignalKind::hangup()),
+    ) else {
+        eprintln!("load: cannot watch for signals; a signal may leave servers running");
+        return;
+    };
+    let (name, code) = tokio::select! {
+        _ = int.recv() => ("SIGINT", 130),
+        _ = term.recv() => ("SIGTERM", 143),
+        _ = hup.recv() => ("SIGHUP", 129),
+    };
+    eprintln!("load: {name}: stopping the servers and the balancer this run started");
+    clear_leftovers();
+    std::process::exit(code);
+}
+
+/// A child process of this run; dropping it kills it (SIGKILL) and waits for it.
+struct Kid(Child);
+
+impl Kid {
+    fn new(child: Child) -> Kid {
+        leftovers(|l| l.pids.push(child.id()));
+        Kid(child)
+    }
+
+    fn id(&self) -> u32 {
+        self.0.id()
+    }
+
+    /// Kills the child (SIGKILL) and waits for it; nothing when it is already gone.
+    fn kill(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+        let pid = self.0.id();
+        leftovers(|l| l.pids.retain(|p| *p != pid));
+    }
+}
+
+impl Drop for Kid {
+    fn drop(&mut self) {
+        self.kill();
+    }
 }
 
 /// A started server; dropping it kills it.
 struct Server {
-    child: Child,
+    kid: Kid,
     addr: String,
 }
 
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// The database files of a server this run started; dropping it removes them.
-struct TempDb {
-    path: String,
+/// A temporary file (with an SQLite database's `-wal` and `-shm`) or folder of this run;
+/// dropping it removes it.
+struct TempPath {
+    path: PathBuf,
     ours: bool,
 }
 
-impl Drop for TempDb {
+impl TempPath {
+    fn new(path: PathBuf, ours: bool) -> TempPath {
+        if ours {
+            leftovers(|l| l.paths.push(path.clone()));
+        }
+        TempPath { path, ours }
+    }
+}
+
+/// Removes a temporary folder, or a file with its `-wal` and `-shm`.
+fn remove_temp(path: &std::path::Path) {
+    let _ = std::fs::remove_dir_all(path);
+    for suffix in ["", "-wal", "-shm"] {
+        let mut name = path.as_os_str().to_owned();
+        name.push(suffix);
+        let _ = std::fs::remove_file(name);
+    }
+}
+
+impl Drop for TempPath {
     fn drop(&mut self) {
         if self.ours {
-            for suffix in ["", "-wal", "-shm"] {
-                let _ = std::fs::remove_file(format!("{}{suffix}", self.path));
-            }
+            remove_temp(&self.path);
+            leftovers(|l| l.paths.retain(|p| *p != self.path));
         }
     }
 }
@@ -163,18 +341,19 @@ fn limit_args(binary: &str) -> Result<Vec<String>, Error> {
 }
 
 fn start_server(binary: &str, addr: &str, db: &str, extra: &[String]) -> Result<Server, Error> {
-    let mut child = Command::new(binary)
+    let child = Command::new(binary)
         .args(["serve", "--addr", addr, "--db", db])
         .args(["--connections-per-address", "1000000"])
         .args(extra)
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()?;
-    let stdout = child.stdout.take().ok_or("no stdout")?;
+    let mut kid = Kid::new(child);
+    let stdout = kid.0.stdout.take().ok_or("no stdout")?;
     let mut line = String::new();
     BufReader::new(stdout).read_line(&mut line)?;
     let mut server = Server {
-        child,
+        kid,
         addr: String::new(),
     };
     let start = line
@@ -184,6 +363,180 @@ fn start_server(binary: &str, addr: &str, db: &str, extra: &[String]) -> Result<
     let end = line[start..].find('/').ok_or("no address")? + start;
     server.addr = line[start..end].to_string();
     Ok(server)
+}
+
+/// Kills instance 0 (SIGKILL) and, with `restart` (binary, database, extra flags), starts it
+/// again on the same port; says so with the time since `started`. Returns whether it runs
+/// again.
+fn kill_first(
+    instances: &mut [Server],
+    restart: Option<(&str, &str, &[String])>,
+    started: Instant,
+) -> Result<bool, Error> {
+    let what = match instances.len() {
+        1 => "the server",
+        _ => "instance 0",
+    };
+    let first = instances.first_mut().ok_or("no server to kill")?;
+    let gone = format!("{what} ({}, pid {})", first.addr, first.kid.id());
+    first.kid.kill();
+    let killed_at = started.elapsed().as_millis();
+    let Some((binary, db, extra)) = restart else {
+        println!("killed {gone} with SIGKILL at {killed_at} ms; not started again");
+        return Ok(false);
+    };
+    let restarting = Instant::now();
+    match start_server(binary, &first.addr, db, extra) {
+        Ok(new) => {
+            *first = new;
+            println!(
+                "killed {gone} with SIGKILL at {killed_at} ms; started again in {} ms (pid {})",
+                restarting.elapsed().as_millis(),
+                first.kid.id()
+            );
+            Ok(true)
+        }
+        Err(error) => {
+            Err(format!("killed {gone} at {killed_at} ms; restart failed: {error}").into())
+        }
+    }
+}
+
+/// HAProxy in front of the instances; dropping it stops it and removes its configuration.
+struct Balancer {
+    kid: Kid,
+    addr: String,
+    _dir: TempPath,
+}
+
+/// A free port on loopback (free when asked; taken again at once by the caller).
+fn free_port() -> Result<u16, Error> {
+    Ok(std::net::TcpListener::bind("127.0.0.1:0")?
+        .local_addr()?
+        .port())
+}
+
+/// The HAProxy to run: `--haproxy`, else `haproxy` on the `PATH`, else `/usr/sbin/haproxy`.
+fn haproxy_binary(chosen: Option<&str>) -> String {
+    if let Some(chosen) = chosen {
+        return chosen.to_string();
+    }
+    let on_path = std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join("haproxy").is_file()));
+    if on_path {
+        "haproxy".into()
+    } else {
+        "/usr/sbin/haproxy".into()
+    }
+}
+
+/// The balancer's configuration: round robin over the instances, no sticky sessions, health
+/// checks on `/api/health`, WebSocket-friendly timeouts, the instance named in each answer.
+fn haproxy_config(port: u16, instances: &[Server], max_connections: usize) -> String {
+    let mut config = format!(
+        "global
+    maxconn {max_connections}
+    no strict-limits
+
+defaults
+    mode http
+    timeout connect 2s
+    timeout client 60s
+    timeout server 60s
+    timeout tunnel 1h
+    retries 2
+    option redispatch
+
+frontend load
+    bind 127.0.0.1:{port}
+    maxconn {max_connections}
+    default_backend instances
+
+backend instances
+    balance roundrobin
+    option httpchk GET /api/health
+    http-response set-header {INSTANCE_HEADER} %s
+"
+    );
+    for (i, instance) in instances.iter().enumerate() {
+        config.push_str(&format!(
+            "    server i{i} {} check inter 500 fall 2 rise 1\n",
+            instance.addr
+        ));
+    }
+    config
+}
+
+/// Starts HAProxy in the foreground (`-db`) and waits until it answers for every instance.
+fn start_balancer(
+    binary: &str,
+    instances: &[Server],
+    max_connections: usize,
+) -> Result<Balancer, Error> {
+    let dir = std::env::temp_dir().join(format!("bashni-load-haproxy-{}", std::process::id()));
+    let dir = TempPath::new(dir, true);
+    std::fs::create_dir_all(&dir.path)?;
+    let port = free_port()?;
+    let config = dir.path.join("haproxy.cfg");
+    std::fs::write(&config, haproxy_config(port, instances, max_connections))?;
+    let child = Command::new(binary)
+        .arg("-f")
+        .arg(&config)
+        .arg("-db")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .map_err(|e| format!("cannot start {binary} (--haproxy PATH): {e}"))?;
+    let mut balancer = Balancer {
+        kid: Kid::new(child),
+        addr: format!("127.0.0.1:{port}"),
+        _dir: dir,
+    };
+    // Ready when one health request per instance in a row goes through.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut in_a_row = 0;
+    while in_a_row < instances.len() {
+        if let Some(status) = balancer.kid.0.try_wait()? {
+            return Err(format!("haproxy stopped at once ({status})").into());
+        }
+        if Instant::now() > deadline {
+            return Err("haproxy did not pass requests to the instances within 10 s".into());
+        }
+        match http(&balancer.addr, "GET", "/api/health", None, "") {
+            Ok((200, _)) => in_a_row += 1,
+            _ => {
+                in_a_row = 0;
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        }
+    }
+    Ok(balancer)
+}
+
+/// `GET path`, tried again for a few seconds while it fails or does not answer 200 (an
+/// instance just killed may still get a request before the balancer sees it is down).
+fn get_ok(addr: &str, path: &str) -> Result<String, Error> {
+    let mut last = String::new();
+    for attempt in 0..20 {
+        if attempt > 0 {
+            std::thread::sleep(Duration::from_millis(250));
+        }
+        match http(addr, "GET", path, None, "") {
+            Ok((200, body)) => return Ok(body),
+            Ok((status, body)) => last = format!("{status} {body}"),
+            Err(error) => last = error.to_string(),
+        }
+    }
+    Err(format!("GET {path} on {addr}: {last}").into())
+}
+
+/// The resident memory of several processes together; `None` when one is unknown.
+fn rss_sum(pids: &[u32]) -> Option<u64> {
+    if pids.is_empty() {
+        return None;
+    }
+    pids.iter().map(|pid| rss_kb(*pid)).sum()
 }
 
 fn rss_kb(pid: u32) -> Option<u64> {
@@ -245,14 +598,17 @@ fn http(
 ) -> Result<(u16, String), Error> {
     let mut stream = TcpStream::connect(addr)?;
     stream.set_read_timeout(Some(Duration::from_secs(30)))?;
+    stream.set_nodelay(true)?;
     let token = token
         .map(|t| format!("X-Seat-Token: {t}\r\n"))
         .unwrap_or_default();
-    write!(
-        stream,
+    // One write: pieces written one by one would wait on delayed acknowledgements (a proxy
+    // in between waits for the whole head).
+    let request = format!(
         "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n{token}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
-    )?;
+    );
+    stream.write_all(request.as_bytes())?;
     let mut response = Vec::new();
     stream.read_to_end(&mut response)?;
     let (status, body) = parse_response(&response)?;
@@ -277,6 +633,8 @@ struct Seat {
     game: String,
     color: &'static str,
     token: String,
+    /// The address (of `Play::targets`) the client connects to first.
+    target: usize,
 }
 
 #[derive(Default)]
@@ -295,9 +653,46 @@ struct Record {
     refused: u64,
     /// Full states asked for because an update did not fit the client's move list.
     states_asked: u64,
+    /// Refused requests by error code.
+    refused_codes: BTreeMap<String, u64>,
+    /// The first move each game's clients were told of at each ply, by an acknowledgement,
+    /// a state or an update.
+    told: BTreeMap<String, BTreeMap<usize, String>>,
+    /// Games whose clients were told of two different moves at one ply: the first such ply
+    /// and the two moves.
+    forked: BTreeMap<String, (usize, String, String)>,
+    /// Sockets by instance (`None`: not known): opened first, opened again after a socket
+    /// closed, closed.
+    sockets: BTreeMap<Option<usize>, [u64; 3]>,
+    /// Time from a socket's close to the next socket of the same client, in ms.
+    reopen_ms: Vec<u64>,
+    /// Attempts to open a socket that failed.
+    connect_failures: u64,
+    /// Clients that gave up after `RECONNECT_LIMIT` without a socket.
+    gave_up: u64,
 }
 
 impl Record {
+    /// Notes that a client was told that `mv` is the move at `ply` of `game`.
+    fn tell(&mut self, game: &str, ply: usize, mv: &str) {
+        let plies = match self.told.get_mut(game) {
+            Some(plies) => plies,
+            None => self.told.entry(game.to_string()).or_default(),
+        };
+        match plies.get(&ply) {
+            None => {
+                plies.insert(ply, mv.to_string());
+            }
+            Some(first) if first != mv => {
+                let first = first.clone();
+                self.forked
+                    .entry(game.to_string())
+                    .or_insert_with(|| (ply, first, mv.to_string()));
+            }
+            Some(_) => {}
+        }
+    }
+
     fn count(&mut self, game: &str, ply: usize, http: bool, bytes: u64) {
         let entry = self.bytes.entry(game.to_string()).or_default();
         entry.entry(ply).or_default()[usize::from(http)] += bytes;
@@ -377,7 +772,10 @@ impl Random {
 
 /// What every seat's client shares.
 struct Play {
-    addr: Arc<Mutex<String>>,
+    /// Where clients connect: the balancer alone, or the instances.
+    targets: Vec<String>,
+    /// Whether `targets` is a balancer (which names the instance behind each socket).
+    balanced: bool,
     plies: usize,
     think_ms: u64,
     bind_seat: bool,
@@ -387,10 +785,6 @@ struct Play {
 impl Play {
     fn record(&self) -> Result<std::sync::MutexGuard<'_, Record>, Error> {
         self.record.lock().map_err(|_| "lock".into())
-    }
-
-    fn addr(&self) -> Result<String, Error> {
-        Ok(self.addr.lock().map_err(|_| "lock")?.clone())
     }
 }
 
@@ -437,14 +831,17 @@ fn plan(
 }
 
 /// Fetches the seat's own view as the page does, counting the body under `ply`.
-fn spawn_fetch(play: &Arc<Play>, seat: &Seat, ply: usize) -> tokio::task::JoinHandle<()> {
+fn spawn_fetch(
+    play: &Arc<Play>,
+    addr: &str,
+    seat: &Seat,
+    ply: usize,
+) -> tokio::task::JoinHandle<()> {
     let play = Arc::clone(play);
+    let addr = addr.to_string();
     let game = seat.game.clone();
     let token = seat.token.clone();
     tokio::spawn(async move {
-        let Ok(addr) = play.addr() else {
-            return;
-        };
         // A failed fetch (the server is down) brings nothing, as on the page.
         if let Ok(size) = fetch_size(&addr, &format!("/api/games/{game}"), &token).await
             && let Ok(mut record) = play.record()
@@ -471,11 +868,70 @@ async fn play_seat(play: Arc<Play>, seat: Seat, seed: u64) -> Result<(), Error> 
     // The page's fetch of its own view: when, and the plies of the state that asked. Its
     // timer, like the page's, outlives a lost connection.
     let mut refresh: Option<(Instant, usize)> = None;
+    let mut target = seat.target;
+    // The instance of the open socket, when known; whether one is open.
+    let mut instance: Option<usize> = None;
+    let mut connected = false;
+    // Since when the client has been without a socket after one closed.
+    let mut down_since: Option<Instant> = None;
     let outcome: Result<(), Error> = 'connect: loop {
-        let url = format!("ws://{}/api/games/{}/ws", play.addr()?, seat.game);
-        let Ok((mut socket, _)) = tokio_tungstenite::connect_async(&url).await else {
+        let addr = play.targets[target].clone();
+        if connected {
+            // The socket of the last pass closed: reconnect, without a balancer to the next
+            // instance.
+            connected = false;
+            down_since = Some(Instant::now());
+            {
+                let mut record = play.record()?;
+                record.reconnects += 1;
+                record.sockets.entry(instance).or_default()[2] += 1;
+            }
+            if !play.balanced {
+                target = (target + 1) % play.targets.len();
+            }
             tokio::time::sleep(Duration::from_millis(100)).await;
             continue;
+        }
+        let url = format!("ws://{addr}/api/games/{}/ws", seat.game);
+        let mut socket = match tokio_tungstenite::connect_async(&url).await {
+            Ok((socket, response)) => {
+                instance = if play.balanced {
+                    response
+                        .headers()
+                        .get(INSTANCE_HEADER)
+                        .and_then(|name| name.to_str().ok())
+                        .and_then(|name| name.strip_prefix('i'))
+                        .and_then(|index| index.parse().ok())
+                } else {
+                    Some(target)
+                };
+                connected = true;
+                let mut record = play.record()?;
+                record.sockets.entry(instance).or_default()[usize::from(opened_before)] += 1;
+                if let Some(since) = down_since.take()
+                    && opened_before
+                {
+                    record.reopen_ms.push(since.elapsed().as_millis() as u64);
+                }
+                socket
+            }
+            Err(error) => {
+                play.record()?.connect_failures += 1;
+                let since = *down_since.get_or_insert_with(Instant::now);
+                if since.elapsed() > RECONNECT_LIMIT {
+                    play.record()?.gave_up += 1;
+                    break 'connect Err(format!(
+                        "could not reconnect within {} s (last tried {url}: {error})",
+                        RECONNECT_LIMIT.as_secs()
+                    )
+                    .into());
+                }
+                if !play.balanced {
+                    target = (target + 1) % play.targets.len();
+                }
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
+            }
         };
         let mut view: Option<View> = None;
         let mut pending: Pending = None;
@@ -495,7 +951,7 @@ async fn play_seat(play: Arc<Play>, seat: Seat, seed: u64) -> Result<(), Error> 
             }
         } else if opened_before {
             // The page fetches its view at once when its socket opens again.
-            fetches.push(spawn_fetch(&play, &seat, plies_known));
+            fetches.push(spawn_fetch(&play, &addr, &seat, plies_known));
         }
         opened_before = true;
         loop {
@@ -509,7 +965,7 @@ async fn play_seat(play: Arc<Play>, seat: Seat, seed: u64) -> Result<(), Error> 
             let message = match event {
                 Event::Refresh => {
                     if let Some((_, ply)) = refresh.take() {
-                        fetches.push(spawn_fetch(&play, &seat, ply));
+                        fetches.push(spawn_fetch(&play, &addr, &seat, ply));
                     }
                     continue;
                 }
@@ -533,11 +989,7 @@ async fn play_seat(play: Arc<Play>, seat: Seat, seed: u64) -> Result<(), Error> 
                 Event::Message(Some(Ok(Message::Text(text)))) => text,
                 Event::Message(Some(Ok(Message::Close(_))))
                 | Event::Message(Some(Err(_)) | None)
-                | Event::TimedOut => {
-                    play.record()?.reconnects += 1;
-                    tokio::time::sleep(Duration::from_millis(100)).await;
-                    continue 'connect;
-                }
+                | Event::TimedOut => continue 'connect,
                 Event::Message(Some(Ok(_))) => continue,
             };
             let size = message.len() as u64;
@@ -563,6 +1015,7 @@ async fn play_seat(play: Arc<Play>, seat: Seat, seed: u64) -> Result<(), Error> 
                             counted_at = ply as usize + 1;
                             let mut record = play.record()?;
                             record.latencies_us.push(sent.elapsed().as_micros() as u64);
+                            record.tell(&seat.game, ply as usize, &mv);
                             record
                                 .acked
                                 .entry(seat.game.clone())
@@ -588,12 +1041,23 @@ async fn play_seat(play: Arc<Play>, seat: Seat, seed: u64) -> Result<(), Error> 
                         pending = None;
                         changed = true;
                     }
-                    play.record()?.refused += 1;
+                    let mut record = play.record()?;
+                    record.refused += 1;
+                    *record
+                        .refused_codes
+                        .entry(incoming.code.unwrap_or_default())
+                        .or_default() += 1;
                 }
                 "state" => {
                     if let Some(state) = incoming.state {
                         asked_state = false;
                         let moves = texts(state.moves);
+                        {
+                            let mut record = play.record()?;
+                            for (ply, mv) in moves.iter().enumerate() {
+                                record.tell(&seat.game, ply, mv);
+                            }
+                        }
                         counted_at = moves.len();
                         if !play.bind_seat {
                             refresh = Some((Instant::now() + REFRESH_DELAY, moves.len()));
@@ -609,6 +1073,12 @@ async fn play_seat(play: Arc<Play>, seat: Seat, seed: u64) -> Result<(), Error> 
                 }
                 "update" => {
                     if let Some(update) = incoming.update {
+                        {
+                            let mut record = play.record()?;
+                            for (i, mv) in update.moves.iter().enumerate() {
+                                record.tell(&seat.game, update.moves_from + i, &mv.text);
+                            }
+                        }
                         match &mut view {
                             Some(view) if update.moves_from <= view.moves.len() => {
                                 view.moves.truncate(update.moves_from);
@@ -647,7 +1117,7 @@ async fn play_seat(play: Arc<Play>, seat: Seat, seed: u64) -> Result<(), Error> 
             }
             if view.over || view.moves.len() >= play.plies {
                 if let Some((_, ply)) = refresh.take() {
-                    fetches.push(spawn_fetch(&play, &seat, ply));
+                    fetches.push(spawn_fetch(&play, &addr, &seat, ply));
                 }
                 break 'connect Ok(());
             }
@@ -854,8 +1324,13 @@ fn run() -> Result<(), Error> {
         .worker_threads(1)
         .enable_all()
         .build()?;
-    let db = std::env::temp_dir().join(format!("bashni-load-{}.sqlite3", std::process::id()));
-    let db = db.to_string_lossy().into_owned();
+    runtime.spawn(stop_on_signal());
+    let own_db = std::env::temp_dir().join(format!("bashni-load-{}.sqlite3", std::process::id()));
+    let db = match &options.db {
+        Some(db) => db.clone(),
+        None => own_db.to_string_lossy().into_owned(),
+    };
+    let shared = db.starts_with("postgres://") || db.starts_with("postgresql://");
     let (binary, limits) = match (&options.addr, &options.server) {
         (None, Some(binary)) => (Some(binary.clone()), limit_args(binary)?),
         _ => (None, Vec::new()),
@@ -863,32 +1338,68 @@ fn run() -> Result<(), Error> {
     if !limits.is_empty() {
         println!("server limits lifted: {}", limits.join(" "));
     }
-    // Declared before the server, so it is dropped (its files removed) after the server.
-    let _db_files = TempDb {
-        path: db.clone(),
-        ours: binary.is_some(),
+    // Declared before the servers, so it is dropped (its files removed) after them.
+    let _db_files = TempPath::new(own_db, binary.is_some() && options.db.is_none());
+    let mut instances = Vec::new();
+    if let Some(binary) = &binary {
+        for _ in 0..options.instances {
+            instances.push(start_server(binary, "127.0.0.1:0", &db, &limits)?);
+        }
+    }
+    if instances.len() > 1 {
+        let list: Vec<String> = instances
+            .iter()
+            .enumerate()
+            .map(|(i, s)| format!("{i} at {} (pid {})", s.addr, s.kid.id()))
+            .collect();
+        println!(
+            "{} instances on one database: {}",
+            instances.len(),
+            list.join(", ")
+        );
+    }
+    let balancer = match options.balancer {
+        true => {
+            let haproxy = haproxy_binary(options.haproxy.as_deref());
+            let balancer = start_balancer(&haproxy, &instances, 2 * options.games + 256)?;
+            println!(
+                "balancer: haproxy at {} (pid {}), round robin over the {} instances, health checks every 500 ms",
+                balancer.addr,
+                balancer.kid.id(),
+                instances.len()
+            );
+            Some(balancer)
+        }
+        false => None,
     };
-    let mut server = match &binary {
-        Some(binary) => Some(start_server(binary, "127.0.0.1:0", &db, &limits)?),
-        None => None,
+    // Where clients go: the balancer, or the instances round-robin by game.
+    let targets: Vec<String> = match (&options.addr, &balancer) {
+        (Some(addr), _) => vec![addr.clone()],
+        (None, Some(balancer)) => vec![balancer.addr.clone()],
+        (None, None) => instances.iter().map(|s| s.addr.clone()).collect(),
     };
-    let addr = match (&options.addr, &server) {
-        (Some(addr), _) => addr.clone(),
-        (None, Some(server)) => server.addr.clone(),
-        _ => return Err("no server".into()),
-    };
-    let pid = server.as_ref().map(|s| s.child.id());
+    if targets.is_empty() {
+        return Err("no server".into());
+    }
+    let pids: Vec<u32> = instances.iter().map(|s| s.kid.id()).collect();
     std::thread::sleep(Duration::from_millis(300));
     if options.churn.is_some() {
-        return churn(&options, &addr, pid, binary.as_ref().map(|_| db.as_str()));
+        let pid = match pids.as_slice() {
+            [pid] => Some(*pid),
+            _ => None,
+        };
+        let db_file = (binary.is_some() && !shared).then_some(db.as_str());
+        return churn(&options, &targets[0], pid, db_file);
     }
-    let rss_before = pid.and_then(rss_kb);
+    let rss_before = rss_sum(&pids);
 
     let mut seats = Vec::new();
     let created = Instant::now();
-    for _ in 0..options.games {
+    for game in 0..options.games {
+        let target = game % targets.len();
+        let addr = &targets[target];
         let body = json!({"variant": options.variant, "mode": "friend", "name": "load"});
-        let (status, answer) = http(&addr, "POST", "/api/games", None, &body.to_string())?;
+        let (status, answer) = http(addr, "POST", "/api/games", None, &body.to_string())?;
         if status != 201 {
             return Err(format!("create: {status} {answer}").into());
         }
@@ -900,7 +1411,7 @@ fn run() -> Result<(), Error> {
             .ok_or("no invite")?
             .to_string();
         let (status, joined) = http(
-            &addr,
+            addr,
             "POST",
             &format!("/api/games/{id}/join"),
             None,
@@ -914,14 +1425,16 @@ fn run() -> Result<(), Error> {
             game: id.clone(),
             color: "white",
             token: answer["token"].as_str().ok_or("no token")?.to_string(),
+            target,
         });
         seats.push(Seat {
             game: id,
             color: "black",
             token: joined["token"].as_str().ok_or("no token")?.to_string(),
+            target,
         });
     }
-    let rss_games = pid.and_then(rss_kb);
+    let rss_games = rss_sum(&pids);
     println!(
         "{} games made in {:.2} s",
         options.games,
@@ -930,13 +1443,13 @@ fn run() -> Result<(), Error> {
     if options.bind_seat
         && let Some(first) = seats.first()
     {
-        runtime.block_on(check_seat_binding(&addr, first))?;
+        runtime.block_on(check_seat_binding(&targets[first.target], first))?;
     }
 
     let record = Arc::new(Mutex::new(Record::default()));
-    let shared_addr = Arc::new(Mutex::new(addr.clone()));
     let play = Arc::new(Play {
-        addr: Arc::clone(&shared_addr),
+        targets: targets.clone(),
+        balanced: balancer.is_some(),
         plies: options.plies,
         think_ms: options.think_ms,
         bind_seat: options.bind_seat,
@@ -944,7 +1457,12 @@ fn run() -> Result<(), Error> {
     });
     let started = Instant::now();
     let games: Vec<String> = seats.iter().step_by(2).map(|s| s.game.clone()).collect();
-    let kill_after = options.kill_after_ms;
+    // With one instance it is killed and started again; with more, instance 0 is killed.
+    let kill_at = options
+        .kill_after_ms
+        .map(|ms| (ms, true))
+        .or(options.kill_instance_after_ms.map(|ms| (ms, false)));
+    let mut killed_instance = None;
     let (rss_playing, restarts, failures) = runtime.block_on(async {
         let mut tasks = Vec::new();
         for (i, seat) in seats.into_iter().enumerate() {
@@ -954,20 +1472,26 @@ fn run() -> Result<(), Error> {
                 0x9e37_79b9_7f4a_7c15 ^ (i as u64 + 1),
             )));
         }
-        tokio::time::sleep(Duration::from_millis(2000)).await;
-        let rss_playing = pid.and_then(rss_kb);
+        // Memory is measured 2 s in; the kill comes before or after.
+        const MEASURE_MS: u64 = 2000;
         let mut restarts = 0;
-        if let (Some(after), Some(binary), Some(running)) = (kill_after, &binary, &mut server) {
-            tokio::time::sleep(Duration::from_millis(after.saturating_sub(2000))).await;
-            running.child.kill().ok();
-            running.child.wait().ok();
-            let restarted = start_server(binary, &running.addr, &db, &limits);
-            match restarted {
-                Ok(new) => {
-                    *running = new;
-                    restarts += 1;
+        let mut rss_playing = None;
+        let before = kill_at.filter(|k| k.0 < MEASURE_MS);
+        let after = kill_at.filter(|k| k.0 >= MEASURE_MS);
+        for step in [before, None, after] {
+            let at = step.map_or(MEASURE_MS, |k| k.0);
+            tokio::time::sleep_until((started + Duration::from_millis(at)).into()).await;
+            match (step, &binary) {
+                (None, _) => rss_playing = rss_sum(&pids),
+                (Some((_, restart)), Some(binary)) => {
+                    let restart = restart.then_some((binary.as_str(), db.as_str(), &limits[..]));
+                    match kill_first(&mut instances, restart, started) {
+                        Ok(true) => restarts += 1,
+                        Ok(false) => killed_instance = Some(0),
+                        Err(error) => eprintln!("{error}"),
+                    }
                 }
-                Err(error) => eprintln!("restart failed: {error}"),
+                (Some(_), None) => {}
             }
         }
         // Client failures, each message once with how many clients had it.
@@ -983,7 +1507,17 @@ fn run() -> Result<(), Error> {
         (rss_playing, restarts, failures)
     });
     let elapsed = started.elapsed();
-    let addr = shared_addr.lock().map_err(|_| "lock")?.clone();
+    // The checks read each game from another instance than the one it was played on, when
+    // there is one alive (through the balancer: wherever it sends them).
+    let live: Vec<String> = match (&options.addr, &balancer) {
+        (None, None) => instances
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| Some(*i) != killed_instance)
+            .map(|(_, s)| s.addr.clone())
+            .collect(),
+        _ => targets.clone(),
+    };
     for (failure, clients) in &failures {
         match clients {
             1 => eprintln!("{failure}"),
@@ -995,8 +1529,9 @@ fn run() -> Result<(), Error> {
     let record = record.lock().map_err(|_| "lock")?;
     let mut lost = 0usize;
     let mut mismatched = 0usize;
-    for id in &games {
-        let (_, state) = http(&addr, "GET", &format!("/api/games/{id}"), None, "")?;
+    for (index, id) in games.iter().enumerate() {
+        let addr = &live[(index + 1) % live.len()];
+        let state = get_ok(addr, &format!("/api/games/{id}"))?;
         let stored = move_texts(&serde_json::from_str(&state)?);
         if let Some(acked) = record.acked.get(id) {
             for (ply, mv) in acked {
@@ -1005,7 +1540,7 @@ fn run() -> Result<(), Error> {
                 }
             }
         }
-        let (_, pdn) = http(&addr, "GET", &format!("/api/games/{id}/pdn"), None, "")?;
+        let pdn = get_ok(addr, &format!("/api/games/{id}/pdn"))?;
         let tokens: Vec<&str> = pdn
             .lines()
             .filter(|l| !l.starts_with('['))
@@ -1042,8 +1577,12 @@ fn run() -> Result<(), Error> {
     );
     if let (Some(before), Some(games_kb), Some(playing)) = (rss_before, rss_games, rss_playing) {
         let n = games.len().max(1) as f64;
+        let whose = match pids.len() {
+            1 => "server memory".to_string(),
+            n => format!("server memory ({n} instances together)"),
+        };
         println!(
-            "server memory: {before} kB idle, {games_kb} kB with the games ({:.1} kB per game), {playing} kB while playing with 2 sockets per game ({:.1} kB per game)",
+            "{whose}: {before} kB idle, {games_kb} kB with the games ({:.1} kB per game), {playing} kB while playing with 2 sockets per game ({:.1} kB per game)",
             (games_kb.saturating_sub(before)) as f64 / n,
             (playing.saturating_sub(before)) as f64 / n
         );
@@ -1093,12 +1632,52 @@ fn run() -> Result<(), Error> {
             record.states_asked
         );
     }
+    if !record.refused_codes.is_empty() {
+        let codes: Vec<String> = record
+            .refused_codes
+            .iter()
+            .map(|(code, n)| format!("{code} {n}"))
+            .collect();
+        println!("refused, by code: {}", codes.join(", "));
+    }
+    if instances.len() > 1 || record.reconnects > 0 {
+        let by_instance: Vec<String> = record
+            .sockets
+            .iter()
+            .map(|(instance, [first, again, closed])| {
+                let name = instance.map_or("unknown".to_string(), |i| format!("instance {i}"));
+                format!("{name}: {first} / {again} / {closed}")
+            })
+            .collect();
+        println!(
+            "sockets by instance (opened / opened again after a close / closed): {}",
+            by_instance.join("; ")
+        );
+        let mut reopen = record.reopen_ms.clone();
+        reopen.sort_unstable();
+        let middle = reopen.get(reopen.len() / 2).copied().unwrap_or(0);
+        println!(
+            "reconnects: {} sockets closed, {} opened again (close to new socket: median {middle} ms, max {} ms), {} failed attempts to open a socket, {} clients gave up ({} s without a socket)",
+            record.reconnects,
+            reopen.len(),
+            reopen.last().copied().unwrap_or(0),
+            record.connect_failures,
+            record.gave_up,
+            RECONNECT_LIMIT.as_secs()
+        );
+    }
     println!(
         "acknowledged moves lost: {lost}; games whose PDN differs from what clients saw: {mismatched}"
     );
-    drop(server);
-    if lost > 0 || mismatched > 0 {
-        return Err("moves were lost or records differ".into());
+    let forked = record.forked.len();
+    println!("games with two different moves at one ply: {forked}");
+    if let Some((id, (ply, first, second))) = record.forked.iter().next() {
+        eprintln!("game {id}: clients were told of {first} and of {second} at ply {ply}");
+    }
+    drop(balancer);
+    drop(instances);
+    if lost > 0 || mismatched > 0 || forked > 0 {
+        return Err("moves were lost, records differ or a ply had two moves".into());
     }
     let failed: usize = failures.values().sum();
     if failed > 0 {
