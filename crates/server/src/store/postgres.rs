@@ -13,6 +13,9 @@ use super::rows::{GameRow, MoveRow, move_row, round_of, row_of};
 use super::{Change, GameSummary, StoreError, StoreErrorKind};
 use crate::round::Round;
 
+/// Connections each server keeps to the database.
+const POOL_SIZE: usize = 16;
+
 /// The channel every stored change is announced on.
 pub const CHANNEL: &str = "bashni_games";
 
@@ -154,6 +157,16 @@ fn game_from_row(row: &Row) -> Result<GameRow, tokio_postgres::Error> {
     })
 }
 
+/// Runs one statement, prepared once per connection.
+async fn exec(
+    client: &impl GenericClient,
+    sql: &str,
+    params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+) -> Result<u64, StoreError> {
+    let statement = client.prepare_cached(sql).await?;
+    Ok(client.execute(&statement, params).await?)
+}
+
 async fn insert_move(
     client: &impl GenericClient,
     game: &str,
@@ -181,6 +194,7 @@ impl PgStore {
     pub async fn connect(url: &str) -> Result<PgStore, StoreError> {
         let mut config = Config::new();
         config.url = Some(url.to_string());
+        config.pool = Some(deadpool_postgres::PoolConfig::new(POOL_SIZE));
         let pool = config
             .create_pool(Some(Runtime::Tokio1), NoTls)
             .map_err(|e| StoreError::other(format!("cannot use {url}: {e}")))?;
@@ -247,44 +261,44 @@ impl PgStore {
         let mut client = self.pool.get().await?;
         let transaction = client.transaction().await?;
         let level = game.level.map(i32::from);
-        transaction
-            .execute(
-                &format!(
-                    "INSERT INTO games ({GAME_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, \
+        exec(
+            &transaction,
+            &format!(
+                "INSERT INTO games ({GAME_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, \
                      $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, \
                      $24, $25, $26, $27)"
-                ),
-                &[
-                    &game.id,
-                    &game.variant,
-                    &game.mode,
-                    &game.start_fen,
-                    &level,
-                    &game.engine_color,
-                    &game.creator,
-                    &game.white.0,
-                    &game.black.0,
-                    &game.white.1,
-                    &game.black.1,
-                    &game.white.2,
-                    &game.black.2,
-                    &game.invite,
-                    &game.base_ms,
-                    &game.increment_ms,
-                    &game.white_ms,
-                    &game.black_ms,
-                    &game.result,
-                    &game.reason,
-                    &game.reason_code,
-                    &game.draw_offer,
-                    &game.tags,
-                    &game.created_ms,
-                    &game.updated_ms,
-                    &game.version,
-                    &game.last_offer,
-                ],
-            )
-            .await?;
+            ),
+            &[
+                &game.id,
+                &game.variant,
+                &game.mode,
+                &game.start_fen,
+                &level,
+                &game.engine_color,
+                &game.creator,
+                &game.white.0,
+                &game.black.0,
+                &game.white.1,
+                &game.black.1,
+                &game.white.2,
+                &game.black.2,
+                &game.invite,
+                &game.base_ms,
+                &game.increment_ms,
+                &game.white_ms,
+                &game.black_ms,
+                &game.result,
+                &game.reason,
+                &game.reason_code,
+                &game.draw_offer,
+                &game.tags,
+                &game.created_ms,
+                &game.updated_ms,
+                &game.version,
+                &game.last_offer,
+            ],
+        )
+        .await?;
         for ply in 0..round.game.ply() {
             if let Some(mv) = move_row(round, ply) {
                 insert_move(&transaction, &game.id, &mv).await?;
@@ -356,64 +370,71 @@ impl PgStore {
         let mut client = self.pool.get().await?;
         let transaction = client.transaction().await?;
         let was = i64::try_from(was).unwrap_or(i64::MAX);
-        let changed = transaction
-            .execute(
-                "UPDATE games SET white_name = $2, black_name = $3, white_token = $4, \
+        let changed = exec(
+            &transaction,
+            "UPDATE games SET white_name = $2, black_name = $3, white_token = $4, \
                  black_token = $5, white_joined = $6, black_joined = $7, invite = $8, \
                  white_ms = $9, black_ms = $10, result = $11, reason = $12, reason_code = $13, \
                  draw_offer = $14, updated_ms = $15, version = $16, last_offer = $17 \
                  WHERE id = $1 AND version = $18",
-                &[
-                    &game.id,
-                    &game.white.0,
-                    &game.black.0,
-                    &game.white.1,
-                    &game.black.1,
-                    &game.white.2,
-                    &game.black.2,
-                    &game.invite,
-                    &game.white_ms,
-                    &game.black_ms,
-                    &game.result,
-                    &game.reason,
-                    &game.reason_code,
-                    &game.draw_offer,
-                    &game.updated_ms,
-                    &game.version,
-                    &game.last_offer,
-                    &was,
-                ],
-            )
-            .await?;
+            &[
+                &game.id,
+                &game.white.0,
+                &game.black.0,
+                &game.white.1,
+                &game.black.1,
+                &game.white.2,
+                &game.black.2,
+                &game.invite,
+                &game.white_ms,
+                &game.black_ms,
+                &game.result,
+                &game.reason,
+                &game.reason_code,
+                &game.draw_offer,
+                &game.updated_ms,
+                &game.version,
+                &game.last_offer,
+                &was,
+            ],
+        )
+        .await?;
         if changed != 1 {
             return Err(StoreError::new(
                 StoreErrorKind::Stale,
                 format!("game {} changed meanwhile (or is not stored)", game.id),
             ));
         }
-        match change {
-            Change::Move => {
-                let mv = round
-                    .game
-                    .ply()
-                    .checked_sub(1)
-                    .and_then(|ply| move_row(round, ply))
-                    .ok_or_else(|| StoreError::other("a move was to be stored, but none is"))?;
-                insert_move(&transaction, &game.id, &mv).await?;
-            }
-            Change::TakeBack(ply) => {
-                let ply = i32::try_from(ply).unwrap_or(i32::MAX);
-                transaction
-                    .execute(
+        // The rest goes out at once (pipelined on the connection): one round trip.
+        let moves = async {
+            match change {
+                Change::Move => {
+                    let mv = round
+                        .game
+                        .ply()
+                        .checked_sub(1)
+                        .and_then(|ply| move_row(round, ply))
+                        .ok_or_else(|| StoreError::other("a move was to be stored, but none is"))?;
+                    insert_move(&transaction, &game.id, &mv).await
+                }
+                Change::TakeBack(ply) => {
+                    let ply = i32::try_from(ply).unwrap_or(i32::MAX);
+                    exec(
+                        &transaction,
                         "DELETE FROM moves WHERE game_id = $1 AND ply >= $2",
                         &[&game.id, &ply],
                     )
-                    .await?;
+                    .await
+                    .map(|_| ())
+                }
+                Change::Game => Ok(()),
             }
-            Change::Game => {}
-        }
-        sync_job(&transaction, round).await?;
-        notify(&transaction, &game.id, round.version).await?;
+        };
+        tokio::try_join!(
+            moves,
+            sync_job(&transaction, round),
+            notify(&transaction, &game.id, round.version)
+        )?;
         transaction.commit().await?;
         Ok(())
     }
@@ -421,12 +442,10 @@ impl PgStore {
     /// The game `id`, rebuilt, if there is one.
     pub async fn load(&self, id: &str) -> Result<Option<Round>, StoreError> {
         let client = self.pool.get().await?;
-        let row = client
-            .query_opt(
-                &format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1"),
-                &[&id],
-            )
+        let statement = client
+            .prepare_cached(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1"))
             .await?;
+        let row = client.query_opt(&statement, &[&id]).await?;
         let Some(row) = row else {
             return Ok(None);
         };
@@ -525,27 +544,28 @@ pub enum Heard {
 async fn sync_job(client: &impl GenericClient, round: &Round) -> Result<(), StoreError> {
     if round.engine_to_move() || round.engine_has_offer() {
         let version = i64::try_from(round.version).unwrap_or(i64::MAX);
-        client
-            .execute(
-                "INSERT INTO engine_jobs (game_id, version) VALUES ($1, $2) \
-                 ON CONFLICT (game_id) DO UPDATE \
-                 SET version = $2, taken_by = NULL, taken_until = NULL",
-                &[&round.id, &version],
-            )
-            .await?;
+        exec(
+            client,
+            "INSERT INTO engine_jobs (game_id, version) VALUES ($1, $2) \
+             ON CONFLICT (game_id) DO UPDATE \
+             SET version = $2, taken_by = NULL, taken_until = NULL",
+            &[&round.id, &version],
+        )
+        .await?;
     } else {
-        client
-            .execute("DELETE FROM engine_jobs WHERE game_id = $1", &[&round.id])
-            .await?;
+        exec(
+            client,
+            "DELETE FROM engine_jobs WHERE game_id = $1",
+            &[&round.id],
+        )
+        .await?;
     }
     Ok(())
 }
 
 async fn notify(client: &impl GenericClient, id: &str, version: u64) -> Result<(), StoreError> {
     let payload = format!("{id} {version}");
-    client
-        .execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &payload])
-        .await?;
+    exec(client, "SELECT pg_notify($1, $2)", &[&CHANNEL, &payload]).await?;
     Ok(())
 }
 
