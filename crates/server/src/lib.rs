@@ -75,6 +75,9 @@ pub fn router(app: Arc<App>) -> Router {
         .merge(upload)
         .fallback(api::not_found)
         .layer(middleware::from_fn_with_state(Arc::clone(&app), gate))
+        // Text (the page, its script, JSON answers, PDN, SVG) goes out compressed when the
+        // browser accepts it: brotli or gzip.
+        .layer(tower_http::compression::CompressionLayer::new())
         .with_state(app)
 }
 

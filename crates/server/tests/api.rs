@@ -726,3 +726,49 @@ async fn an_open_draw_offer_survives_a_restart() -> TestResult {
     );
     Ok(())
 }
+
+#[tokio::test]
+async fn text_goes_out_compressed_when_the_browser_accepts_it() -> TestResult {
+    use axum::body::Body;
+    use axum::http::Request;
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let app = memory_app()?;
+    let (id, _, _) = create(&app, json!({"variant": "bashni", "mode": "local"})).await?;
+    for (uri, encoding) in [
+        ("/assets/app.js", "gzip"),
+        ("/assets/app.js", "br"),
+        ("/", "gzip"),
+        (&format!("/api/games/{id}") as &str, "gzip"),
+    ] {
+        let plain = bashni_server::router(Arc::clone(&app))
+            .oneshot(Request::builder().uri(uri).body(Body::empty())?)
+            .await?;
+        assert!(plain.headers().get("content-encoding").is_none());
+        let plain = plain.into_body().collect().await?.to_bytes().len();
+        let packed = bashni_server::router(Arc::clone(&app))
+            .oneshot(
+                Request::builder()
+                    .uri(uri)
+                    .header("accept-encoding", encoding)
+                    .body(Body::empty())?,
+            )
+            .await?;
+        assert_eq!(
+            packed
+                .headers()
+                .get("content-encoding")
+                .and_then(|v| v.to_str().ok()),
+            Some(encoding),
+            "{uri}"
+        );
+        let packed = packed.into_body().collect().await?.to_bytes().len();
+        // Large texts shrink to less than half; small ones still shrink.
+        let limit = if plain > 4096 { plain / 2 } else { plain };
+        assert!(
+            packed < limit,
+            "{uri} {encoding}: {packed} of {plain} bytes"
+        );
+    }
+    Ok(())
+}
