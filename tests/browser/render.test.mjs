@@ -119,3 +119,21 @@ test('a name with a script tag is shown as text and never runs', async () => {
     await context.close();
   }
 });
+
+test('the inspector follows a move made while it shows a tower', async () => {
+  const created = await api(server.url, 'POST', '/api/games', { variant: 'bashni', mode: 'local' });
+  const { context, page } = await newPage(browser);
+  try {
+    await openGameAs(page, server.url, created);
+    await page.hover('[data-square="c3"]');
+    assert.equal(await page.textContent('#inspector'), 'c3: White man');
+    // The move comes from elsewhere (another tab of the same seat); the mouse stays put.
+    await api(server.url, 'POST', '/api/games/' + created.id + '/move', { move: 'c3-d4' }, created.token);
+    await page.waitForFunction(() => document.querySelector('svg.board').dataset.version !== undefined
+      && window.__bashniState && window.__bashniState.moves.length === 1);
+    await page.waitForFunction(() => !document.querySelector('#inspector').textContent.includes('White man'));
+    assert.match(await page.textContent('#inspector'), /^c3: /);
+  } finally {
+    await context.close();
+  }
+});

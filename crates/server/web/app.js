@@ -1189,6 +1189,7 @@
     function showInspector(sq) {
       const square = sq || g.hover;
       if (!g.state || !square) return;
+      g.inspected = square;
       const towers = shownPosition().towers;
       inspector.textContent = towerText(square, towers[square]);
     }
@@ -1285,6 +1286,8 @@
       drawControls();
       updateBoardData();
       tickClocks();
+      // The inspector follows the position shown: a move may have changed its tower.
+      if (g.inspected) showInspector(g.inspected);
     }
 
     function drawBoard(prev) {
