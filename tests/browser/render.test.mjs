@@ -137,3 +137,24 @@ test('the inspector follows a move made while it shows a tower', async () => {
     await context.close();
   }
 });
+
+test('a player in a game between people gets no engine analysis until the game ends', async () => {
+  const created = await api(server.url, 'POST', '/api/games', { variant: 'bashni', mode: 'friend' });
+  const invite = created.invite_url.split('/').pop();
+  const joined = await api(server.url, 'POST', '/api/games/' + created.id + '/join', { invite });
+  const { context, page } = await newPage(browser);
+  const watcher = await newPage(browser);
+  try {
+    await openGameAs(page, server.url, created);
+    await page.waitForSelector('#flip');
+    assert.equal(await page.locator('#analyse').count(), 0, 'a seated player may analyse');
+    // A watcher may.
+    await watcher.page.goto(server.url + '/g/' + created.id);
+    await watcher.page.waitForSelector('#analyse');
+    await api(server.url, 'POST', '/api/games/' + created.id + '/resign', {}, joined.token);
+    await page.waitForSelector('#analyse');
+  } finally {
+    await context.close();
+    await watcher.context.close();
+  }
+});

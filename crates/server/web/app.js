@@ -1502,7 +1502,13 @@
         drawPlayers();
         tickClocks();
       }));
-      controls.appendChild(button('analyse', 'Analyse', () => openAnalysis()));
+      // Fair play: no engine help for a player while a game between people goes on.
+      if (s.mode === 'friend' && !s.result && holdsSeat()) {
+        analysis.hidden = true;
+        clear(analysis);
+      } else {
+        controls.appendChild(button('analyse', 'Analyse', () => openAnalysis()));
+      }
 
       clear(links);
       links.appendChild(el('a', { id: 'pdn-link', href: '/api/games/' + encodeURIComponent(id) + '/pdn', download: 'bashni-' + id + '.pdn' }, 'Download PDN'));
