@@ -58,3 +58,26 @@ pub async fn asset(State(app): State<Arc<App>>, Path(name): Path<String>) -> Res
     )
         .into_response()
 }
+
+/// A page address that does not exist: a short page that says so, with a way back.
+pub async fn missing_page() -> Response {
+    const PAGE: &str = "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+<title>No such page – Bashni</title>\n<link rel=\"stylesheet\" href=\"/assets/style.css\">\n\
+</head>\n<body>\n<main id=\"app\"><div class=\"card narrow\"><h1>No such page</h1>\n\
+<p><a href=\"/\">Start a new game</a> or open the <a href=\"/study\">study board</a>.</p>\n\
+</div></main>\n</body>\n</html>\n";
+    (
+        StatusCode::NOT_FOUND,
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+            (
+                header::CONTENT_SECURITY_POLICY,
+                "default-src 'self'; frame-ancestors 'none'",
+            ),
+        ],
+        PAGE,
+    )
+        .into_response()
+}

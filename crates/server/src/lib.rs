@@ -73,12 +73,21 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/assets/{name}", get(assets::asset))
         .merge(api)
         .merge(upload)
-        .fallback(api::not_found)
+        .fallback(not_found)
         .layer(middleware::from_fn_with_state(Arc::clone(&app), gate))
         // Text (the page, its script, JSON answers, PDN, SVG) goes out compressed when the
         // browser accepts it: brotli or gzip.
         .layer(tower_http::compression::CompressionLayer::new())
         .with_state(app)
+}
+
+/// Anything else: under `/api` a JSON refusal, elsewhere a page that says so.
+async fn not_found(uri: axum::http::Uri) -> Response {
+    if uri.path() == "/api" || uri.path().starts_with("/api/") {
+        api::not_found().await.into_response()
+    } else {
+        assets::missing_page().await
+    }
 }
 
 /// The path as it may be logged: invite codes are secrets and are left out.
