@@ -788,3 +788,17 @@ async fn an_unknown_page_says_so_in_html_and_an_unknown_api_address_in_json() ->
     assert_eq!(answer["code"], "not_found");
     Ok(())
 }
+
+#[tokio::test]
+async fn the_games_list_counts_moves_as_the_rulebooks_do() -> TestResult {
+    let app = memory_app()?;
+    let (id, token, _) = create(&app, json!({"variant": "bashni", "mode": "local"})).await?;
+    for text in ["c3-d4", "f6-g5", "g3-h4"] {
+        let (status, answer) = play(&app, &id, &token, text).await?;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+    }
+    let (_, list) = call(&app, "GET", "/api/games", None, None).await?;
+    assert_eq!(list["games"][0]["plies"], 3);
+    assert_eq!(list["games"][0]["moves"], 2);
+    Ok(())
+}

@@ -818,7 +818,7 @@
         // the move count in the address asks for a new picture once the game has gone on.
         const thumb = el('img', {
           class: 'thumb',
-          src: '/api/games/' + encodeURIComponent(g.id) + '/diagram.svg?size=128&seen=' + encodeURIComponent(g.moves),
+          src: '/api/games/' + encodeURIComponent(g.id) + '/diagram.svg?size=128&seen=' + encodeURIComponent(g.plies),
           width: 64, height: 64, alt: '', loading: 'lazy',
           style: 'flex: none; width: 64px; height: 64px; border-radius: 3px;',
         });
