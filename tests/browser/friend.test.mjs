@@ -106,3 +106,15 @@ test('invite link, two players and a watcher', { timeout: 120000 }, async () => 
     for (const x of [a, b, c]) await x.context.close();
   }
 });
+
+test('an invite link to a game that does not exist says so instead of offering a seat', async () => {
+  const { context, page } = await newPage(browser);
+  try {
+    await page.goto(server.url + '/g/nosuchgame123/join/0123456789abcdef');
+    await page.waitForSelector('#join-missing');
+    assert.match(await page.textContent('#join-missing'), /No such game/);
+    assert.equal(await page.locator('#join').count(), 0);
+  } finally {
+    await context.close();
+  }
+});

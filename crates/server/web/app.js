@@ -865,7 +865,17 @@
         info.textContent = (creator && creator.name ? creator.name : 'A player') + ' invites you to play ' +
           variantName(state.variant) + '. You play ' + free + '.';
       }
-    }).catch((e) => { error.textContent = e.message; });
+    }).catch((e) => {
+      if (e.status === 404) {
+        // No such game: nothing to join.
+        clear(app);
+        append(app, el('div', { class: 'card narrow', id: 'join-missing' }, el('h1', null, 'No such game'),
+          el('p', null, 'The invite link is wrong, or the game is gone. ',
+            el('a', { href: '/' }, 'Start a new game'))));
+        return;
+      }
+      error.textContent = e.message;
+    });
     form.addEventListener('submit', async (ev) => {
       ev.preventDefault();
       error.textContent = '';
