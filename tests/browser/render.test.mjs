@@ -158,3 +158,21 @@ test('a player in a game between people gets no engine analysis until the game e
     await watcher.context.close();
   }
 });
+
+test('the page follows the system into dark mode', async () => {
+  const { context, page } = await newPage(browser);
+  try {
+    const background = async () => page.evaluate(() => {
+      const [r, g, b] = getComputedStyle(document.body.parentElement).backgroundColor
+        .match(/\d+/g).map(Number);
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    });
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.goto(server.url + '/');
+    assert.ok(await background() > 200, 'a light page is light');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    assert.ok(await background() < 60, 'a dark page is dark');
+  } finally {
+    await context.close();
+  }
+});
