@@ -114,3 +114,21 @@ test('a tower can be dragged to its square; a wrong square is refused with a rea
     await context.close();
   }
 });
+
+test('the draw answer buttons do not touch', async () => {
+  const created = await api(server.url, 'POST', '/api/games', { variant: 'bashni', mode: 'local' });
+  await api(server.url, 'POST', '/api/games/' + created.id + '/draw', { action: 'offer' }, created.token);
+  const { context, page } = await newPage(browser);
+  try {
+    await openGameAs(page, server.url, created);
+    await page.waitForSelector('#draw-decline');
+    const accept = await page.locator('#draw-accept').boundingBox();
+    const decline = await page.locator('#draw-decline').boundingBox();
+    const apart = decline.y >= accept.y + accept.height
+      ? decline.y - (accept.y + accept.height)
+      : decline.x - (accept.x + accept.width);
+    assert.ok(apart >= 6, 'the buttons are ' + apart + ' px apart');
+  } finally {
+    await context.close();
+  }
+});
