@@ -525,35 +525,10 @@ async fn positions_are_checked_and_analysed() -> TestResult {
 async fn the_websocket_tells_watchers_and_takes_moves() -> TestResult {
     let app = memory_app()?;
     let (id, token, _) = create(&app, json!({"variant": "bashni", "mode": "local"})).await?;
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
-    let address = listener.local_addr()?;
-    tokio::spawn(bashni_server::serve(listener, Arc::clone(&app)));
+    let address = serve(&app).await?;
     let url = format!("ws://{address}/api/games/{id}/ws");
     let (mut player, _) = tokio_tungstenite::connect_async(&url).await?;
     let (mut watcher, _) = tokio_tungstenite::connect_async(&url).await?;
-    async fn next_json(
-        socket: &mut (
-                 impl StreamExt<
-            Item = Result<
-                tokio_tungstenite::tungstenite::Message,
-                tokio_tungstenite::tungstenite::Error,
-            >,
-        > + Unpin
-             ),
-        kind: &str,
-    ) -> Result<Value, Box<dyn std::error::Error>> {
-        loop {
-            let message = tokio::time::timeout(Duration::from_secs(5), socket.next())
-                .await?
-                .ok_or("socket closed")??;
-            if let Ok(text) = message.to_text() {
-                let value: Value = serde_json::from_str(text)?;
-                if value["type"] == kind {
-                    return Ok(value);
-                }
-            }
-        }
-    }
     let first = next_json(&mut watcher, "state").await?;
     assert!(move_texts(&first["state"]).is_empty());
     next_json(&mut player, "state").await?;

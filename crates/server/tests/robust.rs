@@ -14,7 +14,6 @@ use axum::http::{Request, StatusCode};
 use bashni_server::{App, Settings, Store, StoreOptions, router};
 use common::*;
 use futures_util::{SinkExt, StreamExt};
-use http_body_util::BodyExt;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tower::ServiceExt;
@@ -49,20 +48,8 @@ async fn call_from(
     uri: &str,
     body: Option<Value>,
 ) -> Result<(StatusCode, Value), Error> {
-    let mut request = Request::builder().method(method).uri(uri);
-    if body.is_some() {
-        request = request.header("content-type", "application/json");
-    }
-    let mut request = request.body(Body::from(body.map(|b| b.to_string()).unwrap_or_default()))?;
-    request
-        .extensions_mut()
-        .insert(ConnectInfo(SocketAddr::new(client, 40000)));
-    let response = router(Arc::clone(app)).oneshot(request).await?;
-    let status = response.status();
-    let bytes = response.into_body().collect().await?.to_bytes();
-    let value = serde_json::from_slice(&bytes)
-        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));
-    Ok((status, value))
+    let body = body.map(|b| b.to_string());
+    call_as(app, Some(client), method, uri, None, body.as_deref()).await
 }
 
 /// A socket on game `id`, bound to the seat of `token`, past its first states.

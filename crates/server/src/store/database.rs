@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use super::postgres::Heard;
-use super::{Change, GameSummary, PgStore, Store, StoreError, StoreErrorKind};
+use super::{Change, GameSummary, PgStore, Store, StoreError};
 use crate::round::Round;
 
 /// The SQLite store on a thread of its own: every call is queued and runs there, one at a
@@ -206,12 +206,5 @@ impl Database {
         if let Backend::Postgres(store) = &self.backend {
             store.listen(changes);
         }
-    }
-}
-
-impl StoreError {
-    /// Whether another writer came first.
-    pub fn is_stale(&self) -> bool {
-        self.kind == StoreErrorKind::Stale
     }
 }

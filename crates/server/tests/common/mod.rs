@@ -54,6 +54,19 @@ pub async fn call(
     token: Option<&str>,
     body: Option<&str>,
 ) -> Result<(StatusCode, Value), Box<dyn std::error::Error>> {
+    call_as(app, None, method, uri, token, body).await
+}
+
+/// Sends a request as if on a connection from `client` (when given); returns the status and
+/// the body (JSON if it is JSON, else a string).
+pub async fn call_as(
+    app: &Arc<App>,
+    client: Option<std::net::IpAddr>,
+    method: &str,
+    uri: &str,
+    token: Option<&str>,
+    body: Option<&str>,
+) -> Result<(StatusCode, Value), Box<dyn std::error::Error>> {
     let mut request = Request::builder().method(method).uri(uri);
     if let Some(token) = token {
         request = request.header("x-seat-token", token);
@@ -61,7 +74,14 @@ pub async fn call(
     if body.is_some() {
         request = request.header("content-type", "application/json");
     }
-    let request = request.body(Body::from(body.unwrap_or("").to_string()))?;
+    let mut request = request.body(Body::from(body.unwrap_or("").to_string()))?;
+    if let Some(client) = client {
+        request
+            .extensions_mut()
+            .insert(axum::extract::ConnectInfo(std::net::SocketAddr::new(
+                client, 40000,
+            )));
+    }
     let response = router(Arc::clone(app)).oneshot(request).await?;
     let status = response.status();
     let bytes = response.into_body().collect().await?.to_bytes();
