@@ -3,7 +3,8 @@
 # each benchmark (which checks the benchmarks' node counts), a short load run against the
 # server with a kill and restart in the middle, a cluster run (three servers on PostgreSQL
 # behind HAProxy, one killed), and the browser tests of the web app
-# (Chromium driven by playwright-core; see tests/browser/run.sh).
+# (Chromium driven by playwright-core; see tests/browser/run.sh), after the unit tests of the
+# page's modules (node --test tests/web).
 # First scripts/setup.sh makes sure Chromium, Node and the browser tests' packages are there
 # (installing them as root on Debian), or stops before any build with what to install.
 set -euo pipefail
@@ -22,4 +23,5 @@ cargo build -p bashni -p bashni-server --examples --bins --locked
 # what clients saw, or a game was told of two moves at one ply.
 scripts/cluster-load.sh --server "$target/debug/bashni" --games 30 --plies 30 --think-ms 100 \
     --bind-seat --kill-instance-after-ms 3000
+node --test tests/web/
 tests/browser/run.sh

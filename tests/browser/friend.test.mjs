@@ -39,7 +39,11 @@ test('invite link, two players and a watcher', { timeout: 120000 }, async () => 
     const id = gameIdOf(a.page);
     assert.match(invite, new RegExp('/g/' + id + '/join/'));
     assert.equal(new URL(watch).pathname, '/g/' + id);
-    assert.match(await a.page.textContent('#status'), /Waiting for your friend/);
+    // Before the guest comes: no 'your move', no resign or draw offer.
+    assert.equal(await a.page.textContent('#status'), 'Waiting for your opponent to join.');
+    assert.equal(await a.page.locator('#resign').count(), 0, 'nothing to resign before the guest joins');
+    assert.equal(await a.page.locator('#draw-offer').count(), 0, 'no draw offer before the guest joins');
+    assert.equal((await boardData(a.page)).canMove, 'false');
 
     // B joins with the link.
     await b.page.goto(invite);

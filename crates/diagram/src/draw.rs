@@ -1,5 +1,5 @@
 //! The drawing itself: SVG text in board units (a square is 100 units), the same geometry and
-//! colours as the board of the web page (`crates/server/web/app.js` and `style.css`).
+//! colours as the board of the web page (`crates/server/web/towers.js` and `style.css`).
 
 use std::fmt::Write;
 

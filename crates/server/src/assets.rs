@@ -1,62 +1,209 @@
 //! The page and its files, built into the binary so that running it needs nothing else.
+//!
+//! Each file is also served under a name with a hash of its content (`board.3fa94c01d2.js`),
+//! cached by browsers for good; the page (the shell) names those files, through an import
+//! map for the script modules, and is checked again on each visit with its ETag.
 
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use axum::extract::{Path, State};
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use base64::Engine as _;
+use sha2::{Digest, Sha256};
 
 use crate::app::App;
 
 const INDEX: &str = include_str!("../web/index.html");
-const APP_JS: &str = include_str!("../web/app.js");
-const STYLE: &str = include_str!("../web/style.css");
 
-fn file(app: &App, name: &str, built_in: &'static str) -> String {
-    if let Some(dir) = &app.settings.web_dir
-        && let Ok(text) = std::fs::read_to_string(dir.join(name))
-    {
-        return text;
+/// The page's files: name and text.
+const FILES: &[(&str, &str)] = &[
+    ("style.css", include_str!("../web/style.css")),
+    ("main.js", include_str!("../web/main.js")),
+    ("dom.js", include_str!("../web/dom.js")),
+    ("api.js", include_str!("../web/api.js")),
+    ("text.js", include_str!("../web/text.js")),
+    ("state.js", include_str!("../web/state.js")),
+    ("selection.js", include_str!("../web/selection.js")),
+    ("towers.js", include_str!("../web/towers.js")),
+    ("board.js", include_str!("../web/board.js")),
+    ("socket.js", include_str!("../web/socket.js")),
+    ("sound.js", include_str!("../web/sound.js")),
+    ("settings.js", include_str!("../web/settings.js")),
+    ("analysis.js", include_str!("../web/analysis.js")),
+    ("home.js", include_str!("../web/home.js")),
+    ("join.js", include_str!("../web/join.js")),
+    ("game.js", include_str!("../web/game.js")),
+    ("study.js", include_str!("../web/study.js")),
+];
+
+const IMMUTABLE: &str = "public, max-age=31536000, immutable";
+
+fn content_type(name: &str) -> &'static str {
+    if name.ends_with(".css") {
+        "text/css; charset=utf-8"
+    } else {
+        "text/javascript; charset=utf-8"
     }
-    built_in.to_string()
+}
+
+fn sha256(text: &str) -> [u8; 32] {
+    Sha256::digest(text.as_bytes()).into()
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// `board.js` with `hash` in its name: `board.<hash>.js`.
+fn hashed_name(name: &str, hash: &str) -> String {
+    match name.rsplit_once('.') {
+        Some((stem, ext)) => format!("{stem}.{hash}.{ext}"),
+        None => format!("{name}.{hash}"),
+    }
+}
+
+/// The built-in files with their hashed names, and the shell that names them.
+struct Built {
+    /// (plain name, hashed name, text)
+    files: Vec<(&'static str, String, &'static str)>,
+    shell: String,
+    etag: String,
+    csp: String,
+}
+
+fn csp(script_hash: Option<&str>) -> String {
+    let scripts = script_hash.map_or_else(|| "'self'".to_string(), |h| format!("'self' '{h}'"));
+    format!(
+        "default-src 'self'; script-src {scripts}; img-src 'self' data: blob:; \
+         media-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'"
+    )
+}
+
+fn build() -> Built {
+    let files: Vec<_> = FILES
+        .iter()
+        .map(|&(name, text)| (name, hashed_name(name, &hex(&sha256(text))[..10]), text))
+        .collect();
+    let url = |name: &str| format!("/assets/{name}");
+    let imports: serde_json::Map<String, serde_json::Value> = files
+        .iter()
+        .filter(|(name, _, _)| name.ends_with(".js"))
+        .map(|(name, hashed, _)| (url(name), url(hashed).into()))
+        .collect();
+    let map = serde_json::json!({ "imports": imports }).to_string();
+    let preload: String = files
+        .iter()
+        .filter(|(name, _, _)| name.ends_with(".js"))
+        .map(|(_, hashed, _)| format!("<link rel=\"modulepreload\" href=\"{}\">\n", url(hashed)))
+        .collect();
+    let mut shell = INDEX.to_string();
+    for (name, hashed, _) in &files {
+        if name.ends_with(".css") {
+            shell = shell.replace(&url(name), &url(hashed));
+        }
+    }
+    let main = files
+        .iter()
+        .find(|(name, _, _)| *name == "main.js")
+        .map(|(_, hashed, _)| url(hashed))
+        .unwrap_or_else(|| url("main.js"));
+    shell = shell.replace(
+        "<script type=\"module\" src=\"/assets/main.js\"></script>",
+        &format!("<script type=\"importmap\">{map}</script>\n{preload}<script type=\"module\" src=\"{main}\"></script>"),
+    );
+    let script_hash = format!(
+        "sha256-{}",
+        base64::engine::general_purpose::STANDARD.encode(sha256(&map))
+    );
+    let etag = format!("\"{}\"", &hex(&sha256(&shell))[..20]);
+    Built {
+        files,
+        shell,
+        etag,
+        csp: csp(Some(&script_hash)),
+    }
+}
+
+static BUILT: LazyLock<Built> = LazyLock::new(build);
+
+fn from_dir(app: &App, name: &str) -> Option<String> {
+    let dir = app.settings.web_dir.as_ref()?;
+    std::fs::read_to_string(dir.join(name)).ok()
+}
+
+fn matches(headers: &HeaderMap, etag: &str) -> bool {
+    headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim() == etag || t.trim() == "*"))
 }
 
 /// The page, for every address the browser shows.
-pub async fn page(State(app): State<Arc<App>>) -> Response {
-    (
-        [
-            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
-            (header::CACHE_CONTROL, "no-cache"),
-            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-            (
-                header::CONTENT_SECURITY_POLICY,
-                "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; \
-                 frame-ancestors 'none'",
-            ),
-            (header::X_FRAME_OPTIONS, "DENY"),
-            (header::REFERRER_POLICY, "same-origin"),
-        ],
-        file(&app, "index.html", INDEX),
-    )
-        .into_response()
+pub async fn page(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
+    let (shell, etag, policy) = match from_dir(&app, "index.html") {
+        // Development: the files as they are on disk, no hashed names.
+        Some(text) => {
+            let etag = format!("\"{}\"", &hex(&sha256(&text))[..20]);
+            (text, etag, csp(None))
+        }
+        None => (BUILT.shell.clone(), BUILT.etag.clone(), BUILT.csp.clone()),
+    };
+    let common = [
+        (header::CACHE_CONTROL, "no-cache".to_string()),
+        (header::ETAG, etag.clone()),
+        (header::CONTENT_SECURITY_POLICY, policy),
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff".to_string()),
+        (header::X_FRAME_OPTIONS, "DENY".to_string()),
+        (header::REFERRER_POLICY, "same-origin".to_string()),
+    ];
+    if matches(&headers, &etag) {
+        return (StatusCode::NOT_MODIFIED, common).into_response();
+    }
+    let mut response = (common, shell).into_response();
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/html; charset=utf-8"),
+    );
+    response
 }
 
-/// The page's script and style sheet.
-pub async fn asset(State(app): State<Arc<App>>, Path(name): Path<String>) -> Response {
-    let (kind, built_in) = match name.as_str() {
-        "app.js" => ("text/javascript; charset=utf-8", APP_JS),
-        "style.css" => ("text/css; charset=utf-8", STYLE),
-        _ => return (StatusCode::NOT_FOUND, "no such file").into_response(),
+/// One of the page's files, by its plain name (checked on each use) or its hashed name
+/// (kept for good).
+pub async fn asset(
+    State(app): State<Arc<App>>,
+    Path(name): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    let found = BUILT
+        .files
+        .iter()
+        .find(|(plain, hashed, _)| *plain == name || *hashed == name);
+    let Some(&(plain, ref hashed, text)) = found else {
+        return (StatusCode::NOT_FOUND, "no such file").into_response();
     };
-    (
-        [
-            (header::CONTENT_TYPE, kind),
-            (header::CACHE_CONTROL, "no-cache"),
-            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-        ],
-        file(&app, &name, built_in),
-    )
-        .into_response()
+    let immutable = *hashed == name;
+    let text = if immutable {
+        text.to_string()
+    } else {
+        from_dir(&app, plain).unwrap_or_else(|| text.to_string())
+    };
+    let etag = format!("\"{}\"", &hex(&sha256(&text))[..20]);
+    let cache = if immutable { IMMUTABLE } else { "no-cache" };
+    let common = [
+        (header::CACHE_CONTROL, cache.to_string()),
+        (header::ETAG, etag.clone()),
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff".to_string()),
+    ];
+    if matches(&headers, &etag) {
+        return (StatusCode::NOT_MODIFIED, common).into_response();
+    }
+    let mut response = (common, text).into_response();
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static(content_type(plain)),
+    );
+    response
 }
 
 /// A page address that does not exist: a short page that says so, with a way back.
@@ -80,4 +227,53 @@ pub async fn missing_page() -> Response {
         PAGE,
     )
         .into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_module_the_page_imports_is_served() {
+        // Each `from './x.js'` in a module names a file of FILES.
+        for (name, text) in FILES {
+            for part in text.split("from './").skip(1) {
+                let imported = part.split('\'').next().unwrap_or_default();
+                assert!(
+                    FILES.iter().any(|(n, _)| *n == imported),
+                    "{name} imports {imported}, which is not served"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_shell_names_hashed_files_and_its_import_map_is_allowed() {
+        let built = build();
+        assert!(!built.shell.contains("src=\"/assets/main.js\""));
+        for (name, hashed, _) in &built.files {
+            assert_ne!(*name, hashed.as_str());
+            assert!(
+                built.shell.contains(&format!("/assets/{hashed}")),
+                "{hashed}"
+            );
+        }
+        let start = built
+            .shell
+            .find("<script type=\"importmap\">")
+            .expect("an import map")
+            + 25;
+        let end = start + built.shell[start..].find("</script>").expect("its end");
+        let map = &built.shell[start..end];
+        let hash = base64::engine::general_purpose::STANDARD.encode(sha256(map));
+        assert!(built.csp.contains(&format!("'sha256-{hash}'")));
+    }
+
+    #[test]
+    fn a_hashed_name_changes_with_the_text() {
+        let a = hashed_name("board.js", &hex(&sha256("one"))[..10]);
+        let b = hashed_name("board.js", &hex(&sha256("two"))[..10]);
+        assert_ne!(a, b);
+        assert!(a.starts_with("board.") && a.ends_with(".js"));
+    }
 }

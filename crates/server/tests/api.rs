@@ -366,8 +366,11 @@ async fn names_are_data_and_the_page_is_served() -> TestResult {
     assert_eq!(answer["state"]["white"]["name"], name);
     let (status, page) = call(&app, "GET", "/", None, None).await?;
     assert_eq!(status, StatusCode::OK);
-    assert!(page.as_str().is_some_and(|p| p.contains("/assets/app.js")));
-    let (status, _) = call(&app, "GET", "/assets/app.js", None, None).await?;
+    assert!(
+        page.as_str()
+            .is_some_and(|p| p.contains("<script type=\"module\""))
+    );
+    let (status, _) = call(&app, "GET", "/assets/main.js", None, None).await?;
     assert_eq!(status, StatusCode::OK);
     let (status, _) = call(&app, "GET", "/assets/secret.txt", None, None).await?;
     assert_eq!(status, StatusCode::NOT_FOUND);
@@ -711,8 +714,8 @@ async fn text_goes_out_compressed_when_the_browser_accepts_it() -> TestResult {
     let app = memory_app()?;
     let (id, _, _) = create(&app, json!({"variant": "bashni", "mode": "local"})).await?;
     for (uri, encoding) in [
-        ("/assets/app.js", "gzip"),
-        ("/assets/app.js", "br"),
+        ("/assets/game.js", "gzip"),
+        ("/assets/game.js", "br"),
         ("/", "gzip"),
         (&format!("/api/games/{id}") as &str, "gzip"),
     ] {
@@ -745,6 +748,67 @@ async fn text_goes_out_compressed_when_the_browser_accepts_it() -> TestResult {
             "{uri} {encoding}: {packed} of {plain} bytes"
         );
     }
+    Ok(())
+}
+
+/// Sends a GET with `headers`; answers the status, the headers and the body as text.
+async fn get_with(
+    app: &Arc<bashni_server::App>,
+    uri: &str,
+    headers: &[(&str, &str)],
+) -> Result<(StatusCode, axum::http::HeaderMap, String), Box<dyn std::error::Error>> {
+    use axum::body::Body;
+    use axum::http::Request;
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let mut request = Request::builder().uri(uri);
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let answer = bashni_server::router(Arc::clone(app))
+        .oneshot(request.body(Body::empty())?)
+        .await?;
+    let status = answer.status();
+    let headers = answer.headers().clone();
+    let body = answer.into_body().collect().await?.to_bytes();
+    Ok((status, headers, String::from_utf8_lossy(&body).into_owned()))
+}
+
+#[tokio::test]
+async fn the_page_files_are_kept_for_good_under_hashed_names_and_the_shell_is_checked() -> TestResult
+{
+    let app = memory_app()?;
+    let (status, headers, shell) = get_with(&app, "/", &[]).await?;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(headers["cache-control"], "no-cache");
+    let etag = headers["etag"].to_str()?.to_string();
+    // The shell names its script and style by hashed names.
+    let hashed: Vec<String> = shell
+        .split("/assets/")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .filter(|name| name.matches('.').count() == 2)
+        .map(str::to_string)
+        .collect();
+    assert!(hashed.iter().any(|n| n.starts_with("main.")), "{shell}");
+    assert!(hashed.iter().any(|n| n.starts_with("style.")), "{shell}");
+    for name in &hashed {
+        let (status, headers, _) = get_with(&app, &format!("/assets/{name}"), &[]).await?;
+        assert_eq!(status, StatusCode::OK, "{name}");
+        assert!(
+            headers["cache-control"].to_str()?.contains("immutable"),
+            "{name}"
+        );
+    }
+    // The plain names are checked on each use.
+    let (_, headers, _) = get_with(&app, "/assets/main.js", &[]).await?;
+    assert_eq!(headers["cache-control"], "no-cache");
+    // A browser that has the shell gets 304 and no body.
+    let (status, _, body) = get_with(&app, "/", &[("if-none-match", &etag)]).await?;
+    assert_eq!(status, StatusCode::NOT_MODIFIED);
+    assert!(body.is_empty());
+    let (status, _, _) = get_with(&app, "/", &[("if-none-match", "\"other\"")]).await?;
+    assert_eq!(status, StatusCode::OK);
     Ok(())
 }
 

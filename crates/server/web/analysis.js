@@ -1,0 +1,71 @@
+// The engine's view of a position: lines with scores, an evaluation bar and a graph of the
+// evaluation over a game. Views only: they draw what they are given.
+
+import { el, svgEl } from './dom.js';
+import { capital, scoreValue } from './text.js';
+
+/** The lines of an analysis (`data` from /api/analyse) for the side `turn`; `onLine(line)` when a line is clicked. */
+export function analysisView(data, turn, onLine) {
+  const box = el('div', { class: 'analysis-result' });
+  box.appendChild(el('p', { class: 'analysis-summary' },
+    'Depth ' + data.depth + ', ' + Number(data.nodes || 0).toLocaleString('en') + ' positions. ' +
+    'Scores are in men (1.00 = one man); plus is good for the side named.'));
+  const ol = el('ol', { class: 'lines' });
+  for (const line of data.lines || []) {
+    const moves = el('span', { class: 'line' }, (line.moves || []).join(' '));
+    const li = el('li', null,
+      el('b', { class: 'score' }, line.score),
+      turn === 'black' && /^[+-]?\d/.test(line.score)
+        ? ' for Black (' + line.score_white + ' for White) '
+        : ' for ' + capital(turn) + ' ',
+      onLine ? el('button', { type: 'button', class: 'line-play link', title: 'Play this line on the analysis board', onclick: () => onLine(line) }, moves) : moves);
+    ol.appendChild(li);
+  }
+  box.appendChild(ol);
+  return box;
+}
+
+/** A vertical bar: White's share from the bottom, by White's score `text` (null: even, unknown). */
+export function evalBar(text) {
+  const v = scoreValue(text, 5);
+  const share = v === null ? 50 : 50 + v * 9;
+  const bar = el('div', { class: 'eval-bar', id: 'eval-bar', role: 'img',
+    'aria-label': text ? 'Evaluation for White: ' + text : 'No evaluation yet' });
+  bar.appendChild(el('div', { class: 'eval-white', style: 'height: ' + share.toFixed(1) + '%' }));
+  bar.appendChild(el('span', { class: 'eval-text' }, text || '…'));
+  bar.dataset.score = text || '';
+  return bar;
+}
+
+/**
+ * A graph of White's score after each ply (`scores[i]`: text or undefined); `current` is
+ * marked; `onPly(i)` when the graph is clicked.
+ */
+export function evalGraph(scores, plies, current, onPly) {
+  const w = 300;
+  const h = 80;
+  const svg = svgEl('svg', { viewBox: '0 0 ' + w + ' ' + h, class: 'eval-graph', id: 'eval-graph', role: 'img',
+    'aria-label': 'Evaluation over the game' });
+  svg.appendChild(svgEl('rect', { x: 0, y: 0, width: w, height: h / 2, class: 'graph-black' }));
+  svg.appendChild(svgEl('rect', { x: 0, y: h / 2, width: w, height: h / 2, class: 'graph-white' }));
+  const x = (i) => (plies <= 1 ? 0 : (i / (plies - 1)) * w);
+  const y = (v) => h / 2 - (v / 5) * (h / 2 - 3);
+  const pts = [];
+  for (let i = 0; i < plies; i++) {
+    const v = scoreValue(scores[i], 5);
+    if (v !== null) pts.push(x(i).toFixed(1) + ',' + y(v).toFixed(1));
+  }
+  if (pts.length) svg.appendChild(svgEl('polyline', { points: pts.join(' '), class: 'graph-line' }));
+  if (current >= 0 && current < plies) {
+    svg.appendChild(svgEl('line', { x1: x(current), x2: x(current), y1: 0, y2: h, class: 'graph-now' }));
+  }
+  svg.dataset.points = String(pts.length);
+  if (onPly) {
+    svg.addEventListener('click', (ev) => {
+      const r = svg.getBoundingClientRect();
+      const i = Math.round(((ev.clientX - r.left) / r.width) * (plies - 1));
+      onPly(Math.max(0, Math.min(plies - 1, i)));
+    });
+  }
+  return svg;
+}

@@ -1,0 +1,870 @@
+// The game page: the board, the players and clocks, the moves, and what a player can do.
+// The state is the server's; this controller only shows it and sends what the player does.
+
+import { el, append, clear, button, absoluteUrl, copyText } from './dom.js';
+import { api, seats, gamePath, createGame, ApiError } from './api.js';
+import { Board } from './board.js';
+import { GameSocket } from './socket.js';
+import { premoveMatch } from './selection.js';
+import * as S from './state.js';
+import { capital, otherColor, towerText, formatClock, resultText, variantName, modeName,
+  moveLabel, positionLines, timeOfClock } from './text.js';
+import { analysisView, evalBar, evalGraph } from './analysis.js';
+import { play as playSound, soundElements } from './sound.js';
+
+const LOW_TIME_MS = 20000;
+
+// Whether a position is the usual start: 12 men each, on their first three rows, White to move.
+function isUsualStart(pos) {
+  if (pos.turn !== 'white') return false;
+  const squares = Object.entries(pos.towers);
+  if (squares.length !== 24) return false;
+  return squares.every(([sq, t]) => {
+    const row = Number(sq.slice(1));
+    return (t === 'w' && row <= 3) || (t === 'b' && row >= 6);
+  });
+}
+
+/** The game page of game `id`. */
+export function gamePage(app, id) {
+  return new GamePage(app, id);
+}
+
+class GamePage {
+  constructor(app, id) {
+    document.body.dataset.page = 'game';
+    this.app = app;
+    this.id = id;
+    const seat = seats.get(id);
+    this.seatRecord = seat;
+    this.token = seat ? seat.token : null;
+    this.you = seat ? seat.seat : null;
+    this.state = null;
+    this.view = null;          // null: the live position; -1: the start; i: after move i
+    this.busy = false;
+    this.flipped = null;       // null: follow the seat
+    this.receivedAt = 0;
+    this.scores = {};          // ply -> White's score from "analyse each move"
+    this.hover = null;
+    this.inspected = null;
+    this.chooser = null;       // {square, options, hover}
+    this.lastShown = null;     // what was drawn last, to animate the next move
+    this.premove = null;       // {from, to}
+    this.resignArmed = false;
+    this.lowWarned = false;
+    this.analysing = 0;
+    this.flagCheck = 0;
+    const params = new URLSearchParams(location.search);
+    this.askedPly = params.has('ply') ? Number(params.get('ply')) : null;
+
+    this.board = new Board({
+      onSquare: (sq) => {
+        this.hover = sq;
+        this.showInspector(sq);
+        if (this.premove) { this.premove = null; this.redrawMarks(); }
+      },
+      onHover: (sq) => { this.hover = sq; this.showInspector(); },
+      onLongPress: (sq) => { this.hover = sq; this.showInspector(); },
+      onPlay: (move) => this.play(move),
+      onChoose: (c) => this.openChooser(c),
+      onRefuse: (sq, why) => {
+        if (why === 'tower') {
+          this.flash(this.state.must_capture ? 'Capture is forced: choose a tower that can capture.' : 'That tower cannot move now.');
+        } else {
+          this.flash('No legal move goes there.');
+        }
+      },
+      onPremove: (p) => {
+        this.premove = p;
+        this.redrawMarks();
+        this.flash('Premove ' + p.from + '–' + p.to + ': played when your turn comes, if it is legal then. Click the board to cancel it.');
+      },
+    });
+    this.build();
+    soundElements();
+    setInterval(() => this.tickClocks(), 100);
+    document.addEventListener('keydown', (ev) => this.onKey(ev));
+    this.socket = new GameSocket(id, this.token, {
+      onOpen: () => {
+        this.conn.hidden = true;
+        this.board.svg.dataset.connected = 'true';
+        if (this.everOpened) this.refresh();
+        this.everOpened = true;
+      },
+      onSeat: (you) => { this.you = you; if (this.state) this.render(this.state); },
+      onState: (state, fresh) => this.apply(state, false, fresh),
+      onUpdate: (update) => {
+        const next = S.mergeUpdate(this.state, update);
+        if (next) this.apply(next, false);
+        else this.socket.askState();
+      },
+      onClose: () => {
+        this.board.svg.dataset.connected = 'false';
+        this.conn.hidden = false;
+        this.conn.textContent = 'Connection lost. Trying again…';
+      },
+      onError: (message) => this.flash(message, true),
+    });
+    this.refresh().then(() => this.socket.connect());
+  }
+
+  // ---- layout
+
+  build() {
+    const e = (name, node) => { this[name] = node; return node; };
+    e('title', el('h1', { class: 'game-title' }, 'Game'));
+    e('topName', el('div', { class: 'player top' }));
+    e('bottomName', el('div', { class: 'player bottom' }));
+    e('inspector', el('p', { id: 'inspector', class: 'inspector', 'aria-live': 'polite' }, 'Point at a tower (or tap and hold) to see what it is made of.'));
+    e('announce', el('p', { id: 'announce', class: 'visually-hidden', 'aria-live': 'polite', role: 'log' }));
+    e('status', el('p', { id: 'status', class: 'status' }));
+    e('forced', el('p', { id: 'forced', class: 'forced', hidden: true }, 'Capture is forced.'));
+    e('thinking', el('p', { id: 'thinking', class: 'thinking', hidden: true }, 'The engine is thinking…'));
+    e('result', el('p', { id: 'result', class: 'result', hidden: true }));
+    e('after', el('div', { id: 'after-game', class: 'after-game', hidden: true }));
+    e('message', el('p', { id: 'message', class: 'message', role: 'status' }));
+    e('conn', el('p', { id: 'connection', class: 'connection', hidden: true }));
+    e('viewNote', el('p', { id: 'view-note', class: 'view-note', hidden: true }));
+    e('chooserBox', el('div', { id: 'chooser', class: 'chooser', hidden: true }));
+    e('moveList', el('ol', { id: 'moves', class: 'moves' }));
+    e('drawBox', el('div', { id: 'draw-box', class: 'draw-box', hidden: true }));
+    e('controls', el('div', { id: 'controls', class: 'controls' }));
+    e('links', el('div', { id: 'links', class: 'links' }));
+    e('analysis', el('div', { id: 'analysis', class: 'analysis card', hidden: true }));
+    e('positionList', el('details', { id: 'position-list', class: 'position-list' }));
+    e('barBox', el('div', { class: 'bar-box', hidden: true }));
+    e('moveInput', el('input', { id: 'move-input', type: 'text', placeholder: 'Type a move, e.g. c3-d4', autocomplete: 'off', autocapitalize: 'off', spellcheck: 'false', 'aria-label': 'Move' }));
+    e('moveForm', el('form', { id: 'move-form', class: 'move-form' }, this.moveInput, el('button', { type: 'submit' }, 'Play')));
+    const navButtons = el('div', { class: 'nav-buttons' },
+      el('button', { type: 'button', id: 'nav-first', title: 'Start (Home)', onclick: () => this.goTo(-1) }, '« Start'),
+      el('button', { type: 'button', id: 'nav-prev', title: 'Back (←)', onclick: () => this.step(-1) }, '‹ Back'),
+      el('button', { type: 'button', id: 'nav-next', title: 'Forward (→)', onclick: () => this.step(1) }, 'Next ›'),
+      el('button', { type: 'button', id: 'nav-last', title: 'Now (End)', onclick: () => this.goTo(null) }, 'Now »'));
+    this.clockTop = el('span', { class: 'clock', role: 'timer' });
+    this.clockBottom = el('span', { class: 'clock', role: 'timer' });
+    const boardWrap = el('div', { class: 'board-wrap' }, this.topName,
+      el('div', { class: 'board-row' }, this.barBox, this.board.svg), this.bottomName, this.inspector);
+    const side = el('aside', { class: 'side' },
+      this.title, this.status, this.forced, this.thinking, this.result, this.after, this.viewNote,
+      this.message, this.conn, this.chooserBox, this.drawBox,
+      this.moveForm, el('div', { class: 'moves-box' }, this.moveList), navButtons,
+      this.controls, this.analysis, this.links, this.positionList, this.announce);
+    append(this.app, el('div', { class: 'game' }, boardWrap, side));
+    this.moveForm.addEventListener('submit', async (ev) => {
+      ev.preventDefault();
+      const text = this.moveInput.value.trim();
+      if (!text) return;
+      if (await this.sendMove(text)) this.moveInput.value = '';
+    });
+  }
+
+  // ---- what may be done
+
+  yourTurn() {
+    return S.yourTurn(this.state, this.you) && this.view === null && !this.busy;
+  }
+
+  holdsSeat() {
+    return S.holdsSeat(this.state, this.you);
+  }
+
+  // Fair play: no engine help for a player while a game between people goes on.
+  engineHelpAllowed() {
+    const s = this.state;
+    return !(s.mode === 'friend' && !s.result && this.holdsSeat());
+  }
+
+  shownPosition() {
+    return S.shownPosition(this.state, this.view);
+  }
+
+  shownPly() {
+    return S.shownPly(this.state, this.view);
+  }
+
+  marks() {
+    const marks = {};
+    const ply = this.shownPly();
+    if (ply >= 0) {
+      const mv = this.state.moves[ply];
+      marks.last = mv.path.slice();
+      marks.captured = (mv.captured || []).slice();
+    }
+    if (this.chooser && this.chooser.hover) {
+      marks.path = this.chooser.hover.path;
+      marks.pathCaptured = this.chooser.hover.captured;
+    }
+    if (this.premove) marks.premove = this.premove;
+    if (this.arrows && this.view === this.arrowsView) marks.arrows = this.arrows;
+    return marks;
+  }
+
+  redrawMarks() {
+    this.board.setMarks(this.marks());
+  }
+
+  updatePlayable() {
+    const s = this.state;
+    if (this.yourTurn()) {
+      this.board.setPlayable(s.legal_moves, null);
+    } else {
+      // Not our turn in a live game between a person and someone else: a premove may be picked.
+      const premoveFor = !s.result && this.view === null && S.bothJoined(s) &&
+        (this.you === 'white' || this.you === 'black') && this.you !== s.turn ? this.you : null;
+      this.board.setPlayable(null, premoveFor);
+    }
+  }
+
+  // ---- picking and sending a move
+
+  play(move) {
+    this.closeChooser();
+    this.board.clearChoice();
+    if (move.claims_draw) { this.askClaim(move); return; }
+    this.sendMove(move.text);
+  }
+
+  // Bashni 1.13.2: a move that repeats the position a third time may carry a draw claim.
+  askClaim(move) {
+    const box = this.chooserBox;
+    clear(box);
+    this.chooser = { square: null, options: [move], hover: move };
+    box.appendChild(el('p', { class: 'chooser-title', id: 'claim-title' },
+      move.text + ' puts the same position on the board for the third time. ' +
+      'You may claim a draw with this move (rule 1.13.2).'));
+    box.appendChild(el('div', { class: 'chooser-options' },
+      el('button', { type: 'button', class: 'choice', id: 'claim-with-move',
+        onclick: () => { this.closeChooser(); this.redrawMarks(); this.sendMove(move.text, true); } },
+      'Play it and claim a draw'),
+      el('button', { type: 'button', class: 'choice', id: 'play-without-claim',
+        onclick: () => { this.closeChooser(); this.redrawMarks(); this.sendMove(move.text); } },
+      'Just play it')));
+    box.appendChild(el('button', { type: 'button', class: 'link', onclick: () => this.cancelChoice() }, 'Cancel'));
+    box.hidden = false;
+    this.redrawMarks();
+  }
+
+  openChooser({ square, options, via }) {
+    const box = this.chooserBox;
+    clear(box);
+    // The first way is shown on the board at once: a finger cannot point without tapping.
+    this.chooser = { square, options, hover: options[0] };
+    const n = options.length;
+    const words = ['', 'One way', 'Two ways', 'Three ways', 'Four ways', 'Five ways'];
+    box.appendChild(el('p', { class: 'chooser-title' },
+      (words[n] || n + ' ways') + ' to capture to ' + square + ' — choose:'));
+    const list = el('div', { class: 'chooser-options' });
+    options.forEach((m, i) => {
+      const preview = el('button', { type: 'button', class: 'preview link', title: 'Show this way on the board', 'aria-label': 'Show ' + m.text + ' on the board' }, 'show');
+      const b = el('button', { type: 'button', class: 'choice', dataset: { index: String(i), move: m.text } },
+        el('span', { class: 'choice-text' }, m.text),
+        el('span', { class: 'choice-captures' }, 'jumps ' + (m.captured || []).join(', ')));
+      const show = () => { if (this.chooser) { this.chooser.hover = m; this.markChoice(); this.redrawMarks(); } };
+      b.addEventListener('pointerenter', show);
+      b.addEventListener('focus', show);
+      preview.addEventListener('click', show);
+      b.addEventListener('click', () => this.play(m));
+      list.appendChild(el('div', { class: 'choice-row' }, b, preview));
+    });
+    if (via) {
+      list.appendChild(el('button', { type: 'button', class: 'choice via', onclick: () => {
+        this.closeChooser();
+        this.board.goOnThrough(square);
+        this.redrawMarks();
+      } }, 'Go on through ' + square));
+    }
+    box.appendChild(list);
+    box.appendChild(el('button', { type: 'button', class: 'link', onclick: () => this.cancelChoice() }, 'Cancel'));
+    box.hidden = false;
+    this.markChoice();
+    this.redrawMarks();
+  }
+
+  markChoice() {
+    for (const b of this.chooserBox.querySelectorAll('.choice[data-move]')) {
+      b.classList.toggle('shown', !!(this.chooser && this.chooser.hover && b.dataset.move === this.chooser.hover.text));
+    }
+  }
+
+  closeChooser() {
+    if (!this.chooser) return;
+    this.chooser = null;
+    this.chooserBox.hidden = true;
+    clear(this.chooserBox);
+  }
+
+  cancelChoice() {
+    this.closeChooser();
+    this.board.clearChoice();
+    this.redrawMarks();
+  }
+
+  flash(text, isError) {
+    this.message.textContent = text;
+    this.message.classList.toggle('error', !!isError);
+    clearTimeout(this.flashTimer);
+    if (!isError) this.flashTimer = setTimeout(() => { this.message.textContent = ''; }, 6000);
+  }
+
+  showInspector(sq) {
+    const square = sq || this.hover;
+    if (!this.state || !square) return;
+    this.inspected = square;
+    this.inspector.textContent = towerText(square, this.shownPosition().towers[square]);
+  }
+
+  async sendMove(text, claimDraw) {
+    if (!this.token) { this.flash('You only watch this game.', true); return false; }
+    this.busy = true;
+    this.updatePlayable();
+    this.updateBoardData();
+    this.message.textContent = '';
+    try {
+      if (this.socket.open) {
+        await this.socket.send({ type: 'move', token: this.token, move: text, claim_draw: !!claimDraw });
+      } else {
+        const state = await api('POST', gamePath(this.id, '/move'), { move: text, claim_draw: !!claimDraw }, this.token);
+        this.apply(state, true);
+      }
+      return true;
+    } catch (e) {
+      this.flash(e.message, true);
+      return false;
+    } finally {
+      this.busy = false;
+      this.updatePlayable();
+      this.updateBoardData();
+    }
+  }
+
+  async action(path, body, okText) {
+    this.message.textContent = '';
+    try {
+      const state = await api('POST', gamePath(this.id, path), body, this.token);
+      this.apply(state, true);
+      if (okText) this.flash(okText(state));
+      return state;
+    } catch (e) {
+      this.flash(e.message, true);
+      return null;
+    }
+  }
+
+  // ---- a new state
+
+  apply(state, fromRequest, force) {
+    if (!S.takes(this.state, state, force)) return;
+    const prev = this.state;
+    if (fromRequest && state.you && this.token) this.you = state.you;
+    this.state = state;
+    this.receivedAt = performance.now();
+    window.__bashniState = state;
+    if (this.view !== null && this.view >= state.moves.length) this.view = null;
+    if (this.askedPly !== null && !prev) {
+      // ?ply=N: the position after N plies.
+      const n = Math.max(0, Math.min(state.moves.length, this.askedPly));
+      this.view = n >= state.moves.length ? null : n - 1;
+    }
+    if (!prev || prev.version !== state.version) this.closeChooser();
+    this.render(prev);
+    this.react(prev, state);
+  }
+
+  // Sounds, announcements, the premove and the rematch, after a change.
+  react(prev, state) {
+    const c = S.changes(prev, state, this.you);
+    if (c.moved) {
+      playSound(c.moved.captured && c.moved.captured.length ? 'capture' : 'move');
+      this.announce.textContent = S.moveAnnouncement(c.moved);
+    }
+    if (c.ended) {
+      playSound('end');
+      this.announce.textContent = resultText(state.result);
+    }
+    if (c.yourTurnNow && this.premove) {
+      const mv = premoveMatch(state.legal_moves, this.premove);
+      this.premove = null;
+      this.redrawMarks();
+      if (mv) this.sendMove(mv.text);
+      else this.flash('The premove is not legal now; it was dropped.');
+    }
+    if (state.result && this.premove) { this.premove = null; this.redrawMarks(); }
+    const r = state.rematch;
+    if (r && r.game && this.holdsSeat() && (!prev || !prev.rematch || !prev.rematch.game)) {
+      // The rematch is agreed: the same token holds the other colour there.
+      const seatThere = this.you === 'both' ? 'both' : otherColor(this.you);
+      if (!seats.get(r.game)) seats.set(r.game, { token: this.token, seat: seatThere });
+      location.assign('/g/' + encodeURIComponent(r.game));
+    }
+  }
+
+  render(prev) {
+    const s = this.state;
+    document.title = S.tabTitle(s, this.you);
+    this.title.textContent = variantName(s.variant) + ', ' + modeName(s.mode);
+    if (this.flipped === null) this.board.setFlipped(this.you === 'black');
+    else this.board.setFlipped(this.flipped);
+    this.drawBoard(prev);
+    this.drawPlayers();
+    this.drawStatus();
+    this.drawMoves();
+    this.drawControls();
+    this.drawAfterGame();
+    this.drawPositionList();
+    this.updatePlayable();
+    this.updateBoardData();
+    this.tickClocks();
+    // The inspector follows the position shown: a move may have changed its tower.
+    if (this.inspected) this.showInspector(this.inspected);
+  }
+
+  drawBoard(prev) {
+    const s = this.state;
+    const pos = this.shownPosition();
+    const marks = this.marks();
+    const last = this.lastShown;
+    const ply = this.shownPly();
+    const board = this.board;
+    this.lastShown = { ply, towers: pos.towers, len: s.moves.length };
+    if (board.anim && last && last.ply === ply && last.len === s.moves.length) {
+      board.anim.marks = marks;   // the same position (a clock or an offer changed)
+      return;
+    }
+    // Animate when exactly one move has been added to what was shown.
+    const sameBefore = !prev || ply < 1 || (prev.moves[ply - 1] && s.moves[ply - 1] && prev.moves[ply - 1].text === s.moves[ply - 1].text);
+    if (last && ply === last.ply + 1 && ply >= 0 && last.towers && sameBefore) {
+      board.animate(last.towers, s.moves[ply], pos.towers, marks);
+    } else {
+      board.render(pos.towers, marks);
+    }
+  }
+
+  playerLine(color) {
+    const s = this.state;
+    const p = s[color] || {};
+    return el('div', { class: 'player-row', dataset: { color } },
+      el('span', { class: 'dot ' + color }),
+      el('span', { class: 'name', dataset: { color } }, p.name || capital(color)),
+      p.joined === false ? el('span', { class: 'waiting' }, ' (waiting for a player)') : null,
+      this.you === color ? el('span', { class: 'you' }, ' (you)') : null,
+      s.turn === color && !s.result ? el('span', { class: 'to-move' }, ' • to move') : null);
+  }
+
+  drawPlayers() {
+    const bottomColor = this.board.flipped ? 'black' : 'white';
+    const topColor = otherColor(bottomColor);
+    clear(this.topName);
+    clear(this.bottomName);
+    this.topName.appendChild(this.playerLine(topColor));
+    this.bottomName.appendChild(this.playerLine(bottomColor));
+    this.topName.dataset.color = topColor;
+    this.bottomName.dataset.color = bottomColor;
+    if (this.state.clock) {
+      this.topName.appendChild(this.clockTop);
+      this.bottomName.appendChild(this.clockBottom);
+      this.clockTop.dataset.color = topColor;
+      this.clockBottom.dataset.color = bottomColor;
+      this.clockTop.id = 'clock-' + topColor;
+      this.clockBottom.id = 'clock-' + bottomColor;
+    }
+  }
+
+  clockMs(color) {
+    const c = this.state.clock;
+    if (!c) return null;
+    let ms = color === 'white' ? c.white_ms : c.black_ms;
+    if (c.running === color && !this.state.result) ms -= performance.now() - this.receivedAt;
+    return Math.max(0, ms);
+  }
+
+  tickClocks() {
+    const s = this.state;
+    if (!s || !s.clock) return;
+    for (const node of [this.clockTop, this.clockBottom]) {
+      const color = node.dataset.color;
+      if (!color) continue;
+      const ms = this.clockMs(color);
+      const running = s.clock.running === color && !s.result;
+      node.textContent = formatClock(ms);
+      node.classList.toggle('running', running);
+      node.classList.toggle('low', ms < LOW_TIME_MS);
+      if (running && ms < LOW_TIME_MS && color === this.you && !this.lowWarned) {
+        this.lowWarned = true;
+        playSound('low');
+      }
+      if (ms <= 0 && running) {
+        const now = Date.now();
+        if (now - this.flagCheck > 2000) { this.flagCheck = now; this.refresh(); }
+      }
+    }
+  }
+
+  drawStatus() {
+    const s = this.state;
+    this.status.textContent = S.statusText(s, this.you);
+    this.forced.hidden = !(s.must_capture && !s.result && this.view === null);
+    this.thinking.hidden = !(s.engine_thinking && !s.result);
+    if (s.result) {
+      this.result.hidden = false;
+      this.result.textContent = resultText(s.result);
+      this.result.dataset.score = s.result.score;
+      this.result.dataset.code = s.result.code || '';
+    } else {
+      this.result.hidden = true;
+      this.result.textContent = '';
+    }
+    if (this.view !== null) {
+      const m = s.moves[this.view];
+      this.viewNote.hidden = false;
+      this.viewNote.textContent = (this.view < 0 ? 'You look at the start position.'
+        : 'You look at the position after move ' + moveLabel(m.number, m.color) + ' ' + m.text + '.') +
+        ' Press End to go back to the game.';
+    } else {
+      this.viewNote.hidden = true;
+    }
+    this.moveForm.hidden = !this.holdsSeat() || !!s.result;
+  }
+
+  drawMoves() {
+    const s = this.state;
+    const list = this.moveList;
+    clear(list);
+    let row = null;
+    const current = this.shownPly();
+    for (let i = 0; i < s.moves.length; i++) {
+      const m = s.moves[i];
+      if (!row || m.color === 'white') {
+        row = el('li', { class: 'move-row' }, el('span', { class: 'num' }, m.number + '.'));
+        if (m.color === 'black') row.appendChild(el('span', { class: 'mv empty' }, '…'));
+        list.appendChild(row);
+      }
+      const b = el('button', {
+        type: 'button',
+        class: 'mv' + (i === current && this.view !== null ? ' current' : '') + (i === s.moves.length - 1 ? ' last' : ''),
+        dataset: { ply: String(i) },
+        title: 'Show the position after this move',
+      }, m.text);
+      b.addEventListener('click', () => this.goTo(i));
+      // A move and its score share one cell, so a row keeps its three columns.
+      row.appendChild(el('span', { class: 'mv-cell' }, b,
+        this.scores[i] !== undefined ? el('span', { class: 'eval' }, this.scores[i]) : null));
+    }
+    if (s.result) list.appendChild(el('li', { class: 'move-row final' }, s.result.score));
+    if (this.view === null) {
+      const box = list.parentNode;
+      if (box) box.scrollTop = box.scrollHeight;
+    } else {
+      const cur = list.querySelector('.mv.current');
+      if (cur && cur.scrollIntoView) cur.scrollIntoView({ block: 'nearest' });
+    }
+  }
+
+  drawControls() {
+    const s = this.state;
+    const you = this.you;
+    const playing = this.holdsSeat() && !s.result;
+    const controls = this.controls;
+    const drawBox = this.drawBox;
+    clear(controls);
+    clear(drawBox);
+    drawBox.hidden = true;
+    if (playing) {
+      if (s.may_abort) {
+        controls.appendChild(button('abort', 'Abort the game', () => this.action('/abort', {})));
+      }
+      if (this.resignArmed) {
+        controls.appendChild(button('resign-confirm', 'Yes, resign', () => {
+          this.resignArmed = false;
+          this.action('/resign', {});
+        }, 'danger'));
+        controls.appendChild(button('resign-cancel', 'No', () => { this.resignArmed = false; this.drawControls(); }));
+      } else if (S.bothJoined(s)) {
+        controls.appendChild(button('resign', you === 'both' ? 'Resign (' + s.turn + ')' : 'Resign', () => {
+          this.resignArmed = true;
+          this.drawControls();
+        }));
+      }
+      const mine = you === 'both' ? [s.turn] : [you];
+      if (s.draw_offer) {
+        const offeredByMe = you !== 'both' && s.draw_offer === you;
+        drawBox.hidden = false;
+        if (offeredByMe) {
+          drawBox.appendChild(el('p', null, 'You offered a draw. Waiting for the answer.'));
+        } else {
+          drawBox.appendChild(el('p', { id: 'draw-offer-text' }, capital(s.draw_offer) + ' offers a draw.'));
+          drawBox.appendChild(button('draw-accept', 'Accept the draw', () => this.action('/draw', { action: 'accept' })));
+          drawBox.appendChild(button('draw-decline', 'Decline', () => this.action('/draw', { action: 'decline' })));
+        }
+      } else if (s.may_offer_draw && S.bothJoined(s)) {
+        controls.appendChild(button('draw-offer', 'Offer a draw', () => this.action('/draw', { action: 'offer' }, (st) => {
+          if (st.result) return 'The draw is agreed.';
+          if (s.mode === 'engine' && !st.draw_offer) return 'The engine does not accept the draw.';
+          return 'You offered a draw.';
+        })));
+      }
+      if (s.can_claim_draw && mine.includes(s.turn)) {
+        controls.appendChild(button('draw-claim', 'Claim a draw: ' + s.can_claim_draw, () => this.action('/draw', { action: 'claim' })));
+      }
+      if (s.can_take_back && (s.mode === 'engine' || s.mode === 'local')) {
+        controls.appendChild(button('takeback', 'Take back', () => this.action('/takeback', {})));
+      }
+    }
+    controls.appendChild(button('flip', 'Flip board', () => {
+      this.flipped = !this.board.flipped;
+      this.board.setFlipped(this.flipped);
+      this.redrawMarks();
+      this.drawPlayers();
+      this.tickClocks();
+    }));
+    if (this.engineHelpAllowed()) {
+      controls.appendChild(button('analyse', 'Analyse', () => this.openAnalysis()));
+    } else {
+      this.closeAnalysis();
+    }
+
+    const links = this.links;
+    clear(links);
+    const ply = this.shownPly() + 1;
+    const download = el('div', { class: 'row downloads' },
+      el('a', { id: 'pdn-link', href: gamePath(this.id, '/pdn'), download: 'bashni-' + this.id + '.pdn' }, 'Download PDN'),
+      el('a', { id: 'svg-link', href: gamePath(this.id, '/diagram.svg?ply=' + ply + '&size=480'), download: 'bashni-' + this.id + '-' + ply + '.svg' }, 'Picture (SVG)'));
+    links.appendChild(download);
+    const seat = this.seatRecord;
+    const invite = s.invite_url || (seat && seat.invite_url && s.mode === 'friend' && !S.bothJoined(s) ? seat.invite_url : null);
+    if (invite && this.holdsSeat() && !s.result) {
+      const url = absoluteUrl(invite);
+      const input = el('input', { id: 'invite-link', type: 'text', readonly: true, value: url, 'aria-label': 'Invite link' });
+      const note = el('span', { class: 'note' });
+      links.appendChild(el('div', { class: 'link-box invite' },
+        el('span', { class: 'label' }, 'Send this link to your friend:'),
+        input,
+        button('copy-invite', 'Copy invite link', () => copyText(url, input, note)), note));
+    }
+    const watch = absoluteUrl('/g/' + encodeURIComponent(this.id));
+    const watchInput = el('input', { id: 'watch-link', type: 'text', readonly: true, value: watch, 'aria-label': 'Watch link' });
+    const watchNote = el('span', { class: 'note' });
+    links.appendChild(el('div', { class: 'link-box' },
+      el('span', { class: 'label' }, 'Link to watch:'),
+      watchInput,
+      button('copy-watch', 'Copy watch link', () => copyText(watch, watchInput, watchNote)), watchNote));
+  }
+
+  // After the end: a rematch (offer, accept, decline) and a new game like this one.
+  drawAfterGame() {
+    const s = this.state;
+    const box = this.after;
+    clear(box);
+    box.hidden = !s.result || s.mode === 'record';
+    if (box.hidden) return;
+    const r = s.rematch;
+    if (this.holdsSeat()) {
+      if (r && r.game) {
+        box.appendChild(el('a', { id: 'rematch-link', class: 'button-link', href: '/g/' + encodeURIComponent(r.game) }, 'Go to the rematch'));
+      } else if (r && r.offered_by && (this.you === 'both' || r.offered_by === this.you)) {
+        box.appendChild(el('p', { id: 'rematch-wait' }, 'You offered a rematch. Waiting for the answer.'));
+      } else if (r && r.offered_by) {
+        box.appendChild(el('p', { id: 'rematch-offer' }, capital(r.offered_by) + ' offers a rematch with colours swapped.'));
+        box.appendChild(button('rematch-accept', 'Accept the rematch', () => this.action('/rematch', { action: 'accept' }), 'primary'));
+        box.appendChild(button('rematch-decline', 'Decline', () => this.action('/rematch', { action: 'decline' })));
+      } else {
+        box.appendChild(button('rematch', 'Rematch (colours swapped)', () => this.action('/rematch', { action: 'offer' }), 'primary'));
+      }
+    }
+    box.appendChild(button('new-like-this', 'New game like this', () => this.newLikeThis()));
+  }
+
+  async newLikeThis() {
+    const s = this.state;
+    const body = { variant: s.variant, mode: s.mode, time: timeOfClock(s.clock) };
+    const engineSeat = s.white.kind === 'engine' ? s.white : (s.black.kind === 'engine' ? s.black : null);
+    if (s.mode === 'engine' && engineSeat) body.level = engineSeat.level;
+    if (s.mode !== 'local') body.color = this.you === 'black' ? 'black' : 'white';
+    const mine = this.you === 'black' ? s.black : s.white;
+    if (mine && mine.name && mine.kind !== 'engine') body.name = mine.name;
+    if (s.mode === 'local' && s.black.name) body.opponent_name = s.black.name;
+    if (!isUsualStart(s.start)) body.position = s.start.fen;
+    try {
+      await createGame(body);
+    } catch (e) {
+      this.flash(e.message, true);
+    }
+  }
+
+  drawPositionList() {
+    const box = this.positionList;
+    const open = box.open;
+    clear(box);
+    box.open = open;
+    const pos = this.shownPosition();
+    const lines = positionLines(pos.towers);
+    box.appendChild(el('summary', null, 'The position as text'));
+    box.appendChild(el('p', null, capital(pos.turn) + ' to move.'));
+    for (const color of ['white', 'black']) {
+      box.appendChild(el('h3', null, capital(color) + ' (' + lines[color].length + ')'));
+      box.appendChild(el('ul', { class: 'tower-list', dataset: { color } }, lines[color].map((t) => el('li', null, t))));
+    }
+  }
+
+  updateBoardData() {
+    const s = this.state;
+    if (!s) return;
+    const d = this.board.svg.dataset;
+    d.version = String(s.version);
+    d.turn = s.turn;
+    d.you = this.you || '';
+    d.canMove = this.yourTurn() ? 'true' : 'false';
+    d.plies = String(s.moves.length);
+    d.view = this.view === null ? 'live' : String(this.view);
+    d.premove = this.premove ? this.premove.from + '-' + this.premove.to : '';
+    document.body.dataset.canMove = d.canMove;
+  }
+
+  // ---- stepping through the game
+
+  goTo(view) {
+    const s = this.state;
+    if (!s) return;
+    if (view !== null && view >= s.moves.length - 1 && view >= 0) view = null;
+    if (view !== null && view < -1) view = -1;
+    if (view === this.view) return;
+    this.view = view;
+    this.closeChooser();
+    this.board.clearChoice();
+    const url = new URL(location.href);
+    if (view === null) url.searchParams.delete('ply');
+    else url.searchParams.set('ply', String(view + 1));
+    history.replaceState(null, '', url.pathname + url.search);
+    this.drawBoard(null);
+    this.drawStatus();
+    this.drawMoves();
+    this.drawPositionList();
+    this.updatePlayable();
+    this.updateBoardData();
+    this.showInspector();
+    if (!this.analysis.hidden) this.runAnalysis();
+  }
+
+  step(delta) {
+    if (!this.state) return;
+    this.goTo(S.stepView(this.state, this.view, delta));
+  }
+
+  onKey(ev) {
+    const tag = ev.target && ev.target.tagName;
+    if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT') return;
+    if (ev.key === 'ArrowLeft') { this.step(-1); ev.preventDefault(); }
+    else if (ev.key === 'ArrowRight') { this.step(1); ev.preventDefault(); }
+    else if (ev.key === 'Home') { this.goTo(-1); ev.preventDefault(); }
+    else if (ev.key === 'End') { this.goTo(null); ev.preventDefault(); }
+    else if (ev.key === 'Escape') { this.cancelChoice(); }
+  }
+
+  // ---- analysis
+
+  openAnalysis() {
+    const a = this.analysis;
+    a.hidden = false;
+    if (!a.firstChild) {
+      a.appendChild(el('h2', null, 'Engine view'));
+      a.appendChild(el('div', { class: 'analysis-out', id: 'analysis-out' }));
+      a.appendChild(el('div', { id: 'graph-box' }));
+      a.appendChild(el('div', { class: 'row' },
+        button('analyse-again', 'Analyse again', () => this.runAnalysis()),
+        button('analyse-each', 'Analyse each move', () => this.analyseEach()),
+        el('a', { id: 'open-study', class: 'button-link', href: '#' }, 'Open in the study board'),
+        button('analyse-close', 'Close', () => this.closeAnalysis())));
+    }
+    this.barBox.hidden = false;
+    this.runAnalysis();
+  }
+
+  closeAnalysis() {
+    this.analysis.hidden = true;
+    clear(this.analysis);
+    this.barBox.hidden = true;
+    clear(this.barBox);
+    this.arrows = null;
+  }
+
+  async runAnalysis() {
+    const s = this.state;
+    if (!s || !this.engineHelpAllowed()) return;
+    const pos = this.shownPosition();
+    const out = this.analysis.querySelector('#analysis-out');
+    this.analysis.querySelector('#open-study').href = '/study?variant=' + encodeURIComponent(s.variant) + '&position=' + encodeURIComponent(pos.fen);
+    const ticket = ++this.analysing;
+    clear(out);
+    out.appendChild(el('p', null, 'Thinking about: ' + pos.text));
+    clear(this.barBox);
+    this.barBox.appendChild(evalBar(null));
+    try {
+      const data = await api('POST', '/api/analyse', { variant: s.variant, position: pos.fen, movetime_ms: 1000, lines: 3 });
+      if (ticket !== this.analysing || this.analysis.hidden) return;
+      clear(out);
+      out.appendChild(el('p', { class: 'analysed-position' }, pos.text));
+      out.appendChild(analysisView(data, pos.turn));
+      const best = data.lines && data.lines[0];
+      clear(this.barBox);
+      this.barBox.appendChild(evalBar(best ? best.score_white : null));
+      // Arrows for the first move of each line, where it can be found among the legal moves.
+      const legal = this.view === null ? s.legal_moves : [];
+      this.arrows = (data.lines || []).map((line, i) => {
+        const first = line.path || (legal.find((m) => m.text === (line.moves || [])[0]) || {}).path;
+        return first ? { path: first, kind: i === 0 ? 'best' : 'other' } : null;
+      }).filter(Boolean);
+      this.arrowsView = this.view;
+      this.redrawMarks();
+    } catch (e) {
+      if (ticket !== this.analysing) return;
+      clear(out);
+      out.appendChild(el('p', { class: 'error' }, e.message));
+    }
+  }
+
+  drawGraph() {
+    const box = this.analysis.querySelector('#graph-box');
+    if (!box) return;
+    clear(box);
+    box.appendChild(evalGraph(this.scores, this.state.moves.length, this.shownPly(), (i) => this.goTo(i)));
+  }
+
+  async analyseEach() {
+    const s = this.state;
+    const btn = this.analysis.querySelector('#analyse-each');
+    btn.disabled = true;
+    try {
+      for (let i = 0; i < s.moves.length; i++) {
+        if (this.analysis.hidden) return;
+        if (this.scores[i] !== undefined) continue;
+        try {
+          const data = await api('POST', '/api/analyse', { variant: s.variant, position: s.moves[i].after.fen, movetime_ms: 300, lines: 1 });
+          this.scores[i] = data.lines && data.lines[0] ? data.lines[0].score_white : '';
+        } catch (e) {
+          this.scores[i] = '?';
+        }
+        this.drawMoves();
+        this.drawGraph();
+      }
+    } finally {
+      btn.disabled = false;
+    }
+  }
+
+  // ---- the connection
+
+  async refresh() {
+    try {
+      const state = await api('GET', gamePath(this.id), undefined, this.token);
+      if (this.token && state.you === null && this.you) this.you = null;   // the token is not known (any more)
+      else if (state.you) this.you = state.you;
+      this.apply(state, true);
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 404) {
+        clear(this.app);
+        append(this.app, el('div', { class: 'card narrow' }, el('h1', null, 'No such game'),
+          el('p', null, el('a', { href: '/' }, 'Start a new game'))));
+        this.socket.stop();
+      }
+    }
+  }
+}

@@ -1,0 +1,176 @@
+// The start page: a new game, the visitor's own games, live and finished games, PDN upload.
+
+import { el, append, clear, field, select } from './dom.js';
+import { api, seats, prefs, createGame } from './api.js';
+import { TIME_PRESETS, levelOptions, timeBody, variantName, modeName } from './text.js';
+
+const PAGE = 10;
+
+function gameItem(g) {
+  const nameOf = (p, fallback) => (typeof p === 'string' ? p : (p && p.name)) || fallback;
+  const w = nameOf(g.white, 'White');
+  const b = nameOf(g.black, 'Black');
+  const status = !g.result ? 'in play' : (g.result === '*' ? 'aborted' : g.result);
+  // The server's picture of the position; the version in the address makes it cacheable for good.
+  const thumb = el('img', {
+    class: 'thumb',
+    src: '/api/games/' + encodeURIComponent(g.id) + '/diagram.svg?size=128&version=' + encodeURIComponent(g.version || g.plies),
+    width: 64, height: 64, alt: '', loading: 'lazy',
+  });
+  return el('li', null,
+    el('a', { href: '/g/' + encodeURIComponent(g.id), class: 'game-link' },
+      thumb,
+      el('span', { class: 'game-text' },
+        el('span', { class: 'names' }, w + ' – ' + b),
+        el('span', { class: 'meta' }, variantName(g.variant) + ', ' + modeName(g.mode) + ', ' +
+          g.moves + (g.moves === 1 ? ' move' : ' moves') + ', ' + status))));
+}
+
+// A list of games filled from `query`, with a button for the next page when there is one.
+function gameList(id, title, query, empty) {
+  const list = el('ul', { id, class: 'games' }, el('li', null, 'Loading…'));
+  const more = el('button', { type: 'button', class: 'more', hidden: true }, 'More');
+  const section = el('section', { class: 'card', id: id + '-box' }, el('h2', null, title), list, more);
+  let before = null;
+  let first = true;
+  const load = async () => {
+    more.disabled = true;
+    try {
+      const data = await api('GET', '/api/games?' + query + '&limit=' + PAGE + (before ? '&before=' + encodeURIComponent(before) : ''));
+      if (first) clear(list);
+      first = false;
+      const games = (data && data.games) || [];
+      if (!games.length && !list.firstChild) list.appendChild(el('li', { class: 'empty' }, empty));
+      for (const g of games) list.appendChild(gameItem(g));
+      before = data && data.next ? data.next : null;
+      more.hidden = !before;
+    } catch (e) {
+      clear(list);
+      list.appendChild(el('li', { class: 'error' }, e.message));
+    } finally {
+      more.disabled = false;
+    }
+  };
+  more.addEventListener('click', load);
+  load();
+  return section;
+}
+
+/** The start page. */
+export function homePage(app) {
+  document.body.dataset.page = 'home';
+  document.title = 'Bashni';
+  const savedName = prefs.get('name', '');
+
+  const mode = select('mode', [
+    { value: 'engine', label: 'Against the engine' },
+    { value: 'friend', label: 'Against a friend (invite link)' },
+    { value: 'local', label: 'Two people at one screen' },
+  ], 'engine');
+  const variant = select('variant', [
+    { value: 'bashni', label: 'Bashni (towers)' },
+    { value: 'russian', label: 'Russian draughts' },
+  ], 'bashni');
+  const level = select('level', levelOptions(), 4);
+  const color = select('color', [
+    { value: 'white', label: 'White' },
+    { value: 'black', label: 'Black' },
+    { value: 'random', label: 'Random' },
+  ], 'white');
+  const time = select('time', TIME_PRESETS, 'none');
+  const name = el('input', { id: 'name', type: 'text', maxlength: 40, value: savedName, placeholder: 'Your name', autocomplete: 'nickname' });
+  const opponent = el('input', { id: 'opponent-name', type: 'text', maxlength: 40, placeholder: 'Second player' });
+  const error = el('p', { class: 'error', id: 'create-error', role: 'alert' });
+  const levelField = field('Engine level', level);
+  const colorField = field('Your colour', color);
+  const opponentField = field('Second player\'s name', opponent);
+  const nameField = field('Your name', name);
+
+  const sync = () => {
+    levelField.hidden = mode.value !== 'engine';
+    colorField.hidden = mode.value === 'local';
+    opponentField.hidden = mode.value !== 'local';
+    nameField.querySelector('.label').textContent = mode.value === 'local' ? 'First player\'s name (White)' : 'Your name';
+  };
+  mode.addEventListener('change', sync);
+  sync();
+
+  const form = el('form', { id: 'new-game', class: 'card' },
+    el('h2', null, 'New game'),
+    field('Play', mode),
+    field('Game', variant),
+    levelField,
+    colorField,
+    field('Clock', time),
+    nameField,
+    opponentField,
+    el('button', { type: 'submit', id: 'create', class: 'primary' }, 'Start the game'),
+    error);
+  form.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    error.textContent = '';
+    const body = { variant: variant.value, mode: mode.value, time: timeBody(time.value) };
+    if (mode.value === 'engine') body.level = Number(level.value);
+    if (mode.value !== 'local') body.color = color.value;
+    if (name.value.trim()) body.name = name.value.trim();
+    if (mode.value === 'local' && opponent.value.trim()) body.opponent_name = opponent.value.trim();
+    prefs.set('name', name.value.trim());
+    form.querySelector('#create').disabled = true;
+    try {
+      await createGame(body);
+    } catch (e) {
+      error.textContent = e.message;
+      form.querySelector('#create').disabled = false;
+    }
+  });
+
+  // PDN upload
+  const file = el('input', { id: 'pdn-file', type: 'file', accept: '.pdn,.txt,text/plain' });
+  const pasted = el('textarea', { id: 'pdn-text', rows: 4, placeholder: 'Or paste PDN text here' });
+  const results = el('ul', { id: 'pdn-results', class: 'plain' });
+  const uploadError = el('p', { class: 'error', role: 'alert' });
+  const upload = el('form', { id: 'pdn-form', class: 'card' },
+    el('h2', null, 'Open game records (PDN)'),
+    field('PDN file', file),
+    pasted,
+    el('button', { type: 'submit', id: 'pdn-upload' }, 'Upload'),
+    uploadError,
+    results);
+  upload.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    uploadError.textContent = '';
+    clear(results);
+    let text = pasted.value;
+    if (file.files && file.files[0]) text = await file.files[0].text();
+    if (!text.trim()) { uploadError.textContent = 'Choose a file or paste PDN text.'; return; }
+    try {
+      const data = await api('POST', '/api/pdn', text, null, 'text/plain');
+      for (const g of data.games || []) {
+        if (g.id) {
+          results.appendChild(el('li', { class: 'pdn-ok' }, el('a', { href: '/g/' + encodeURIComponent(g.id), class: 'record-link' }, 'Game ' + g.index)));
+        } else {
+          results.appendChild(el('li', { class: 'pdn-error' }, 'Game ' + g.index + ': ' + (g.error || 'cannot be read')));
+        }
+      }
+      if (!(data.games || []).length) uploadError.textContent = 'No games found in the text.';
+    } catch (e) {
+      uploadError.textContent = e.message;
+    }
+  });
+
+  const mine = seats.ids().slice(-50);
+  const lists = [];
+  if (mine.length) lists.push(gameList('mine', 'Your games', 'ids=' + mine.map(encodeURIComponent).join(','), 'None yet.'));
+  lists.push(gameList('live', 'Live games', 'status=live', 'No game is being played now.'));
+  lists.push(gameList('recent', 'Finished games', 'status=finished', 'No games yet.'));
+
+  append(app, [
+    el('div', { class: 'home' },
+      el('div', { class: 'col' }, form,
+        el('section', { class: 'card' }, el('h2', null, 'Study'),
+          el('p', null, 'Set up any position, build towers, play through variations and ask the engine. ',
+            el('a', { href: '/study', id: 'study-link' }, 'Open the study board'))),
+        upload),
+      el('div', { class: 'col' }, lists)),
+  ]);
+}

@@ -1,0 +1,107 @@
+// The game as the page knows it, and how a message from the server changes it. Pure
+// functions of plain data: unit-tested in Node.
+
+/**
+ * A state with an update merged in: the update carries everything but the start position,
+ * and the moves from `moves_from` on. Null when the update does not fit (it starts after the
+ * moves we have): then the whole state must be asked for again.
+ */
+export function mergeUpdate(state, update) {
+  if (!state || update.moves_from > state.moves.length) return null;
+  const next = Object.assign({}, update);
+  next.start = state.start;
+  next.moves = state.moves.slice(0, update.moves_from).concat(update.moves);
+  delete next.moves_from;
+  return next;
+}
+
+/**
+ * Whether `next` should replace `current`: an older version is a late message; but after a
+ * server restart versions may start again lower, so a fresh connection's first state is
+ * always taken (`force`).
+ */
+export function takes(current, next, force) {
+  if (!next) return false;
+  return !current || force || next.version >= current.version;
+}
+
+/** Whether the seat `you` plays in this game (a record has no seats). */
+export function holdsSeat(state, you) {
+  return !!(state && state.mode !== 'record' && (you === 'white' || you === 'black' || you === 'both'));
+}
+
+/** Whether the game is over (won, drawn or aborted). */
+export function isOver(state) {
+  return !!(state && state.result);
+}
+
+/** Whether both seats are taken. */
+export function bothJoined(state) {
+  return !!(state && state.white && state.black && state.white.joined !== false && state.black.joined !== false);
+}
+
+/** Whether `you` may move now in the live position. */
+export function yourTurn(state, you) {
+  if (!state || state.result || state.mode === 'record') return false;
+  if (!bothJoined(state)) return false;
+  return you === 'both' || (!!you && you === state.turn);
+}
+
+/** The position shown: live (`view` null), the start (-1) or after move `view`. */
+export function shownPosition(state, view) {
+  if (view === null || view === undefined) return state.position;
+  if (view < 0) return state.start;
+  return state.moves[view].after;
+}
+
+/** The index of the last move played in the position shown, or -1 at the start. */
+export function shownPly(state, view) {
+  return view === null || view === undefined ? state.moves.length - 1 : view;
+}
+
+/** The view after stepping `delta` moves from `view`; null is the live position. */
+export function stepView(state, view, delta) {
+  let next = shownPly(state, view) + delta;
+  if (next < -1) next = -1;
+  if (next >= state.moves.length - 1) return null;
+  return next;
+}
+
+/**
+ * The main line of the status: whose move it is, for the seat `you`. Says when the game
+ * waits for the second player.
+ */
+export function statusText(state, you) {
+  const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+  if (state.result) return state.result.code === 'aborted' ? 'The game was aborted.' : 'The game is over.';
+  if (state.mode === 'record') return 'A recorded game. ' + cap(state.turn) + ' to move.';
+  if (!bothJoined(state)) {
+    return holdsSeat(state, you) ? 'Waiting for your opponent to join.' : 'Waiting for the second player.';
+  }
+  if (you === state.turn) return 'Your move (' + state.turn + ').';
+  if (holdsSeat(state, you) && you !== 'both') return 'Waiting for your opponent’s move.';
+  return cap(state.turn) + ' to move.';
+}
+
+/** The tab's title: a mark in front while it is your move. */
+export function tabTitle(state, you) {
+  const base = ((state.white && state.white.name) || 'White') + ' – ' + ((state.black && state.black.name) || 'Black') + ' – Bashni';
+  return yourTurn(state, you) && you !== 'both' ? '● Your move – ' + base : base;
+}
+
+/** What the page should do for a new state compared with the last (sounds, announcements). */
+export function changes(prev, next, you) {
+  const out = { moved: null, ended: false, yourTurnNow: false };
+  if (!prev || !next) return out;
+  if (next.moves.length === prev.moves.length + 1) out.moved = next.moves[next.moves.length - 1];
+  out.ended = !prev.result && !!next.result;
+  out.yourTurnNow = !yourTurn(prev, you) && yourTurn(next, you);
+  return out;
+}
+
+/** Sentence for screen readers about a move: "White: c3-d4." or "Black: f6:d4:b2, takes e5, c3." */
+export function moveAnnouncement(move) {
+  const who = move.color === 'white' ? 'White' : 'Black';
+  const caps = move.captured && move.captured.length ? ', takes ' + move.captured.join(', ') : '';
+  return who + ': ' + move.text + caps + (move.promotes ? ', crowned' : '') + '.';
+}
