@@ -78,15 +78,17 @@ export function startServer({ db, addr = '127.0.0.1:0', env = {} } = {}) {
 export async function launchBrowser() {
   return chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--headless=new', '--disable-gpu', '--disable-dev-shm-usage'],
+    args: ['--no-sandbox', '--headless=new', '--disable-gpu', '--disable-dev-shm-usage',
+      '--autoplay-policy=no-user-gesture-required'],
   });
 }
 
 // A fresh browser context; reduced motion switches the move animation off, so that
 // clicks never wait for it (one test keeps the animation on).
-export async function newPage(browser, { motion = false, viewport = { width: 1200, height: 900 } } = {}) {
+export async function newPage(browser, { motion = false, viewport = { width: 1200, height: 900 }, touch = false } = {}) {
   const context = await browser.newContext({
     viewport,
+    hasTouch: touch,
     reducedMotion: motion ? 'no-preference' : 'reduce',
     acceptDownloads: true,
   });

@@ -61,7 +61,7 @@ class GamePage {
       onSquare: (sq) => {
         this.hover = sq;
         this.showInspector(sq);
-        if (this.premove) { this.premove = null; this.redrawMarks(); }
+        if (this.premove) { this.premove = null; this.redrawMarks(); this.updateBoardData(); }
       },
       onHover: (sq) => { this.hover = sq; this.showInspector(); },
       onLongPress: (sq) => { this.hover = sq; this.showInspector(); },
@@ -77,6 +77,7 @@ class GamePage {
       onPremove: (p) => {
         this.premove = p;
         this.redrawMarks();
+        this.updateBoardData();
         this.flash('Premove ' + p.from + '–' + p.to + ': played when your turn comes, if it is legal then. Click the board to cancel it.');
       },
     });
