@@ -35,6 +35,11 @@ const FILES: &[(&str, &str)] = &[
     ("join.js", include_str!("../web/join.js")),
     ("game.js", include_str!("../web/game.js")),
     ("study.js", include_str!("../web/study.js")),
+    ("tree.js", include_str!("../web/tree.js")),
+    (
+        "analysis-board.js",
+        include_str!("../web/analysis-board.js"),
+    ),
 ];
 
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";

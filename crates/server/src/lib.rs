@@ -70,6 +70,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/g/{id}", get(assets::page))
         .route("/g/{id}/join/{invite}", get(assets::page))
         .route("/study", get(assets::page))
+        .route("/analysis", get(assets::page))
         .route("/assets/{name}", get(assets::asset))
         .merge(api)
         .merge(upload)

@@ -619,6 +619,8 @@ class GamePage {
     }));
     if (this.engineHelpAllowed()) {
       controls.appendChild(button('analyse', 'Analyse', () => this.openAnalysis()));
+      controls.appendChild(el('a', { id: 'analysis-board-link', class: 'button-link',
+        href: '/analysis?game=' + encodeURIComponent(this.id) + '&ply=' + (this.shownPly() + 1) }, 'Analysis board'));
     } else {
       this.closeAnalysis();
     }

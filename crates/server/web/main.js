@@ -6,6 +6,7 @@ import { homePage } from './home.js';
 import { joinPage } from './join.js';
 import { gamePage } from './game.js';
 import { studyPage } from './study.js';
+import { analysisPage } from './analysis-board.js';
 
 applySettings();
 const nav = document.querySelector('header.top nav');
@@ -16,6 +17,7 @@ const path = location.pathname.replace(/\/+$/, '') || '/';
 let m;
 if (path === '/') homePage(app);
 else if (path === '/study') studyPage(app);
+else if (path === '/analysis') analysisPage(app);
 else if ((m = path.match(/^\/g\/([^/]+)\/join\/([^/]+)$/))) joinPage(app, decodeURIComponent(m[1]), decodeURIComponent(m[2]));
 else if ((m = path.match(/^\/g\/([^/]+)$/))) gamePage(app, decodeURIComponent(m[1]));
 else {

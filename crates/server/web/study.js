@@ -83,7 +83,9 @@ export function studyPage(app) {
       el('button', { type: 'button', id: 'empty-board', onclick: () => { st.towers = {}; update(); } }, 'Empty board')),
     el('div', { class: 'card' }, el('h2', null, 'Position'), posText, fenText, posError, loadForm),
     el('div', { class: 'card' }, el('h2', null, 'Engine view'),
-      el('button', { type: 'button', id: 'study-analyse', onclick: () => analyse() }, 'Analyse'),
+      el('div', { class: 'row' },
+        el('button', { type: 'button', id: 'study-analyse', onclick: () => analyse() }, 'Analyse'),
+        el('button', { type: 'button', id: 'study-board-link', onclick: () => openAnalysisBoard() }, 'Analysis board')),
       analysisOut),
     el('div', { class: 'card' }, el('h2', null, 'Play from here'),
       field('Play', playMode), field('Engine level', playLevel), field('Your colour', playColor),
@@ -172,6 +174,11 @@ export function studyPage(app) {
       clear(analysisOut);
       analysisOut.appendChild(el('p', { class: 'error' }, e.message));
     }
+  }
+
+  function openAnalysisBoard() {
+    if (!st.view) { posError.textContent = 'Set up an allowed position first.'; return; }
+    location.assign('/analysis?variant=' + encodeURIComponent(st.variant) + '&position=' + encodeURIComponent(st.view.fen));
   }
 
   async function playFromHere() {

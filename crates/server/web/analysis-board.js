@@ -1,0 +1,348 @@
+// The analysis board: a position or a whole game, moves played freely and kept as
+// variations, the engine thinking all the time with several lines (streamed over a socket),
+// its evaluation as a bar and arrows, a graph over the game, and pictures to save.
+
+import { el, append, clear, button } from './dom.js';
+import { api, seats, gamePath } from './api.js';
+import { Board } from './board.js';
+import { MoveTree } from './tree.js';
+import { towerText, capital, variantName, moveLabel } from './text.js';
+import { evalBar, evalGraph } from './analysis.js';
+import * as S from './state.js';
+
+const LINES = 3;
+
+/** The analysis board page. */
+export function analysisPage(app) {
+  document.body.dataset.page = 'analysis';
+  document.title = 'Analysis board – Bashni';
+  const params = new URLSearchParams(location.search);
+  const page = new AnalysisBoard(app, params);
+  page.load().catch((e) => page.fail(e.message));
+}
+
+class AnalysisBoard {
+  constructor(app, params) {
+    this.app = app;
+    this.params = params;
+    this.variant = params.get('variant') === 'russian' ? 'russian' : 'bashni';
+    this.gameId = params.get('game');
+    this.tree = null;
+    this.at = 0;              // the node shown
+    this.legal = new Map();   // node id -> legal moves
+    this.scores = {};         // main-line node id -> White's score
+    this.lines = null;        // the engine's last lines for the node shown
+    this.socket = null;
+    this.ticket = 0;
+    this.engineOn = true;
+    this.board = new Board({
+      label: 'Analysis board. Arrow keys move over the squares, Enter picks a tower and drops it.',
+      onPlay: (move) => this.playMove(move),
+      onChoose: (c) => this.playMove(c.options[0]),
+      onHover: (sq) => { if (sq && this.tree) this.inspector.textContent = towerText(sq, this.position().towers[sq]); },
+      onRefuse: () => { this.note.textContent = 'No legal move goes there.'; },
+    });
+  }
+
+  fail(message) {
+    clear(this.app);
+    append(this.app, el('div', { class: 'card narrow', id: 'analysis-error' }, el('h1', null, 'Analysis board'),
+      el('p', { class: 'error' }, message), el('p', null, el('a', { href: '/' }, 'Start page'))));
+  }
+
+  async load() {
+    let start;
+    let moves = [];
+    if (this.gameId) {
+      const seat = seats.get(this.gameId);
+      const state = await api('GET', gamePath(this.gameId), undefined, seat ? seat.token : null);
+      // Fair play: no engine for a player while a game between people goes on.
+      if (state.mode === 'friend' && !state.result && S.holdsSeat(state, state.you)) {
+        this.fail('The analysis board opens for this game when it has ended.');
+        return;
+      }
+      this.variant = state.variant;
+      this.state = state;
+      start = state.start;
+      moves = state.moves;
+    } else {
+      const data = await api('POST', '/api/position', { variant: this.variant, position: this.params.get('position') || 'start' });
+      start = data.position;
+      this.legal.set(0, data.legal_moves);
+    }
+    this.tree = new MoveTree(start);
+    let at = this.tree.root;
+    for (const m of moves) at = this.tree.add(at, m);
+    const ply = this.params.has('ply') ? Number(this.params.get('ply')) : moves.length;
+    const line = this.tree.mainLine();
+    this.at = ply <= 0 ? 0 : line[Math.min(line.length, ply) - 1];
+    this.build();
+    this.connect();
+    await this.show(this.at);
+  }
+
+  position() {
+    return this.tree.node(this.at).position;
+  }
+
+  build() {
+    this.inspector = el('p', { id: 'inspector', class: 'inspector', 'aria-live': 'polite' }, 'Point at a tower to see what it is made of.');
+    this.note = el('p', { id: 'analysis-note', class: 'message', role: 'status' });
+    this.barBox = el('div', { class: 'bar-box' });
+    this.moveList = el('div', { id: 'tree', class: 'tree moves-box', role: 'list' });
+    this.linesBox = el('div', { id: 'engine-lines', class: 'engine-lines', 'aria-live': 'polite' });
+    this.graphBox = el('div', { id: 'graph-box' });
+    this.posText = el('p', { id: 'position-text', class: 'position-text' });
+    this.exports = el('div', { id: 'exports', class: 'row downloads' });
+    this.announce = el('p', { id: 'announce', class: 'visually-hidden', 'aria-live': 'polite' });
+    const engineToggle = el('input', { type: 'checkbox', id: 'engine-on', checked: true });
+    engineToggle.addEventListener('change', () => { this.engineOn = engineToggle.checked; this.analyse(); });
+    const title = this.state
+      ? variantName(this.variant) + ': ' + (this.state.white.name || 'White') + ' – ' + (this.state.black.name || 'Black')
+      : variantName(this.variant) + ', a position';
+    const nav = el('div', { class: 'nav-buttons' },
+      el('button', { type: 'button', id: 'nav-first', title: 'Start (Home)', onclick: () => this.show(0) }, '« Start'),
+      el('button', { type: 'button', id: 'nav-prev', title: 'Back (←)', onclick: () => this.show(this.tree.prev(this.at)) }, '‹ Back'),
+      el('button', { type: 'button', id: 'nav-next', title: 'Forward (→)', onclick: () => this.show(this.tree.next(this.at)) }, 'Next ›'),
+      el('button', { type: 'button', id: 'nav-last', title: 'End of the line (End)', onclick: () => { const l = this.tree.line(this.at); this.show(l.length ? l[l.length - 1] : 0); } }, 'End »'));
+    const side = el('aside', { class: 'side' },
+      el('h1', null, 'Analysis board'),
+      el('p', { class: 'hint' }, title),
+      this.note,
+      el('div', { class: 'card' },
+        el('div', { class: 'row' }, el('label', { class: 'check' }, engineToggle, ' Engine'), el('span', { id: 'engine-depth', class: 'hint' })),
+        this.linesBox),
+      this.moveList, nav,
+      el('div', { class: 'row' },
+        button('promote', 'Make main line', () => { this.tree.promote(this.at); this.drawTree(); }),
+        button('delete-line', 'Delete from here', () => {
+          const parent = this.tree.prev(this.at);
+          if (this.at !== 0) { this.tree.remove(this.at); this.show(parent); }
+        }),
+        this.tree.mainLine().length ? button('graph', 'Evaluation graph', () => this.analyseMainLine()) : null),
+      this.graphBox,
+      el('div', { class: 'card' }, el('h2', null, 'Position'), this.posText, this.exports),
+      this.announce);
+    const wrap = el('div', { class: 'board-wrap' }, el('div', { class: 'board-row' }, this.barBox, this.board.svg), this.inspector);
+    append(this.app, el('div', { class: 'game analysis-board' }, wrap, side));
+    document.addEventListener('keydown', (ev) => {
+      const tag = ev.target && ev.target.tagName;
+      if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT') return;
+      if (ev.key === 'ArrowLeft') { this.show(this.tree.prev(this.at)); ev.preventDefault(); }
+      else if (ev.key === 'ArrowRight') { this.show(this.tree.next(this.at)); ev.preventDefault(); }
+      else if (ev.key === 'Home') { this.show(0); ev.preventDefault(); }
+    });
+  }
+
+  async legalAt(id) {
+    if (this.legal.has(id)) return this.legal.get(id);
+    const pos = this.tree.node(id).position;
+    const data = await api('POST', '/api/position', { variant: this.variant, position: pos.fen });
+    this.legal.set(id, data.legal_moves || []);
+    return this.legal.get(id);
+  }
+
+  async show(id) {
+    const before = this.at;
+    this.at = id;
+    const node = this.tree.node(id);
+    const mv = node.move;
+    const prev = this.tree.node(before);
+    // Animate one move forward along the line.
+    if (mv && node.parent === before) this.board.animate(prev.position.towers, mv, node.position.towers, this.marks());
+    else this.board.render(node.position.towers, this.marks());
+    this.board.svg.dataset.node = String(id);
+    this.board.svg.dataset.fen = node.position.fen;
+    this.posText.textContent = node.position.text;
+    if (mv) this.announce.textContent = (mv.color === 'black' ? 'Black: ' : 'White: ') + mv.text + '.';
+    this.drawTree();
+    this.drawExports();
+    const onMain = this.tree.onMainLine(id);
+    const url = new URL(location.href);
+    if (onMain) url.searchParams.set('ply', String(this.tree.depth(id))); else url.searchParams.delete('ply');
+    history.replaceState(null, '', url.pathname + url.search);
+    this.lines = null;
+    this.drawLines();
+    const legal = await this.legalAt(id);
+    if (this.at !== id) return;
+    this.board.setPlayable(legal, null);
+    this.analyse();
+  }
+
+  marks() {
+    const node = this.tree.node(this.at);
+    const marks = {};
+    if (node.move) {
+      marks.last = node.move.path.slice();
+      marks.captured = (node.move.captured || []).slice();
+    }
+    if (this.lines && this.engineOn) {
+      marks.arrows = this.lines.filter((l) => l.path && l.path.length > 1)
+        .map((l, i) => ({ path: l.path, kind: i === 0 ? 'best' : 'other' }));
+    }
+    return marks;
+  }
+
+  // Plays `move` from the node shown: an existing move is followed, a new one becomes a variation.
+  async playMove(move) {
+    const from = this.at;
+    this.note.textContent = '';
+    try {
+      const data = await api('POST', '/api/position', { variant: this.variant, position: this.tree.node(from).position.fen, moves: [move.text] });
+      const played = data.played[0];
+      const id = this.tree.add(from, played);
+      this.legal.set(id, data.legal_moves || []);
+      await this.show(id);
+    } catch (e) {
+      this.note.textContent = e.message;
+    }
+  }
+
+  // Plays the engine's line from the node shown, keeping it as a variation.
+  async playLine(line) {
+    const from = this.at;
+    try {
+      const data = await api('POST', '/api/position', { variant: this.variant, position: this.tree.node(from).position.fen, moves: line.moves });
+      let id = from;
+      for (const m of data.played) id = this.tree.add(id, m);
+      this.legal.set(id, data.legal_moves || []);
+      await this.show(this.tree.pathTo(id).find((n) => this.tree.node(n).parent === from) ?? id);
+    } catch (e) {
+      this.note.textContent = e.message;
+    }
+  }
+
+  drawTree() {
+    const box = this.moveList;
+    clear(box);
+    const items = this.tree.layout();
+    let holder = el('div', { class: 'tree-line main' });
+    box.appendChild(holder);
+    const stack = [];
+    for (const item of items) {
+      if (item.open) {
+        stack.push(holder);
+        const v = el('div', { class: 'tree-line variation', dataset: { depth: String(item.variation) } });
+        holder.appendChild(v);
+        holder = v;
+        continue;
+      }
+      if (item.close) {
+        holder = stack.pop();
+        continue;
+      }
+      const node = this.tree.node(item.id);
+      const m = node.move;
+      const showNumber = m.color === 'white' || holder.childElementCount === 0 || (holder.lastChild && holder.lastChild.classList && holder.lastChild.classList.contains('tree-line'));
+      const b = el('button', {
+        type: 'button',
+        class: 'mv' + (item.id === this.at ? ' current' : '') + (item.variation ? ' var' : ''),
+        dataset: { node: String(item.id), variation: String(item.variation) },
+        role: 'listitem',
+      }, showNumber ? moveLabel(m.number, m.color) + ' ' : '', m.text);
+      if (this.scores[item.id] !== undefined) b.appendChild(el('span', { class: 'eval' }, ' ' + this.scores[item.id]));
+      b.addEventListener('click', () => this.show(item.id));
+      holder.appendChild(b);
+    }
+    const cur = box.querySelector('.mv.current');
+    if (cur && cur.scrollIntoView) cur.scrollIntoView({ block: 'nearest' });
+  }
+
+  drawExports() {
+    const node = this.tree.node(this.at);
+    const pos = node.position;
+    const q = 'variant=' + encodeURIComponent(this.variant) + '&position=' + encodeURIComponent(pos.fen) +
+      (node.move ? '&last=' + encodeURIComponent(node.move.path.join('-')) : '') + '&size=480&download=1';
+    clear(this.exports);
+    this.exports.appendChild(el('a', { id: 'export-png', href: '/api/diagram.png?' + q, download: 'position.png' }, 'Picture (PNG)'));
+    this.exports.appendChild(el('a', { id: 'export-svg', href: '/api/diagram.svg?' + q, download: 'position.svg' }, 'Picture (SVG)'));
+    if (this.gameId) {
+      this.exports.appendChild(el('a', { id: 'export-gif', href: gamePath(this.gameId, '/game.gif?size=360&download=1'), download: 'game.gif' }, 'The game (GIF)'));
+      this.exports.appendChild(el('a', { id: 'export-pdn', href: gamePath(this.gameId, '/pdn'), download: 'game.pdn' }, 'The game (PDN)'));
+    }
+  }
+
+  drawLines() {
+    const box = this.linesBox;
+    clear(box);
+    clear(this.barBox);
+    const turn = this.position().turn;
+    const lines = this.engineOn ? this.lines : null;
+    this.barBox.appendChild(evalBar(lines && lines[0] ? lines[0].score_white : null));
+    if (!this.engineOn) { box.appendChild(el('p', { class: 'hint' }, 'The engine is off.')); return; }
+    if (!lines) { box.appendChild(el('p', { class: 'hint' }, 'Thinking…')); return; }
+    if (!lines.length) { box.appendChild(el('p', { class: 'hint' }, 'No legal move: the game is over here.')); return; }
+    const ol = el('ol', { class: 'lines' });
+    for (const line of lines) {
+      ol.appendChild(el('li', null,
+        el('b', { class: 'score' }, line.score_white), ' ',
+        el('button', { type: 'button', class: 'line-play link', title: 'Play this line on the board', onclick: () => this.playLine(line) },
+          (line.moves || []).join(' '))));
+    }
+    box.appendChild(ol);
+    box.appendChild(el('p', { class: 'hint' }, 'Scores are for White, in men; ' + capital(turn) + ' to move.'));
+    this.board.setMarks(this.marks());
+  }
+
+  // ---- the engine, streamed
+
+  connect() {
+    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const ws = new WebSocket(proto + '//' + location.host + '/api/analysis/ws');
+    this.socket = ws;
+    ws.onopen = () => this.analyse();
+    ws.onmessage = (ev) => {
+      let msg;
+      try { msg = JSON.parse(ev.data); } catch (e) { return; }
+      if (msg.id !== this.ticket) return;
+      if (msg.type === 'analysis') {
+        this.lines = msg.lines || [];
+        const depth = document.getElementById('engine-depth');
+        if (depth) depth.textContent = 'depth ' + msg.depth + (msg.done ? '' : '…');
+        this.board.svg.dataset.depth = String(msg.depth);
+        this.drawLines();
+      } else if (msg.type === 'error') {
+        this.note.textContent = msg.error;
+      }
+    };
+    ws.onclose = () => {
+      if (this.socket === ws) setTimeout(() => this.connect(), 2000);
+    };
+  }
+
+  analyse() {
+    const ws = this.socket;
+    if (!ws || ws.readyState !== WebSocket.OPEN) return;
+    this.ticket++;
+    if (!this.engineOn) {
+      ws.send(JSON.stringify({ type: 'stop' }));
+      this.drawLines();
+      return;
+    }
+    ws.send(JSON.stringify({ type: 'analyse', id: this.ticket, variant: this.variant, position: this.position().fen, lines: LINES }));
+  }
+
+  async analyseMainLine() {
+    const line = this.tree.mainLine();
+    const btn = document.getElementById('graph');
+    if (btn) btn.disabled = true;
+    const draw = () => {
+      clear(this.graphBox);
+      const scores = line.map((id) => this.scores[id]);
+      const current = line.indexOf(this.at);
+      this.graphBox.appendChild(evalGraph(scores, line.length, current, (i) => this.show(line[i])));
+    };
+    for (const id of line) {
+      if (this.scores[id] !== undefined) continue;
+      try {
+        const data = await api('POST', '/api/analyse', { variant: this.variant, position: this.tree.node(id).position.fen, movetime_ms: 300, lines: 1 });
+        this.scores[id] = data.lines && data.lines[0] ? data.lines[0].score_white : '';
+      } catch (e) {
+        this.scores[id] = '?';
+      }
+      draw();
+      this.drawTree();
+    }
+    if (btn) btn.disabled = false;
+  }
+}

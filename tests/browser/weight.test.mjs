@@ -1,0 +1,111 @@
+// Page weight: bytes over the wire for the game page cold and warm, the home page with 30
+// games, and the socket's bytes per move pair at ply 30. Each number is printed (as a test
+// diagnostic) and held under a budget.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, tempDb, api, openGameAs } from './harness.mjs';
+
+let server; let browser; let tmp;
+
+before(async () => {
+  tmp = tempDb();
+  server = await startServer({ db: tmp.db });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) await server.stop();
+  if (tmp) tmp.remove();
+});
+
+// Counts the bytes a page receives: every response (headers and body, as sent) and every
+// WebSocket frame.
+async function meter(page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  const m = { http: 0, ws: 0, responses: 0 };
+  cdp.on('Network.loadingFinished', (e) => { m.http += e.encodedDataLength; m.responses++; });
+  cdp.on('Network.webSocketFrameReceived', (e) => { m.ws += e.response.payloadData.length; });
+  m.reset = () => { m.http = 0; m.ws = 0; m.responses = 0; };
+  return m;
+}
+
+async function quiet(page) {
+  await page.waitForLoadState('networkidle');
+  await page.waitForTimeout(300);
+}
+
+test('the game page: cold, warm, and the socket per move pair at ply 30', async (t) => {
+  const created = await api(server.url, 'POST', '/api/games', { variant: 'bashni', mode: 'local' });
+  // 30 plies played through the API.
+  for (let i = 0; i < 30; i++) {
+    const st = await api(server.url, 'GET', '/api/games/' + created.id, undefined, created.token);
+    if (st.result) break;
+    await api(server.url, 'POST', '/api/games/' + created.id + '/move', { move: st.legal_moves[0].text }, created.token);
+  }
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  try {
+    const m = await meter(page);
+    await openGameAs(page, server.url, created);
+    m.reset();
+    // Cold: a new context has an empty cache, so open the game in a second one.
+    const coldContext = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+    const cold = await coldContext.newPage();
+    const mc = await meter(cold);
+    await cold.goto(server.url + '/g/' + created.id);
+    await cold.waitForSelector('svg.board[data-version]');
+    await quiet(cold);
+    t.diagnostic('game page cold: ' + mc.http + ' bytes in ' + mc.responses + ' responses, socket ' + mc.ws);
+    // Warm: the same page again.
+    mc.reset();
+    await cold.reload();
+    await cold.waitForSelector('svg.board[data-version]');
+    await quiet(cold);
+    t.diagnostic('game page warm: ' + mc.http + ' bytes in ' + mc.responses + ' responses, socket ' + mc.ws);
+    const warm = mc.http;
+    await coldContext.close();
+
+    // Two plies on the seated page: what its socket receives.
+    await quiet(page);
+    m.reset();
+    for (let i = 0; i < 2; i++) {
+      const st = await api(server.url, 'GET', '/api/games/' + created.id, undefined, created.token);
+      await api(server.url, 'POST', '/api/games/' + created.id + '/move', { move: st.legal_moves[0].text }, created.token);
+    }
+    await page.waitForFunction(() => document.querySelector('svg.board').dataset.plies === '32');
+    await page.waitForTimeout(300);
+    t.diagnostic('socket bytes for one move pair at ply 30: ' + m.ws);
+    assert.ok(warm < 12000, 'warm game page ' + warm + ' bytes');
+    assert.ok(m.ws > 0 && m.ws < 20000, 'move pair ' + m.ws + ' bytes');
+  } finally {
+    await context.close();
+  }
+});
+
+test('the home page with 30 games', async (t) => {
+  for (let i = 0; i < 30; i++) {
+    const g = await api(server.url, 'POST', '/api/games', { variant: i % 2 ? 'russian' : 'bashni', mode: 'local', name: 'Player ' + i });
+    if (i % 3 === 0) await api(server.url, 'POST', '/api/games/' + g.id + '/resign', {}, g.token);
+  }
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const page = await context.newPage();
+  try {
+    const m = await meter(page);
+    await page.goto(server.url + '/');
+    await page.waitForSelector('#recent li');
+    await quiet(page);
+    t.diagnostic('home page cold: ' + m.http + ' bytes in ' + m.responses + ' responses');
+    const cold = m.http;
+    m.reset();
+    await page.reload();
+    await page.waitForSelector('#recent li');
+    await quiet(page);
+    t.diagnostic('home page warm: ' + m.http + ' bytes in ' + m.responses + ' responses');
+    assert.ok(cold < 150000, 'home page cold ' + cold + ' bytes');
+    assert.ok(m.http < cold / 2, 'a second visit takes much less');
+  } finally {
+    await context.close();
+  }
+});
