@@ -287,7 +287,7 @@ export class Board {
       under.appendChild(box(chosen[0], 'mark-selected'));
       for (const s of chosen.slice(1)) under.appendChild(box(s, 'mark-chosen'));
     }
-    if (this.cursor && document.activeElement === this.svg) under.appendChild(box(this.cursor, 'mark-cursor'));
+    if (this.cursor && this.keyboardFocus()) under.appendChild(box(this.cursor, 'mark-cursor'));
     if (marks.focus) under.appendChild(box(marks.focus, 'mark-focus'));
     if (marks.path && marks.path.length > 1) {
       const pts = marks.path.map((s) => {
@@ -455,6 +455,12 @@ export class Board {
         this.clearChoice();
       }
     });
+  }
+
+  // Whether the board has the keyboard's focus (not a click's).
+  keyboardFocus() {
+    if (document.activeElement !== this.svg) return false;
+    try { return this.svg.matches(':focus-visible'); } catch (e) { return true; }
   }
 
   announceCursor() {
