@@ -11,7 +11,7 @@ use bashni_pdn::{RawGame, ResultToken};
 use bashni_rules::{Color, Game, Position, TimeControl, Variant};
 
 use crate::app::{Acted, ActionError, Answer, App, GameSlot, StateText};
-use crate::round::{DrawAction, MAX_PLIES, Mode, Player, Round, RoundError, Seat};
+use crate::round::{DrawAction, EndReason, MAX_PLIES, Mode, Player, Round, RoundError, Seat};
 use crate::secret::{coin, new_game_id, random_hex, recorded_name};
 use crate::store::Change;
 
@@ -154,7 +154,7 @@ pub async fn create(app: &Arc<App>, new: NewGame) -> Result<Created, ActionError
             };
         }
     }
-    // The clock starts with the first move's turn, once both seats are taken.
+    // No clock runs yet: each side's first move is free of time (see `Round::clock_runs`).
     round.settle_clock(Instant::now());
     let invite = round.invite.clone();
     let id = round.id.clone();
@@ -222,6 +222,23 @@ pub async fn resign(
         .act(slot, answer, |round| {
             let seat = round.require_seat(token)?;
             round.resign(seat, Instant::now())?;
+            Ok(((), Some(Change::Game)))
+        })
+        .await?;
+    Ok(acted)
+}
+
+/// Aborts the game for the holder of `token`, before both sides have moved.
+pub async fn abort(
+    app: &Arc<App>,
+    slot: &Arc<GameSlot>,
+    token: Option<&str>,
+    answer: Answer<'_>,
+) -> Result<Acted, ActionError> {
+    let (_, acted) = app
+        .act(slot, answer, |round| {
+            let seat = round.require_seat(token)?;
+            round.abort(seat, Instant::now())?;
             Ok(((), Some(Change::Game)))
         })
         .await?;
@@ -470,7 +487,10 @@ pub fn pdn_text(round: &Round) -> String {
     } else {
         round.tags.clone()
     };
+    // Why the game ended, unless the tags kept from an upload say it already, or nobody
+    // knows (a record with a bare result).
     if let Some(ending) = round.ending()
+        && ending.reason != EndReason::Recorded(None)
         && !tags.iter().any(|(name, _)| name == "Termination")
     {
         tags.push(("Termination".to_string(), ending.reason_text()));

@@ -305,6 +305,18 @@ pub async fn resign(
     answer_state(actions::resign(&app, &slot, token, Answer::State(token)).await?)
 }
 
+/// Aborts the game before both sides have moved.
+pub async fn abort(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<StateText, ApiError> {
+    let slot = app.slot(&id).await?;
+    let token = token_of(&headers);
+    let token = token.as_deref();
+    answer_state(actions::abort(&app, &slot, token, Answer::State(token)).await?)
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct DrawRequest {

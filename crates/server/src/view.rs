@@ -150,6 +150,7 @@ pub struct GameStateView<'a> {
     may_offer_draw: bool,
     can_claim_draw: Option<String>,
     can_take_back: bool,
+    may_abort: bool,
     engine_thinking: bool,
     result: Option<Value>,
     invite_url: Option<String>,
@@ -208,8 +209,8 @@ pub fn update_view<'a>(
     });
     let result = round.ending().map(|ending| {
         serde_json::json!({
-            "score": ending.result.score(),
-            "winner": ending.result.winner().map(Color::code),
+            "score": ending.score(),
+            "winner": ending.winner().map(Color::code),
             "reason": ending.reason_text(),
             "code": ending.code(),
         })
@@ -247,6 +248,7 @@ pub fn update_view<'a>(
         may_offer_draw: playing && may_offer_draw,
         can_claim_draw: round.game.can_claim_draw().map(|r| r.to_string()),
         can_take_back,
+        may_abort: round.may_abort(seat),
         engine_thinking,
         result,
         invite_url,

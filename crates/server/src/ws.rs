@@ -243,6 +243,7 @@ async fn answer(
             None => Err(RoundError::Invalid("move: missing".into()).into()),
         },
         "resign" => actions::resign(app, slot, token, Answer::Version).await,
+        "abort" => actions::abort(app, slot, token, Answer::Version).await,
         "draw" => match action.action.as_deref().map(DrawAction::parse) {
             Some(Ok(kind)) => actions::draw(app, slot, token, kind, Answer::Version).await,
             Some(Err(error)) => Err(error.into()),
@@ -250,7 +251,7 @@ async fn answer(
         },
         "takeback" => actions::take_back(app, slot, token, Answer::Version).await,
         _ => Err(RoundError::Invalid(
-            "type: expected seat, state, move, resign, draw or takeback".into(),
+            "type: expected seat, state, move, resign, abort, draw, takeback or rematch".into(),
         )
         .into()),
     };

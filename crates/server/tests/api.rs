@@ -421,12 +421,199 @@ async fn a_clock_that_runs_out_loses_the_game() -> TestResult {
         json!({"variant": "russian", "mode": "local", "time": {"minutes": 0.25}}),
     )
     .await?;
+    for text in ["c3-d4", "f6-g5"] {
+        let (status, answer) = play(&app, &id, &token, text).await?;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+    }
     let state = wait_for(&app, &id, |s| !s["result"].is_null()).await?;
     assert_eq!(state["result"]["code"], "time");
     assert_eq!(state["result"]["score"], "0-1");
     assert_eq!(state["clock"]["white_ms"], 0);
-    let (status, _) = play(&app, &id, &token, "c3-d4").await?;
+    assert_eq!(state["clock"]["black_ms"], 15_000);
+    let (status, _) = play(&app, &id, &token, "d4-e5").await?;
     assert_eq!(status, StatusCode::CONFLICT);
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_clock_runs_until_each_side_has_made_its_first_move() -> TestResult {
+    let app = memory_app()?;
+    let (id, white, answer) = create(
+        &app,
+        json!({"variant": "russian", "mode": "friend", "time": {"minutes": 0.25, "increment_s": 1}}),
+    )
+    .await?;
+    assert_eq!(answer["state"]["clock"]["running"], Value::Null);
+    let invite = answer["invite_url"].as_str().ok_or("no invite")?;
+    let invite = invite.rsplit('/').next().ok_or("bad invite")?;
+    let (_, joined) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        None,
+        Some(&json!({ "invite": invite }).to_string()),
+    )
+    .await?;
+    let black = joined["token"].as_str().ok_or("no token")?.to_string();
+    assert_eq!(joined["state"]["clock"]["running"], Value::Null);
+    let (_, state) = play(&app, &id, &white, "c3-d4").await?;
+    assert_eq!(state["clock"]["running"], Value::Null, "{state}");
+    // The first moves are free: while Black thinks about its first move no clock runs.
+    tokio::time::sleep(Duration::from_millis(1_000)).await;
+    let (_, state) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await?;
+    assert_eq!(state["result"], Value::Null, "{state}");
+    assert_eq!(state["clock"]["white_ms"], 15_000);
+    assert_eq!(state["clock"]["black_ms"], 15_000);
+    let (status, state) = play(&app, &id, &black, "f6-g5").await?;
+    assert_eq!(status, StatusCode::OK, "{state}");
+    assert_eq!(state["clock"]["running"], "white");
+    assert_eq!(
+        state["clock"]["black_ms"], 15_000,
+        "no increment for a free move"
+    );
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let (_, state) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await?;
+    assert!(
+        state["clock"]["white_ms"]
+            .as_i64()
+            .is_some_and(|t| t <= 14_700),
+        "{state}"
+    );
+    Ok(())
+}
+
+#[tokio::test]
+async fn a_game_may_be_aborted_until_both_sides_have_moved() -> TestResult {
+    let app = memory_app()?;
+    let (id, white, answer) = create(
+        &app,
+        json!({"variant": "russian", "mode": "friend", "name": "Anna",
+               "time": {"minutes": 3, "increment_s": 2}}),
+    )
+    .await?;
+    assert_eq!(answer["state"]["may_abort"], true);
+    let invite = answer["invite_url"].as_str().ok_or("no invite")?;
+    let invite = invite.rsplit('/').next().ok_or("bad invite")?.to_string();
+    let (_, joined) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        None,
+        Some(&json!({ "invite": invite, "name": "Boris" }).to_string()),
+    )
+    .await?;
+    let black = joined["token"].as_str().ok_or("no token")?.to_string();
+    assert_eq!(joined["state"]["may_abort"], true);
+    let (_, state) = play(&app, &id, &white, "c3-d4").await?;
+    assert_eq!(state["may_abort"], true);
+    let (_, watched) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await?;
+    assert_eq!(watched["may_abort"], false);
+    let abort = |token: Option<&str>| {
+        let app = Arc::clone(&app);
+        let uri = format!("/api/games/{id}/abort");
+        let token = token.map(String::from);
+        async move { call(&app, "POST", &uri, token.as_deref(), Some("{}")).await }
+    };
+    let (status, _) = abort(None).await?;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, state) = abort(Some(&black)).await?;
+    assert_eq!(status, StatusCode::OK, "{state}");
+    assert_eq!(
+        state["result"],
+        json!({"score": "*", "winner": null, "code": "aborted",
+               "reason": "Aborted before both sides had moved"})
+    );
+    assert_eq!(state["legal_moves"], json!([]));
+    assert_eq!(state["clock"]["running"], Value::Null);
+    assert_eq!(state["may_abort"], false);
+    let (status, _) = play(&app, &id, &black, "f6-g5").await?;
+    assert_eq!(status, StatusCode::CONFLICT);
+    let (status, _) = abort(Some(&white)).await?;
+    assert_eq!(status, StatusCode::CONFLICT);
+    let (_, list) = call(&app, "GET", "/api/games", None, None).await?;
+    assert_eq!(list["games"][0]["result"], "*");
+    assert_eq!(
+        list["games"][0]["reason"],
+        "Aborted before both sides had moved"
+    );
+    let (_, pdn) = call(&app, "GET", &format!("/api/games/{id}/pdn"), None, None).await?;
+    let pdn = pdn.as_str().ok_or("PDN is text")?;
+    assert!(pdn.contains("[Result \"*\"]"), "{pdn}");
+    assert!(
+        pdn.contains("[Termination \"Aborted before both sides had moved\"]"),
+        "{pdn}"
+    );
+
+    // Once both sides have moved, the game can no longer be aborted.
+    let (id, token, _) = create(&app, json!({"variant": "russian", "mode": "local"})).await?;
+    for text in ["c3-d4", "f6-g5"] {
+        play(&app, &id, &token, text).await?;
+    }
+    let (status, error) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/abort"),
+        Some(&token),
+        Some("{}"),
+    )
+    .await?;
+    assert_eq!(status, StatusCode::CONFLICT, "{error}");
+    assert!(
+        error["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("both sides have moved")),
+        "{error}"
+    );
+    // A record cannot be aborted, and nobody holds a seat in it.
+    let (_, uploaded) = call(&app, "POST", "/api/pdn", None, Some(pdn)).await?;
+    let record = uploaded["games"][0]["id"].as_str().ok_or("no id")?;
+    let (status, _) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{record}/abort"),
+        Some(&white),
+        Some("{}"),
+    )
+    .await?;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_engine_game_is_aborted_over_the_websocket() -> TestResult {
+    let app = memory_app()?;
+    let (id, token, _) = create(
+        &app,
+        json!({"variant": "bashni", "mode": "engine", "level": 1, "color": "black"}),
+    )
+    .await?;
+    // The engine (White) makes its first move; Black has not moved yet.
+    wait_for(&app, &id, |s| move_texts(s).len() == 1).await?;
+    let address = serve(&app).await?;
+    let (mut socket, _) =
+        tokio_tungstenite::connect_async(format!("ws://{address}/api/games/{id}/ws")).await?;
+    next_json(&mut socket, "state").await?;
+    send_json(
+        &mut socket,
+        json!({"type": "seat", "id": 0, "token": token}),
+    )
+    .await?;
+    next_json(&mut socket, "ack").await?;
+    let seated = next_json(&mut socket, "state").await?;
+    assert_eq!(seated["state"]["may_abort"], true);
+    send_json(&mut socket, json!({"type": "abort", "id": 1})).await?;
+    let ack = next_json(&mut socket, "ack").await?;
+    assert_eq!(ack["id"], 1);
+    let update = next_json(&mut socket, "update").await?;
+    assert_eq!(update["update"]["result"]["code"], "aborted");
+    assert_eq!(update["update"]["result"]["score"], "*");
+    assert_eq!(update["update"]["may_abort"], false);
+    send_json(&mut socket, json!({"type": "abort", "id": 2})).await?;
+    let error = next_json(&mut socket, "error").await?;
+    assert_eq!(
+        (error["id"].clone(), error["code"].clone()),
+        (json!(2), json!("conflict"))
+    );
     Ok(())
 }
 

@@ -96,6 +96,26 @@ async fn store_suite(db: &Database) -> Result<(), Error> {
     let recent = db.recent(10).await?;
     assert_eq!(recent.len(), 2);
     assert!(recent.iter().any(|g| g.id == "g1" && g.plies == 1));
+
+    // An aborted game reads back aborted, with its clocks stopped.
+    let mut aborted = local_round("g3");
+    let (_, stored) = db.insert(aborted.clone()).await;
+    stored?;
+    play_stored(db, &mut aborted, "c3-d4").await?;
+    let was = aborted.version;
+    aborted.abort(Seat::Both, Instant::now())?;
+    let (_, saved) = db.save(aborted.clone(), Change::Game, was).await;
+    saved?;
+    let loaded = db.load("g3").await?.ok_or("g3 is missing")?;
+    assert!(loaded.aborted && loaded.is_over());
+    assert_eq!(loaded.ending(), aborted.ending());
+    assert_eq!(loaded.running_clock(), None);
+    let recent = db.recent(10).await?;
+    let listed = recent
+        .iter()
+        .find(|g| g.id == "g3")
+        .ok_or("g3 is not listed")?;
+    assert_eq!(listed.result.as_deref(), Some("*"));
     assert!(db.load("nope").await?.is_none());
     assert!(db.schema_version().await? >= 3);
     Ok(())

@@ -62,9 +62,9 @@ pub(crate) fn row_of(round: &Round) -> GameRow {
         increment_ms: control.map(|c| millis(c.increment)),
         white_ms: round.clock.stored(Color::White).map(millis),
         black_ms: round.clock.stored(Color::Black).map(millis),
-        result: ending.map(|e| e.result.score().to_string()),
-        reason: ending.map(|e| e.reason_text()),
-        reason_code: ending.map(|e| e.code().to_string()),
+        result: ending.as_ref().map(|e| e.score().to_string()),
+        reason: ending.as_ref().map(|e| e.reason_text()),
+        reason_code: ending.as_ref().map(|e| e.code().to_string()),
         draw_offer: round.game.draw_offer().map(|c| c.code().to_string()),
         tags: serde_json::to_string(&round.tags).unwrap_or_else(|_| "[]".into()),
         created_ms: round.created_ms,
@@ -124,6 +124,7 @@ pub(crate) fn round_of(row: GameRow, moves: &[MoveRow]) -> Result<Round, String>
         // Declared results are not found by replaying moves; declare them again.
         let loser = result.and_then(GameResult::winner).map(Color::opponent);
         let game = &mut round.game;
+        round.aborted = code == "aborted";
         let _ = match (code, loser) {
             ("resignation", Some(loser)) => game.resign(loser),
             ("time", Some(loser)) => game.flag(loser),
