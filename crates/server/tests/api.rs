@@ -658,6 +658,37 @@ async fn a_game_downloads_as_pdn_and_uploads_back() -> TestResult {
     assert_eq!(copy["result"]["score"], "0-1");
     assert_eq!(copy["white"]["name"], "Anna");
     assert_eq!(copy["position"], original["position"]);
+    // Why the game ended survives the round trip: in the record's state, in the games list
+    // and in its PDN, once.
+    assert_eq!(original["result"]["reason"], "White resigned");
+    assert_eq!(copy["result"]["reason"], original["result"]["reason"]);
+    assert_eq!(copy["result"]["code"], "recorded");
+    let (_, list) = call(&app, "GET", "/api/games", None, None).await?;
+    assert_eq!(list["games"][0]["id"], record.as_str());
+    assert_eq!(list["games"][0]["reason"], "White resigned");
+    let (_, again) = call(&app, "GET", &format!("/api/games/{record}/pdn"), None, None).await?;
+    let again = again.as_str().ok_or("PDN is text")?;
+    assert_eq!(
+        again.matches("[Termination \"White resigned\"]").count(),
+        1,
+        "{again}"
+    );
+    assert_eq!(again, pdn, "the record's PDN is the game's");
+    // A record whose result nobody explained gets no made-up Termination.
+    let bare = "[GameType \"25\"]\n[Result \"1-0\"]\n\n1. c3-d4 f6-g5 1-0\n";
+    let (_, uploaded) = call(&app, "POST", "/api/pdn", None, Some(bare)).await?;
+    let bare_id = uploaded["games"][0]["id"].as_str().ok_or("no id")?;
+    let (_, state) = call(&app, "GET", &format!("/api/games/{bare_id}"), None, None).await?;
+    assert_eq!(state["result"]["reason"], "as recorded");
+    let (_, text) = call(
+        &app,
+        "GET",
+        &format!("/api/games/{bare_id}/pdn"),
+        None,
+        None,
+    )
+    .await?;
+    assert!(!text.to_string().contains("Termination"), "{text}");
     let (status, _) = play(&app, &record, &token, "c3-d4").await?;
     assert_eq!(status, StatusCode::FORBIDDEN);
     // A broken record is reported with its place; the good game before it is kept.
