@@ -11,7 +11,10 @@ use bashni_pdn::{RawGame, ResultToken};
 use bashni_rules::{Color, Game, Position, TimeControl, Variant};
 
 use crate::app::{Acted, ActionError, Answer, App, GameSlot, StateText};
-use crate::round::{DrawAction, EndReason, MAX_PLIES, Mode, Player, Round, RoundError, Seat};
+use crate::round::{
+    DrawAction, EndReason, MAX_PLIES, Mode, Player, RematchAction, RematchStep, Round, RoundError,
+    Seat,
+};
 use crate::secret::{coin, new_game_id, random_hex, recorded_name};
 use crate::store::Change;
 
@@ -243,6 +246,35 @@ pub async fn abort(
         })
         .await?;
     Ok(acted)
+}
+
+/// A rematch action for the holder of `token` after the game; returns the new game's id
+/// when this action made it. The new game is stored before this game's change (see
+/// [`App::act_making`]).
+pub async fn rematch(
+    app: &Arc<App>,
+    slot: &Arc<GameSlot>,
+    token: Option<&str>,
+    action: RematchAction,
+    answer: Answer<'_>,
+) -> Result<(Acted, Option<String>), ActionError> {
+    let new_id = new_game_id()?;
+    let (made, acted) = app
+        .act_making(slot, answer, |round| {
+            let seat = round.require_seat(token)?;
+            let step = round.rematch(seat, action)?;
+            let made = (step == RematchStep::Agreed).then(|| {
+                let made = round.rematch_round(new_id.clone(), Instant::now());
+                round.rematch_made(new_id.clone());
+                made
+            });
+            Ok((made.is_some().then_some(new_id), Some(Change::Game), made))
+        })
+        .await?;
+    if let Some(id) = &made {
+        tracing::debug!(game = %id, "rematch");
+    }
+    Ok((acted, made))
 }
 
 /// A draw action for the holder of `token`. Against the engine an offer is answered by the

@@ -24,7 +24,7 @@ use serde_json::{Value, json};
 use crate::actions::{self, ColorChoice, MAX_UPLOAD_GAMES, NewGame};
 use crate::app::{Answer, App, StateText};
 use crate::error::ApiError;
-use crate::round::{DrawAction, MAX_PLIES, Mode};
+use crate::round::{DrawAction, MAX_PLIES, Mode, RematchAction};
 use crate::secret::typed_name;
 use crate::view::{MoveView, PositionView};
 
@@ -336,6 +336,28 @@ pub async fn draw(
     let token = token_of(&headers);
     let token = token.as_deref();
     answer_state(actions::draw(&app, &slot, token, action, Answer::State(token)).await?)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RematchRequest {
+    action: String,
+}
+
+/// Offers, accepts or declines a rematch after the game.
+pub async fn rematch(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<StateText, ApiError> {
+    let request: RematchRequest = parse_body(body)?;
+    let action = RematchAction::parse(&request.action)?;
+    let slot = app.slot(&id).await?;
+    let token = token_of(&headers);
+    let token = token.as_deref();
+    let (acted, _) = actions::rematch(&app, &slot, token, action, Answer::State(token)).await?;
+    answer_state(acted)
 }
 
 /// Takes back moves.

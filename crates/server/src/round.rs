@@ -288,6 +288,56 @@ pub struct Round {
     pub move_clocks: Vec<[Option<i64>; 2]>,
     /// Whether a player aborted the game before both sides had moved.
     pub aborted: bool,
+    /// A rematch offered after the game, and the new game once it is made.
+    pub rematch: Option<Rematch>,
+}
+
+/// A rematch offered after a game between people (or asked for against the engine or at one
+/// screen, where it is made at once).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rematch {
+    /// The side that offered it.
+    pub offered_by: Color,
+    /// The new game's id, once it is made.
+    pub game: Option<String>,
+}
+
+/// What a player does about a rematch.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum RematchAction {
+    /// Offers one (against the engine or at one screen: starts it).
+    Offer,
+    /// Accepts the opponent's offer.
+    Accept,
+    /// Declines it (or withdraws one's own).
+    Decline,
+}
+
+impl RematchAction {
+    /// The action named `name`.
+    pub fn parse(name: &str) -> Result<RematchAction, RoundError> {
+        match name {
+            "offer" => Ok(RematchAction::Offer),
+            "accept" => Ok(RematchAction::Accept),
+            "decline" => Ok(RematchAction::Decline),
+            other => Err(RoundError::Invalid(format!(
+                "action: expected offer, accept or decline, not {:?}",
+                other.chars().take(20).collect::<String>()
+            ))),
+        }
+    }
+}
+
+/// What a rematch action came to.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum RematchStep {
+    /// An offer waits for the opponent.
+    Offered,
+    /// The offer was declined or withdrawn.
+    Declined,
+    /// Both sides want it: the caller makes the new game ([`Round::rematch_round`]) and
+    /// records it with [`Round::rematch_made`].
+    Agreed,
 }
 
 impl Round {
@@ -312,6 +362,7 @@ impl Round {
             version: 1,
             move_clocks: Vec::new(),
             aborted: false,
+            rematch: None,
         }
     }
 
@@ -617,6 +668,112 @@ impl Round {
         self.settle_clock(now);
         self.touch();
         Ok(())
+    }
+
+    /// A rematch action by `seat` after the game. Between people online an offer waits for
+    /// the opponent's answer; against the engine and at one screen it is agreed at once (and
+    /// an offer answering the opponent's open offer agrees too).
+    pub fn rematch(
+        &mut self,
+        seat: Seat,
+        action: RematchAction,
+    ) -> Result<RematchStep, RoundError> {
+        if self.mode == Mode::Record {
+            return Err(conflict(
+                "a record read from PDN has no players for a rematch; start a new game",
+            ));
+        }
+        if !self.is_over() {
+            return Err(conflict(
+                "a rematch can be offered only once the game is over",
+            ));
+        }
+        if !self.seated() {
+            return Err(conflict(
+                "nobody joined this game, so there is nobody for a rematch; start a new game",
+            ));
+        }
+        if let Some(Rematch {
+            game: Some(game), ..
+        }) = &self.rematch
+        {
+            return Err(conflict(format!(
+                "the rematch has already started: game {game}"
+            )));
+        }
+        let color = match seat {
+            Seat::White => Color::White,
+            Seat::Black => Color::Black,
+            // The person against the engine; at one screen, White's side of the board.
+            Seat::Both => self.engine_color.map_or(Color::White, Color::opponent),
+            Seat::Engine => {
+                return Err(RoundError::Forbidden(
+                    "the engine does not ask for rematches".into(),
+                ));
+            }
+        };
+        let at_once = self.mode != Mode::Friend;
+        let offered = self.rematch.as_ref().map(|r| r.offered_by);
+        let step = match (action, offered) {
+            (RematchAction::Offer, Some(by)) if by == color => {
+                return Err(conflict("you have already offered a rematch"));
+            }
+            (RematchAction::Offer, Some(_)) => RematchStep::Agreed,
+            (RematchAction::Offer, None) if at_once => RematchStep::Agreed,
+            (RematchAction::Offer, None) => RematchStep::Offered,
+            (RematchAction::Accept, None) => {
+                return Err(conflict("there is no rematch offer to accept"));
+            }
+            (RematchAction::Accept, Some(by)) if by == color => {
+                return Err(conflict(
+                    "you cannot accept your own rematch offer; your opponent answers it",
+                ));
+            }
+            (RematchAction::Accept, Some(_)) => RematchStep::Agreed,
+            (RematchAction::Decline, None) => {
+                return Err(conflict("there is no rematch offer to decline"));
+            }
+            (RematchAction::Decline, Some(_)) => RematchStep::Declined,
+        };
+        self.rematch = match step {
+            RematchStep::Offered => Some(Rematch {
+                offered_by: color,
+                game: None,
+            }),
+            RematchStep::Declined => None,
+            RematchStep::Agreed => Some(Rematch {
+                offered_by: offered.unwrap_or(color),
+                game: None,
+            }),
+        };
+        self.touch();
+        Ok(step)
+    }
+
+    /// The rematch of this game, with id `id`: the same variant, mode, clock, start position,
+    /// players and engine level, the colours swapped, both seats taken. Each player keeps
+    /// their seat token (so the token of White here holds Black there); the engine's seat
+    /// has none, as always.
+    pub fn rematch_round(&self, id: String, now: Instant) -> Round {
+        let mut round = Round::new(id, self.mode, *self.game.start_position(), self.control());
+        round.white = self.black.clone();
+        round.black = self.white.clone();
+        round.level = self.level;
+        round.engine_color = self.engine_color.map(Color::opponent);
+        round.creator = self.creator.map(|seat| match seat {
+            Seat::White => Seat::Black,
+            Seat::Black => Seat::White,
+            other => other,
+        });
+        round.settle_clock(now);
+        round
+    }
+
+    /// Records the rematch agreed on as game `id`.
+    pub fn rematch_made(&mut self, id: String) {
+        if let Some(rematch) = &mut self.rematch {
+            rematch.game = Some(id);
+        }
     }
 
     /// A draw offer, acceptance, refusal or claim by `seat`.

@@ -153,6 +153,7 @@ pub struct GameStateView<'a> {
     may_abort: bool,
     engine_thinking: bool,
     result: Option<Value>,
+    rematch: Option<Value>,
     invite_url: Option<String>,
     /// Grows with every change of the game.
     pub version: u64,
@@ -251,6 +252,12 @@ pub fn update_view<'a>(
         may_abort: round.may_abort(seat),
         engine_thinking,
         result,
+        rematch: round.rematch.as_ref().map(|rematch| {
+            serde_json::json!({
+                "offered_by": rematch.offered_by.code(),
+                "game": rematch.game,
+            })
+        }),
         invite_url,
         version: round.version,
     }

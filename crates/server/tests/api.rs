@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::http::StatusCode;
+use bashni_server::App;
 use common::*;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
@@ -993,5 +994,315 @@ async fn the_games_list_counts_moves_as_the_rulebooks_do() -> TestResult {
     let (_, list) = call(&app, "GET", "/api/games", None, None).await?;
     assert_eq!(list["games"][0]["plies"], 3);
     assert_eq!(list["games"][0]["moves"], 2);
+    Ok(())
+}
+
+/// Makes a friend game with both seats taken; returns its id and White's and Black's tokens.
+async fn friend_game(app: &Arc<App>, body: Value) -> Result<(String, String, String), Error> {
+    let (id, white, answer) = create(app, body).await?;
+    let invite = answer["invite_url"].as_str().ok_or("no invite")?;
+    let invite = invite.rsplit('/').next().ok_or("bad invite")?;
+    let (status, joined) = call(
+        app,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        None,
+        Some(&json!({ "invite": invite, "name": "Boris" }).to_string()),
+    )
+    .await?;
+    assert_eq!(status, StatusCode::OK, "{joined}");
+    let black = joined["token"].as_str().ok_or("no token")?.to_string();
+    Ok((id, white, black))
+}
+
+type Error = Box<dyn std::error::Error>;
+
+async fn rematch(
+    app: &Arc<App>,
+    id: &str,
+    token: Option<&str>,
+    action: &str,
+) -> Result<(StatusCode, Value), Error> {
+    call(
+        app,
+        "POST",
+        &format!("/api/games/{id}/rematch"),
+        token,
+        Some(&json!({ "action": action }).to_string()),
+    )
+    .await
+}
+
+fn says(error: &Value, words: &str) -> bool {
+    error["error"].as_str().is_some_and(|e| e.contains(words))
+}
+
+#[tokio::test]
+async fn a_rematch_between_friends_swaps_the_colours_and_keeps_the_tokens() -> TestResult {
+    let app = memory_app()?;
+    let start = "W:Wc3,e3,g3:Bd6,f6,h6";
+    let (id, white, black) = friend_game(
+        &app,
+        json!({"variant": "russian", "mode": "friend", "name": "Anna", "position": start,
+               "time": {"minutes": 3, "increment_s": 2}}),
+    )
+    .await?;
+    let (status, error) = rematch(&app, &id, Some(&white), "offer").await?;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert!(says(&error, "once the game is over"), "{error}");
+    let (_, state) = play(&app, &id, &white, "c3-d4").await?;
+    assert_eq!(state["rematch"], Value::Null);
+    call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/resign"),
+        Some(&black),
+        Some("{}"),
+    )
+    .await?;
+
+    let (status, _) = rematch(&app, &id, None, "offer").await?;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, error) = rematch(&app, &id, Some(&white), "accept").await?;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert!(says(&error, "no rematch offer to accept"), "{error}");
+    let (status, error) = rematch(&app, &id, Some(&white), "dance").await?;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{error}");
+    let (status, state) = rematch(&app, &id, Some(&white), "offer").await?;
+    assert_eq!(status, StatusCode::OK, "{state}");
+    assert_eq!(
+        state["rematch"],
+        json!({"offered_by": "white", "game": null})
+    );
+    let (_, watched) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await?;
+    assert_eq!(watched["rematch"], state["rematch"]);
+    let (status, error) = rematch(&app, &id, Some(&white), "offer").await?;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert!(says(&error, "already offered"), "{error}");
+    let (status, error) = rematch(&app, &id, Some(&white), "accept").await?;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert!(says(&error, "your own rematch offer"), "{error}");
+    // Declined, the offer is gone; then Black offers and White accepts.
+    let (_, state) = rematch(&app, &id, Some(&black), "decline").await?;
+    assert_eq!(state["rematch"], Value::Null);
+    let (status, _) = rematch(&app, &id, Some(&black), "decline").await?;
+    assert_eq!(status, StatusCode::CONFLICT);
+    rematch(&app, &id, Some(&black), "offer").await?;
+    let (status, state) = rematch(&app, &id, Some(&white), "accept").await?;
+    assert_eq!(status, StatusCode::OK, "{state}");
+    assert_eq!(state["rematch"]["offered_by"], "black");
+    let new = state["rematch"]["game"]
+        .as_str()
+        .ok_or("no new game")?
+        .to_string();
+    let (_, watched) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await?;
+    assert_eq!(watched["rematch"]["game"], new.as_str());
+    let (status, error) = rematch(&app, &id, Some(&black), "offer").await?;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert!(says(&error, "already started"), "{error}");
+
+    // The new game: the same settings, the colours swapped, each token the other seat.
+    let (_, as_anna) = call(
+        &app,
+        "GET",
+        &format!("/api/games/{new}"),
+        Some(&white),
+        None,
+    )
+    .await?;
+    let (_, as_boris) = call(
+        &app,
+        "GET",
+        &format!("/api/games/{new}"),
+        Some(&black),
+        None,
+    )
+    .await?;
+    assert_eq!(as_anna["you"], "black");
+    assert_eq!(as_boris["you"], "white");
+    assert_eq!(as_anna["white"]["name"], "Boris");
+    assert_eq!(as_anna["black"]["name"], "Anna");
+    assert_eq!(as_anna["black"]["joined"], true);
+    assert_eq!(
+        (as_anna["mode"].clone(), as_anna["variant"].clone()),
+        (json!("friend"), json!("russian"))
+    );
+    assert_eq!(as_anna["start"], watched["start"]);
+    assert_eq!(as_anna["clock"]["base_ms"], 180_000);
+    assert_eq!(as_anna["clock"]["increment_ms"], 2_000);
+    assert_eq!(as_anna["clock"]["running"], Value::Null);
+    assert_eq!(as_anna["invite_url"], Value::Null);
+    assert_eq!(as_anna["rematch"], Value::Null);
+    assert!(move_texts(&as_anna).is_empty());
+    let (status, _) = play(&app, &new, &white, "c3-d4").await?;
+    assert_eq!(status, StatusCode::FORBIDDEN, "Anna plays Black now");
+    let (status, state) = play(&app, &new, &black, "c3-d4").await?;
+    assert_eq!(status, StatusCode::OK, "{state}");
+
+    // A friend game aborted before anybody joined has nobody for a rematch.
+    let (lonely, token, _) = create(&app, json!({"variant": "bashni", "mode": "friend"})).await?;
+    call(
+        &app,
+        "POST",
+        &format!("/api/games/{lonely}/abort"),
+        Some(&token),
+        Some("{}"),
+    )
+    .await?;
+    let (status, error) = rematch(&app, &lonely, Some(&token), "offer").await?;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert!(says(&error, "nobody joined"), "{error}");
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn both_players_pages_learn_of_the_rematch_over_their_sockets() -> TestResult {
+    let app = memory_app()?;
+    let (id, white, black) = friend_game(
+        &app,
+        json!({"variant": "bashni", "mode": "friend", "name": "Anna"}),
+    )
+    .await?;
+    call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/abort"),
+        Some(&black),
+        Some("{}"),
+    )
+    .await?;
+    let address = serve(&app).await?;
+    let mut sockets = Vec::new();
+    for token in [&white, &black] {
+        let (mut socket, _) =
+            tokio_tungstenite::connect_async(format!("ws://{address}/api/games/{id}/ws")).await?;
+        next_json(&mut socket, "state").await?;
+        send_json(
+            &mut socket,
+            json!({"type": "seat", "id": 0, "token": token}),
+        )
+        .await?;
+        next_json(&mut socket, "ack").await?;
+        next_json(&mut socket, "state").await?;
+        sockets.push(socket);
+    }
+    let [mut at_white, mut at_black] = <[Socket; 2]>::try_from(sockets).map_err(|_| "two")?;
+    send_json(
+        &mut at_white,
+        json!({"type": "rematch", "id": 1, "action": "offer"}),
+    )
+    .await?;
+    let ack = next_json(&mut at_white, "ack").await?;
+    assert_eq!(ack["game"], Value::Null);
+    let update = next_json(&mut at_black, "update").await?;
+    assert_eq!(
+        update["update"]["rematch"],
+        json!({"offered_by": "white", "game": null})
+    );
+    send_json(&mut at_black, json!({"type": "rematch", "id": 2})).await?;
+    assert_eq!(
+        next_json(&mut at_black, "error").await?["code"],
+        "bad_request"
+    );
+    send_json(
+        &mut at_black,
+        json!({"type": "rematch", "id": 3, "action": "accept"}),
+    )
+    .await?;
+    let ack = next_json(&mut at_black, "ack").await?;
+    assert_eq!(ack["id"], 3);
+    let new = ack["game"]
+        .as_str()
+        .ok_or("no new game in the ack")?
+        .to_string();
+    loop {
+        let update = next_json(&mut at_white, "update").await?;
+        if !update["update"]["rematch"]["game"].is_null() {
+            assert_eq!(update["update"]["rematch"]["game"], new.as_str());
+            break;
+        }
+    }
+    let (_, state) = call(
+        &app,
+        "GET",
+        &format!("/api/games/{new}"),
+        Some(&white),
+        None,
+    )
+    .await?;
+    assert_eq!(state["you"], "black");
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_against_the_engine_or_at_one_screen_starts_at_once() -> TestResult {
+    let app = memory_app()?;
+    let (id, token, _) = create(
+        &app,
+        json!({"variant": "bashni", "mode": "engine", "level": 2, "color": "white", "name": "Anna",
+               "time": {"minutes": 5}}),
+    )
+    .await?;
+    call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/abort"),
+        Some(&token),
+        Some("{}"),
+    )
+    .await?;
+    let (status, state) = rematch(&app, &id, Some(&token), "offer").await?;
+    assert_eq!(status, StatusCode::OK, "{state}");
+    assert_eq!(state["rematch"]["offered_by"], "white");
+    let new = state["rematch"]["game"]
+        .as_str()
+        .ok_or("no new game")?
+        .to_string();
+    // The engine now has White and moves first; the person keeps their token for Black.
+    let state = wait_for(&app, &new, |s| move_texts(s).len() == 1).await?;
+    assert_eq!(state["white"]["kind"], "engine");
+    assert_eq!(state["white"]["level"], 2);
+    assert_eq!(state["black"]["name"], "Anna");
+    assert_eq!(state["clock"]["base_ms"], 300_000);
+    let (_, mine) = call(
+        &app,
+        "GET",
+        &format!("/api/games/{new}"),
+        Some(&token),
+        None,
+    )
+    .await?;
+    assert_eq!(mine["you"], "black");
+    assert_eq!(mine["may_abort"], true);
+
+    let (id, token, _) = create(
+        &app,
+        json!({"variant": "russian", "mode": "local", "name": "Anna", "opponent_name": "Boris"}),
+    )
+    .await?;
+    call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/resign"),
+        Some(&token),
+        Some("{}"),
+    )
+    .await?;
+    let (status, state) = rematch(&app, &id, Some(&token), "offer").await?;
+    assert_eq!(status, StatusCode::OK, "{state}");
+    let new = state["rematch"]["game"].as_str().ok_or("no new game")?;
+    let (_, state) = call(
+        &app,
+        "GET",
+        &format!("/api/games/{new}"),
+        Some(&token),
+        None,
+    )
+    .await?;
+    assert_eq!(state["you"], "both");
+    assert_eq!(state["white"]["name"], "Boris");
+    assert_eq!(state["black"]["name"], "Anna");
+    let (status, error) = rematch(&app, &id, Some(&token), "offer").await?;
+    assert_eq!(status, StatusCode::CONFLICT, "{error}");
     Ok(())
 }

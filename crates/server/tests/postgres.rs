@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use axum::http::StatusCode;
 use bashni_rules::{Color, Position, TimeControl, Variant};
-use bashni_server::round::{Mode, Player, Round, Seat};
+use bashni_server::round::{Mode, Player, Rematch, Round, Seat};
 use bashni_server::store::{Change, StoreErrorKind, postgres_migrations};
 use bashni_server::{App, Database, PgStore, Settings, Store};
 use common::pg::Postgres;
@@ -116,6 +116,20 @@ async fn store_suite(db: &Database) -> Result<(), Error> {
         .find(|g| g.id == "g3")
         .ok_or("g3 is not listed")?;
     assert_eq!(listed.result.as_deref(), Some("*"));
+
+    // A rematch, offered and then made, reads back as stored.
+    for made in [None, Some("g4")] {
+        let was = aborted.version;
+        aborted.rematch = Some(Rematch {
+            offered_by: Color::Black,
+            game: made.map(String::from),
+        });
+        aborted.touch();
+        let (_, saved) = db.save(aborted.clone(), Change::Game, was).await;
+        saved?;
+        let loaded = db.load("g3").await?.ok_or("g3 is missing")?;
+        assert_eq!(loaded.rematch, aborted.rematch);
+    }
     assert!(db.load("nope").await?.is_none());
     assert!(db.schema_version().await? >= 3);
     Ok(())

@@ -71,6 +71,9 @@ const MIGRATIONS: &[&str] = &[
         taken_by TEXT,
         taken_until BIGINT
     );",
+    // 5: a rematch offered after the game (the side that offered), and the new game's id.
+    "ALTER TABLE games ADD COLUMN rematch_by TEXT;
+    ALTER TABLE games ADD COLUMN rematch_game TEXT;",
 ];
 
 /// How long a server holds an engine job without renewing it, in ms.
@@ -87,7 +90,7 @@ const MIGRATION_LOCK: i64 = 0x6261_7368_6e69;
 const GAME_COLUMNS: &str = "id, variant, mode, start_fen, level, engine_color, creator, \
     white_name, black_name, white_token, black_token, white_joined, black_joined, invite, \
     base_ms, increment_ms, white_ms, black_ms, result, reason, reason_code, draw_offer, tags, \
-    created_ms, updated_ms, version, last_offer";
+    created_ms, updated_ms, version, last_offer, rematch_by, rematch_game";
 
 impl From<tokio_postgres::Error> for StoreError {
     fn from(error: tokio_postgres::Error) -> StoreError {
@@ -154,6 +157,8 @@ fn game_from_row(row: &Row) -> Result<GameRow, tokio_postgres::Error> {
         updated_ms: row.try_get(24)?,
         version: row.try_get(25)?,
         last_offer: row.try_get(26)?,
+        rematch_by: row.try_get(27)?,
+        rematch_game: row.try_get(28)?,
     })
 }
 
@@ -266,7 +271,7 @@ impl PgStore {
             &format!(
                 "INSERT INTO games ({GAME_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, \
                      $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, \
-                     $24, $25, $26, $27)"
+                     $24, $25, $26, $27, $28, $29)"
             ),
             &[
                 &game.id,
@@ -296,6 +301,8 @@ impl PgStore {
                 &game.updated_ms,
                 &game.version,
                 &game.last_offer,
+                &game.rematch_by,
+                &game.rematch_game,
             ],
         )
         .await?;
@@ -375,8 +382,8 @@ impl PgStore {
             "UPDATE games SET white_name = $2, black_name = $3, white_token = $4, \
                  black_token = $5, white_joined = $6, black_joined = $7, invite = $8, \
                  white_ms = $9, black_ms = $10, result = $11, reason = $12, reason_code = $13, \
-                 draw_offer = $14, updated_ms = $15, version = $16, last_offer = $17 \
-                 WHERE id = $1 AND version = $18",
+                 draw_offer = $14, updated_ms = $15, version = $16, last_offer = $17, \
+                 rematch_by = $18, rematch_game = $19 WHERE id = $1 AND version = $20",
             &[
                 &game.id,
                 &game.white.0,
@@ -395,6 +402,8 @@ impl PgStore {
                 &game.updated_ms,
                 &game.version,
                 &game.last_offer,
+                &game.rematch_by,
+                &game.rematch_game,
                 &was,
             ],
         )

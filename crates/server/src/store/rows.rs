@@ -4,7 +4,7 @@ use bashni_engine::Level;
 use bashni_rules::notation::{parse_fen, parse_move, write_fen};
 use bashni_rules::{Color, GameResult, TimeControl, Variant};
 
-use crate::round::{Mode, Player, Round, Seat, duration_of_ms, millis};
+use crate::round::{Mode, Player, Rematch, Round, Seat, duration_of_ms, millis};
 
 /// A game's row, as both databases hold it.
 pub(crate) struct GameRow {
@@ -31,6 +31,8 @@ pub(crate) struct GameRow {
     pub(crate) updated_ms: i64,
     pub(crate) version: i64,
     pub(crate) last_offer: Option<String>,
+    pub(crate) rematch_by: Option<String>,
+    pub(crate) rematch_game: Option<String>,
 }
 
 /// A move's row.
@@ -71,6 +73,11 @@ pub(crate) fn row_of(round: &Round) -> GameRow {
         updated_ms: round.updated_ms,
         version: i64::try_from(round.version).unwrap_or(i64::MAX),
         last_offer: round.game.last_draw_offer().map(|c| c.code().to_string()),
+        rematch_by: round
+            .rematch
+            .as_ref()
+            .map(|r| r.offered_by.code().to_string()),
+        rematch_game: round.rematch.as_ref().and_then(|r| r.game.clone()),
     }
 }
 
@@ -151,6 +158,14 @@ pub(crate) fn round_of(row: GameRow, moves: &[MoveRow]) -> Result<Round, String>
     round.engine_color = row.engine_color.as_deref().and_then(Color::from_code);
     round.creator = row.creator.as_deref().and_then(Seat::parse);
     round.invite = row.invite;
+    round.rematch = row
+        .rematch_by
+        .as_deref()
+        .and_then(Color::from_code)
+        .map(|offered_by| Rematch {
+            offered_by,
+            game: row.rematch_game,
+        });
     round.tags = serde_json::from_str(&row.tags).unwrap_or_default();
     round.created_ms = row.created_ms;
     round.updated_ms = row.updated_ms;

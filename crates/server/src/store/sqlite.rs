@@ -54,6 +54,9 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0;",
     // 3: the side that offered a draw last (Bashni 1.13.3 limits repeated offers).
     "ALTER TABLE games ADD COLUMN last_offer TEXT;",
+    // 4: a rematch offered after the game (the side that offered), and the new game's id.
+    "ALTER TABLE games ADD COLUMN rematch_by TEXT;
+    ALTER TABLE games ADD COLUMN rematch_game TEXT;",
 ];
 
 /// The games in an SQLite file.
@@ -66,7 +69,7 @@ pub struct Store {
 const GAME_COLUMNS: &str = "id, variant, mode, start_fen, level, engine_color, creator, \
     white_name, black_name, white_token, black_token, white_joined, black_joined, invite, \
     base_ms, increment_ms, white_ms, black_ms, result, reason, reason_code, draw_offer, tags, \
-    created_ms, updated_ms, version, last_offer";
+    created_ms, updated_ms, version, last_offer, rematch_by, rematch_game";
 
 fn game_from_row(row: &Row<'_>) -> rusqlite::Result<GameRow> {
     Ok(GameRow {
@@ -93,6 +96,8 @@ fn game_from_row(row: &Row<'_>) -> rusqlite::Result<GameRow> {
         updated_ms: row.get(24)?,
         version: row.get(25)?,
         last_offer: row.get(26)?,
+        rematch_by: row.get(27)?,
+        rematch_game: row.get(28)?,
     })
 }
 
@@ -226,7 +231,7 @@ impl Store {
         transaction.execute(
             &format!(
                 "INSERT INTO games ({GAME_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, \
-                 ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27)"
+                 ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29)"
             ),
             params![
                 game.id,
@@ -256,6 +261,8 @@ impl Store {
                 game.updated_ms,
                 game.version,
                 game.last_offer,
+                game.rematch_by,
+                game.rematch_game,
             ],
         )?;
         for ply in 0..round.game.ply() {
@@ -424,7 +431,8 @@ fn update_game(connection: &Connection, game: &GameRow, was: u64) -> Result<(), 
             "UPDATE games SET white_name = ?2, black_name = ?3, white_token = ?4, \
              black_token = ?5, white_joined = ?6, black_joined = ?7, invite = ?8, white_ms = ?9, \
              black_ms = ?10, result = ?11, reason = ?12, reason_code = ?13, draw_offer = ?14, \
-             updated_ms = ?15, version = ?16, last_offer = ?17 WHERE id = ?1 AND version = ?18",
+             updated_ms = ?15, version = ?16, last_offer = ?17, rematch_by = ?18, \
+             rematch_game = ?19 WHERE id = ?1 AND version = ?20",
         )?
         .execute(params![
             game.id,
@@ -444,6 +452,8 @@ fn update_game(connection: &Connection, game: &GameRow, was: u64) -> Result<(), 
             game.updated_ms,
             game.version,
             game.last_offer,
+            game.rematch_by,
+            game.rematch_game,
             i64::try_from(was).unwrap_or(i64::MAX),
         ])?;
     if changed == 1 {
