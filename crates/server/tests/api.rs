@@ -1306,3 +1306,110 @@ async fn a_rematch_against_the_engine_or_at_one_screen_starts_at_once() -> TestR
     assert_eq!(status, StatusCode::CONFLICT, "{error}");
     Ok(())
 }
+
+#[tokio::test]
+async fn the_games_list_filters_by_status_and_ids_and_pages() -> TestResult {
+    let app = memory_app()?;
+    let local = json!({"variant": "russian", "mode": "local"});
+    let (live, token, _) = create(&app, local.clone()).await?;
+    play(&app, &live, &token, "c3-d4").await?;
+    let (unstarted, _, _) = create(&app, local.clone()).await?;
+    let (waiting, _, _) = create(&app, json!({"variant": "russian", "mode": "friend"})).await?;
+    let (resigned, token, _) = create(&app, local.clone()).await?;
+    play(&app, &resigned, &token, "c3-d4").await?;
+    call(
+        &app,
+        "POST",
+        &format!("/api/games/{resigned}/resign"),
+        Some(&token),
+        Some("{}"),
+    )
+    .await?;
+    let (aborted, token, _) = create(&app, local.clone()).await?;
+    call(
+        &app,
+        "POST",
+        &format!("/api/games/{aborted}/abort"),
+        Some(&token),
+        Some("{}"),
+    )
+    .await?;
+    let pdn = "[GameType \"25\"]\n[Result \"1-0\"]\n\n1. c3-d4 f6-g5 1-0\n";
+    let (_, uploaded) = call(&app, "POST", "/api/pdn", None, Some(pdn)).await?;
+    let record = uploaded["games"][0]["id"]
+        .as_str()
+        .ok_or("no id")?
+        .to_string();
+
+    let ids = |list: &Value| -> Vec<String> {
+        list["games"]
+            .as_array()
+            .map(|games| {
+                games
+                    .iter()
+                    .filter_map(|g| g["id"].as_str().map(String::from))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let (status, list) = call(&app, "GET", "/api/games?status=live", None, None).await?;
+    assert_eq!(status, StatusCode::OK, "{list}");
+    assert_eq!(ids(&list), [live.as_str()]);
+    assert_eq!(list["next"], Value::Null);
+    let (_, list) = call(&app, "GET", "/api/games?status=finished", None, None).await?;
+    assert_eq!(ids(&list), [resigned.as_str()]);
+    let (_, state) = call(&app, "GET", &format!("/api/games/{resigned}"), None, None).await?;
+    assert_eq!(list["games"][0]["version"], state["version"]);
+    assert_eq!(
+        list["games"][0]["result"], "1-0",
+        "Black, to move, resigned"
+    );
+
+    // The visitor's own games, by id: unknown and malformed ids are left out.
+    let uri = format!("/api/games?ids={aborted},{live},nosuchgame,%2E%2E,{record}");
+    let (status, list) = call(&app, "GET", &uri, None, None).await?;
+    assert_eq!(status, StatusCode::OK, "{list}");
+    let mut mine = ids(&list);
+    mine.sort();
+    let mut expected = vec![aborted.clone(), live.clone(), record.clone()];
+    expected.sort();
+    assert_eq!(mine, expected);
+    let uri = format!("/api/games?status=live&ids={aborted},{live}");
+    let (_, list) = call(&app, "GET", &uri, None, None).await?;
+    assert_eq!(ids(&list), [live.as_str()]);
+    let many = vec!["abc"; 51].join(",");
+    let (status, error) = call(&app, "GET", &format!("/api/games?ids={many}"), None, None).await?;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(says(&error, "ids: at most 50"), "{error}");
+    for bad in ["status=over", "before=yesterday", "limit=-1"] {
+        let (status, error) = call(&app, "GET", &format!("/api/games?{bad}"), None, None).await?;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}: {error}");
+    }
+
+    // Pages of two, newest first, cover every game once, even games changed in the same ms.
+    let (_, all) = call(&app, "GET", "/api/games", None, None).await?;
+    let all = ids(&all);
+    assert_eq!(all.len(), 6);
+    for game in [&live, &unstarted, &waiting, &resigned, &aborted, &record] {
+        assert!(all.contains(game));
+    }
+    let mut paged = Vec::new();
+    let mut uri = "/api/games?limit=2".to_string();
+    for page in 0.. {
+        let (status, list) = call(&app, "GET", &uri, None, None).await?;
+        assert_eq!(status, StatusCode::OK, "{list}");
+        paged.extend(ids(&list));
+        match list["next"].as_str() {
+            Some(next) => uri = format!("/api/games?limit=2&before={next}"),
+            None => {
+                assert_eq!(page, 2, "three pages");
+                break;
+            }
+        }
+    }
+    assert_eq!(paged, all);
+    // A time alone works as `before` too: nothing changed before the first game.
+    let (_, list) = call(&app, "GET", "/api/games?before=1000", None, None).await?;
+    assert!(ids(&list).is_empty());
+    Ok(())
+}

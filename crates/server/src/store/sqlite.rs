@@ -7,7 +7,10 @@ use std::time::Duration;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use super::rows::{GameRow, MoveRow, move_row, round_of, row_of};
-use super::{Change, GameSummary, StoreError, StoreErrorKind, StoreOptions};
+use super::{
+    Change, GameSummary, LIST_ORDER, ListFilter, SUMMARY_COLUMNS, StoreError, StoreErrorKind,
+    StoreOptions,
+};
 use crate::round::Round;
 
 /// The schema, one step per version; `PRAGMA user_version` records how many have run.
@@ -57,6 +60,14 @@ const MIGRATIONS: &[&str] = &[
     // 4: a rematch offered after the game (the side that offered), and the new game's id.
     "ALTER TABLE games ADD COLUMN rematch_by TEXT;
     ALTER TABLE games ADD COLUMN rematch_game TEXT;",
+    // 5: the games lists, newest first: all games, live ones and finished ones (the
+    // conditions of `ListStatus`).
+    "DROP INDEX games_by_update;
+    CREATE INDEX games_by_update ON games(updated_ms, id);
+    CREATE INDEX games_live ON games(updated_ms, id)
+        WHERE result IS NULL AND mode <> 'record' AND white_joined AND black_joined;
+    CREATE INDEX games_finished ON games(updated_ms, id)
+        WHERE result IS NOT NULL AND mode <> 'record' AND reason_code <> 'aborted';",
 ];
 
 /// The games in an SQLite file.
@@ -341,14 +352,21 @@ impl Store {
 
     /// The games changed most recently, newest first.
     pub fn recent(&self, limit: u32) -> Result<Vec<GameSummary>, StoreError> {
+        self.list(&ListFilter {
+            limit,
+            ..ListFilter::default()
+        })
+    }
+
+    /// The games `filter` asks for, newest first.
+    pub fn list(&self, filter: &ListFilter) -> Result<Vec<GameSummary>, StoreError> {
+        let Some((sql, values)) = list_query(filter) else {
+            return Ok(Vec::new());
+        };
         let connection = self.lock();
-        let mut statement = connection.prepare_cached(
-            "SELECT g.id, g.variant, g.mode, g.white_name, g.black_name, \
-             (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id), g.result, g.reason, \
-             g.updated_ms FROM games g ORDER BY g.updated_ms DESC LIMIT ?1",
-        )?;
+        let mut statement = connection.prepare_cached(&sql)?;
         let games = statement
-            .query_map(params![limit], |row| {
+            .query_map(rusqlite::params_from_iter(values), |row| {
                 Ok(GameSummary {
                     id: row.get(0)?,
                     variant: row.get(1)?,
@@ -359,11 +377,52 @@ impl Store {
                     result: row.get(6)?,
                     reason: row.get(7)?,
                     updated_ms: row.get(8)?,
+                    version: u64::try_from(row.get::<_, i64>(9)?).unwrap_or(0),
                 })
             })?
             .collect::<Result<Vec<_>, _>>()?;
         Ok(games)
     }
+}
+
+/// The query of a list and its values; `None` when it can hold no game.
+fn list_query(filter: &ListFilter) -> Option<(String, Vec<rusqlite::types::Value>)> {
+    use rusqlite::types::Value;
+    let mut clauses: Vec<String> = filter
+        .status
+        .condition()
+        .map(String::from)
+        .into_iter()
+        .collect();
+    let mut values: Vec<Value> = Vec::new();
+    if let Some(ids) = &filter.ids {
+        if ids.is_empty() {
+            return None;
+        }
+        let mut places = Vec::new();
+        for id in ids {
+            values.push(Value::Text(id.clone()));
+            places.push(format!("?{}", values.len()));
+        }
+        clauses.push(format!("g.id IN ({})", places.join(", ")));
+    }
+    if let Some((ms, id)) = &filter.before {
+        values.push(Value::Integer(*ms));
+        values.push(Value::Text(id.clone()));
+        let n = values.len();
+        clauses.push(format!("(g.updated_ms, g.id) < (?{}, ?{n})", n - 1));
+    }
+    values.push(Value::Integer(i64::from(filter.limit)));
+    let sql = format!(
+        "SELECT {SUMMARY_COLUMNS} FROM games g {} {LIST_ORDER} LIMIT ?{}",
+        if clauses.is_empty() {
+            String::new()
+        } else {
+            format!("WHERE {}", clauses.join(" AND "))
+        },
+        values.len()
+    );
+    Some((sql, values))
 }
 
 /// Copies the log into the database once a second; truncates it once it is past `limit`.
@@ -474,6 +533,7 @@ mod tests {
 
     use super::*;
     use crate::round::{Mode, Seat};
+    use crate::store::ListStatus;
 
     fn sample() -> Round {
         let mut round = Round::new(
@@ -582,6 +642,33 @@ mod tests {
         let game = load(&store, "old")?;
         assert_eq!(game.version, 0);
         assert_eq!(game.white.name, "A");
+        Ok(())
+    }
+
+    #[test]
+    fn the_lists_of_live_and_finished_games_use_their_indexes() -> Result<(), StoreError> {
+        let store = Store::in_memory()?;
+        for (status, index) in [
+            (ListStatus::Live, "games_live"),
+            (ListStatus::Finished, "games_finished"),
+            (ListStatus::All, "games_by_update"),
+        ] {
+            let filter = ListFilter {
+                status,
+                before: Some((5, "x".into())),
+                limit: 10,
+                ..ListFilter::default()
+            };
+            let (sql, values) = list_query(&filter).ok_or(StoreError::other("no query"))?;
+            let connection = store.lock();
+            let mut statement = connection.prepare(&format!("EXPLAIN QUERY PLAN {sql}"))?;
+            let plan: Vec<String> = statement
+                .query_map(rusqlite::params_from_iter(values), |row| row.get(3))?
+                .collect::<Result<_, _>>()?;
+            let plan = plan.join("; ");
+            assert!(plan.contains(index), "{status:?}: {plan}");
+            assert!(!plan.contains("TEMP B-TREE"), "{status:?} sorts: {plan}");
+        }
         Ok(())
     }
 
