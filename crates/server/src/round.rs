@@ -663,8 +663,11 @@ impl Round {
             return Err(refusal);
         }
         self.aborted = true;
-        // Nobody can join an aborted game.
+        // Nobody can join an aborted game, nor answer a draw offer in it.
         self.invite = None;
+        if let Some(by) = self.game.draw_offer() {
+            let _ = self.game.decline_draw(by.opponent());
+        }
         self.settle_clock(now);
         self.touch();
         Ok(())
@@ -1149,6 +1152,20 @@ mod tests {
             round.abort(Seat::Both, now),
             Err(RoundError::Conflict(_))
         ));
+        Ok(())
+    }
+
+    #[test]
+    fn an_open_draw_offer_goes_with_an_abort() -> Result<(), RoundError> {
+        let now = Instant::now();
+        let mut round = local_round();
+        round.game = Game::new(Position::start(Variant::Bashni));
+        // Bashni 1.13.3: offer on your own turn, then move.
+        round.draw(Seat::Both, DrawAction::Offer, now)?;
+        round.play(Seat::Both, "c3-d4", false, now)?;
+        assert_eq!(round.game.draw_offer(), Some(Color::White));
+        round.abort(Seat::Both, now)?;
+        assert_eq!(round.game.draw_offer(), None);
         Ok(())
     }
 

@@ -664,7 +664,7 @@ async fn a_game_downloads_as_pdn_and_uploads_back() -> TestResult {
     assert_eq!(original["result"]["reason"], "White resigned");
     assert_eq!(copy["result"]["reason"], original["result"]["reason"]);
     assert_eq!(copy["result"]["code"], "recorded");
-    let (_, list) = call(&app, "GET", "/api/games", None, None).await?;
+    let (_, list) = call(&app, "GET", &format!("/api/games?ids={record}"), None, None).await?;
     assert_eq!(list["games"][0]["id"], record.as_str());
     assert_eq!(list["games"][0]["reason"], "White resigned");
     let (_, again) = call(&app, "GET", &format!("/api/games/{record}/pdn"), None, None).await?;
