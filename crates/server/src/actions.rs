@@ -11,7 +11,10 @@ use bashni_pdn::{RawGame, ResultToken};
 use bashni_rules::{Color, Game, Position, TimeControl, Variant};
 
 use crate::app::{Acted, ActionError, Answer, App, GameSlot, StateText};
-use crate::round::{DrawAction, MAX_PLIES, Mode, Player, Round, RoundError, Seat};
+use crate::round::{
+    DrawAction, EndReason, MAX_PLIES, Mode, Player, RematchAction, RematchStep, Round, RoundError,
+    Seat,
+};
 use crate::secret::{coin, new_game_id, random_hex, recorded_name};
 use crate::store::Change;
 
@@ -154,7 +157,7 @@ pub async fn create(app: &Arc<App>, new: NewGame) -> Result<Created, ActionError
             };
         }
     }
-    // The clock starts with the first move's turn, once both seats are taken.
+    // No clock runs yet: each side's first move is free of time (see `Round::clock_runs`).
     round.settle_clock(Instant::now());
     let invite = round.invite.clone();
     let id = round.id.clone();
@@ -226,6 +229,52 @@ pub async fn resign(
         })
         .await?;
     Ok(acted)
+}
+
+/// Aborts the game for the holder of `token`, before both sides have moved.
+pub async fn abort(
+    app: &Arc<App>,
+    slot: &Arc<GameSlot>,
+    token: Option<&str>,
+    answer: Answer<'_>,
+) -> Result<Acted, ActionError> {
+    let (_, acted) = app
+        .act(slot, answer, |round| {
+            let seat = round.require_seat(token)?;
+            round.abort(seat, Instant::now())?;
+            Ok(((), Some(Change::Game)))
+        })
+        .await?;
+    Ok(acted)
+}
+
+/// A rematch action for the holder of `token` after the game; returns the new game's id
+/// when this action made it. The new game is stored before this game's change (see
+/// [`App::act_making`]).
+pub async fn rematch(
+    app: &Arc<App>,
+    slot: &Arc<GameSlot>,
+    token: Option<&str>,
+    action: RematchAction,
+    answer: Answer<'_>,
+) -> Result<(Acted, Option<String>), ActionError> {
+    let new_id = new_game_id()?;
+    let (made, acted) = app
+        .act_making(slot, answer, |round| {
+            let seat = round.require_seat(token)?;
+            let step = round.rematch(seat, action)?;
+            let made = (step == RematchStep::Agreed).then(|| {
+                let made = round.rematch_round(new_id.clone(), Instant::now());
+                round.rematch_made(new_id.clone());
+                made
+            });
+            Ok((made.is_some().then_some(new_id), Some(Change::Game), made))
+        })
+        .await?;
+    if let Some(id) = &made {
+        tracing::debug!(game = %id, "rematch");
+    }
+    Ok((acted, made))
 }
 
 /// A draw action for the holder of `token`. Against the engine an offer is answered by the
@@ -470,7 +519,10 @@ pub fn pdn_text(round: &Round) -> String {
     } else {
         round.tags.clone()
     };
+    // Why the game ended, unless the tags kept from an upload say it already, or nobody
+    // knows (a record with a bare result).
     if let Some(ending) = round.ending()
+        && ending.reason != EndReason::Recorded(None)
         && !tags.iter().any(|(name, _)| name == "Termination")
     {
         tags.push(("Termination".to_string(), ending.reason_text()));

@@ -24,8 +24,9 @@ use serde_json::{Value, json};
 use crate::actions::{self, ColorChoice, MAX_UPLOAD_GAMES, NewGame};
 use crate::app::{Answer, App, StateText};
 use crate::error::ApiError;
-use crate::round::{DrawAction, MAX_PLIES, Mode};
-use crate::secret::typed_name;
+use crate::round::{DrawAction, MAX_PLIES, Mode, RematchAction};
+use crate::secret::{is_game_id, typed_name};
+use crate::store::{ListFilter, ListStatus};
 use crate::view::{MoveView, PositionView};
 
 /// The header that carries a seat's token.
@@ -180,20 +181,90 @@ pub async fn create(
     Ok((StatusCode::CREATED, Json(answer)).into_response())
 }
 
-/// `?limit=N`.
+/// The most games `GET /api/games?ids=...` asks for.
+pub const MAX_LIST_IDS: usize = 50;
+
+/// `?limit=N&status=live|finished|all&ids=a,b,c&before=CURSOR`.
 #[derive(Deserialize)]
 pub struct ListQuery {
     limit: Option<u32>,
+    status: Option<String>,
+    ids: Option<String>,
+    before: Option<String>,
 }
 
-/// Lists recent games.
+/// The place in the list after the game `id` last changed at `updated_ms`: the `next` of an
+/// answer, for `before` of the next request.
+fn list_cursor(updated_ms: i64, id: &str) -> String {
+    format!("{updated_ms}.{id}")
+}
+
+/// Reads a `before`: a cursor from `next`, or a time in ms since 1970.
+fn read_cursor(text: &str) -> Result<(i64, String), ApiError> {
+    let (ms, id) = text.split_once('.').unwrap_or((text, ""));
+    let ms = ms.trim().parse::<i64>().ok();
+    match ms {
+        Some(ms) if id.len() <= 64 => Ok((ms, id.to_string())),
+        _ => Err(ApiError::bad_request(
+            "before: expected the `next` of an earlier answer, or a time in ms",
+        )),
+    }
+}
+
+fn list_filter(query: ListQuery) -> Result<ListFilter, ApiError> {
+    let status = match query.status.as_deref() {
+        None | Some("all") => ListStatus::All,
+        Some("live") => ListStatus::Live,
+        Some("finished") => ListStatus::Finished,
+        Some(other) => {
+            return Err(ApiError::bad_request(format!(
+                "status: expected live, finished or all, not {:?}",
+                other.chars().take(20).collect::<String>()
+            )));
+        }
+    };
+    let ids = match query.ids {
+        Some(text) => {
+            let ids: Vec<String> = text
+                .split(',')
+                .map(str::trim)
+                .filter(|id| !id.is_empty())
+                .map(String::from)
+                .collect();
+            if ids.len() > MAX_LIST_IDS {
+                return Err(ApiError::bad_request(format!(
+                    "ids: at most {MAX_LIST_IDS} games at once"
+                )));
+            }
+            // An id that is not a game id names no game: left out like an unknown one.
+            Some(ids.into_iter().filter(|id| is_game_id(id)).collect())
+        }
+        None => None,
+    };
+    Ok(ListFilter {
+        status,
+        ids,
+        before: query.before.as_deref().map(read_cursor).transpose()?,
+        limit: query.limit.unwrap_or(50).clamp(1, 200),
+    })
+}
+
+/// Lists games, newest first.
 pub async fn list(
     State(app): State<Arc<App>>,
     query: Result<Query<ListQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let Query(query) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
-    let limit = query.limit.unwrap_or(50).clamp(1, 200);
-    let games = app.database.recent(limit).await?;
+    let mut filter = list_filter(query)?;
+    let limit = filter.limit as usize;
+    // One more than asked for tells whether there is a next page.
+    filter.limit += 1;
+    let mut games = app.database.list(filter).await?;
+    let next = (games.len() > limit)
+        .then(|| games.get(limit - 1))
+        .flatten()
+        .map(|game| list_cursor(game.updated_ms, &game.id));
+    games.truncate(limit);
     let games: Vec<Value> = games
         .into_iter()
         .map(|game| {
@@ -208,10 +279,11 @@ pub async fn list(
                 "result": game.result,
                 "reason": game.reason,
                 "updated_ms": game.updated_ms,
+                "version": game.version,
             })
         })
         .collect();
-    Ok(Json(json!({ "games": games })))
+    Ok(Json(json!({ "games": games, "next": next })))
 }
 
 /// The game's state.
@@ -305,6 +377,18 @@ pub async fn resign(
     answer_state(actions::resign(&app, &slot, token, Answer::State(token)).await?)
 }
 
+/// Aborts the game before both sides have moved.
+pub async fn abort(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<StateText, ApiError> {
+    let slot = app.slot(&id).await?;
+    let token = token_of(&headers);
+    let token = token.as_deref();
+    answer_state(actions::abort(&app, &slot, token, Answer::State(token)).await?)
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct DrawRequest {
@@ -324,6 +408,28 @@ pub async fn draw(
     let token = token_of(&headers);
     let token = token.as_deref();
     answer_state(actions::draw(&app, &slot, token, action, Answer::State(token)).await?)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RematchRequest {
+    action: String,
+}
+
+/// Offers, accepts or declines a rematch after the game.
+pub async fn rematch(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<StateText, ApiError> {
+    let request: RematchRequest = parse_body(body)?;
+    let action = RematchAction::parse(&request.action)?;
+    let slot = app.slot(&id).await?;
+    let token = token_of(&headers);
+    let token = token.as_deref();
+    let (acted, _) = actions::rematch(&app, &slot, token, action, Answer::State(token)).await?;
+    answer_state(acted)
 }
 
 /// Takes back moves.

@@ -449,15 +449,42 @@ impl App {
         answer: Answer<'_>,
         action: impl FnOnce(&mut Round) -> Result<(T, Option<Change>), RoundError>,
     ) -> Result<(T, Acted), ActionError> {
+        self.act_making(slot, answer, |round| {
+            action(round).map(|(value, change)| (value, change, None))
+        })
+        .await
+    }
+
+    /// Like [`App::act`], for an action that may also make a new game (a rematch): the new
+    /// game is stored first, then the change of this game. So a failure leaves nothing
+    /// anyone can see: if the new game cannot be stored, nothing changed; if this game's
+    /// change cannot be stored, the new game is in the store, but nobody was told its id
+    /// (it is only in this game's change, which was not stored) and nobody can act in it
+    /// but with the tokens of this game's players, who never learn of it.
+    pub async fn act_making<T>(
+        self: &Arc<Self>,
+        slot: &Arc<GameSlot>,
+        answer: Answer<'_>,
+        action: impl FnOnce(&mut Round) -> Result<(T, Option<Change>, Option<Round>), RoundError>,
+    ) -> Result<(T, Acted), ActionError> {
         let mut live = slot.live.lock().await;
         live.used = Instant::now();
         // A flag that fell while nobody was looking counts first.
         self.settle_flag(slot, &mut live).await?;
         let mut next = live.round.clone();
         let was = next.version;
-        let (value, change) = action(&mut next)?;
-        if let Some(change) = change {
-            self.commit(slot, &mut live, next, change, was).await?;
+        let (value, change, made) = action(&mut next)?;
+        let made_id = made.as_ref().map(|round| round.id.clone());
+        if let Some(made) = made {
+            self.insert(made).await?;
+        }
+        if let Some(change) = change
+            && let Err(error) = self.commit(slot, &mut live, next, change, was).await
+        {
+            if let Some(made) = made_id {
+                tracing::warn!(game = %made, "a new game was stored, but the change telling of it was not; it stays unused");
+            }
+            return Err(error);
         }
         let acted = Acted {
             version: live.round.version,

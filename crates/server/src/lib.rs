@@ -54,6 +54,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/join", post(api::join))
         .route("/api/games/{id}/move", post(api::play))
         .route("/api/games/{id}/resign", post(api::resign))
+        .route("/api/games/{id}/abort", post(api::abort))
+        .route("/api/games/{id}/rematch", post(api::rematch))
         .route("/api/games/{id}/draw", post(api::draw))
         .route("/api/games/{id}/takeback", post(api::takeback))
         .route("/api/games/{id}/pdn", get(api::pdn))

@@ -179,25 +179,58 @@ pub struct Player {
     pub joined: bool,
 }
 
-/// How a game ended.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Ending {
-    /// The score.
-    pub result: GameResult,
-    /// Why, by the rules; `None` for a record whose result is only written down.
-    pub reason: Option<Reason>,
+/// Why a game ended.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum EndReason {
+    /// By the rules (a move, a resignation, a flag, an agreement or a claim).
+    Rules(Reason),
+    /// A record's result that the rules cannot rebuild from its moves, with the text of the
+    /// record's `Termination` tag if it has one.
+    Recorded(Option<String>),
+    /// Aborted by a player before both sides had moved: the game does not count.
+    Aborted,
 }
 
+/// How a game ended.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Ending {
+    /// The score; `None` for an aborted game, whose score is written `*`.
+    pub result: Option<GameResult>,
+    /// Why.
+    pub reason: EndReason,
+}
+
+/// The reason an aborted game shows.
+pub const ABORTED_TEXT: &str = "Aborted before both sides had moved";
+
 impl Ending {
+    /// The score as records write it: `1-0`, `0-1`, `1/2-1/2`, or `*` for an aborted game.
+    pub fn score(&self) -> &'static str {
+        self.result.map_or("*", GameResult::score)
+    }
+
+    /// The winner, if there is one.
+    pub fn winner(&self) -> Option<Color> {
+        self.result.and_then(GameResult::winner)
+    }
+
     /// Why the game ended, for people.
     pub fn reason_text(&self) -> String {
-        self.reason
-            .map_or_else(|| "as recorded".to_string(), |r| r.to_string())
+        match &self.reason {
+            EndReason::Rules(reason) => reason.to_string(),
+            EndReason::Recorded(Some(text)) => text.clone(),
+            EndReason::Recorded(None) => "as recorded".to_string(),
+            EndReason::Aborted => ABORTED_TEXT.to_string(),
+        }
     }
 
     /// Why the game ended, as the API's code.
     pub fn code(&self) -> &'static str {
-        self.reason.map_or("recorded", reason_code)
+        match &self.reason {
+            EndReason::Rules(reason) => reason_code(*reason),
+            EndReason::Recorded(_) => "recorded",
+            EndReason::Aborted => "aborted",
+        }
     }
 }
 
@@ -253,6 +286,58 @@ pub struct Round {
     pub version: u64,
     /// Each side's time after each move, as stored (ms).
     pub move_clocks: Vec<[Option<i64>; 2]>,
+    /// Whether a player aborted the game before both sides had moved.
+    pub aborted: bool,
+    /// A rematch offered after the game, and the new game once it is made.
+    pub rematch: Option<Rematch>,
+}
+
+/// A rematch offered after a game between people (or asked for against the engine or at one
+/// screen, where it is made at once).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rematch {
+    /// The side that offered it.
+    pub offered_by: Color,
+    /// The new game's id, once it is made.
+    pub game: Option<String>,
+}
+
+/// What a player does about a rematch.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum RematchAction {
+    /// Offers one (against the engine or at one screen: starts it).
+    Offer,
+    /// Accepts the opponent's offer.
+    Accept,
+    /// Declines it (or withdraws one's own).
+    Decline,
+}
+
+impl RematchAction {
+    /// The action named `name`.
+    pub fn parse(name: &str) -> Result<RematchAction, RoundError> {
+        match name {
+            "offer" => Ok(RematchAction::Offer),
+            "accept" => Ok(RematchAction::Accept),
+            "decline" => Ok(RematchAction::Decline),
+            other => Err(RoundError::Invalid(format!(
+                "action: expected offer, accept or decline, not {:?}",
+                other.chars().take(20).collect::<String>()
+            ))),
+        }
+    }
+}
+
+/// What a rematch action came to.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum RematchStep {
+    /// An offer waits for the opponent.
+    Offered,
+    /// The offer was declined or withdrawn.
+    Declined,
+    /// Both sides want it: the caller makes the new game ([`Round::rematch_round`]) and
+    /// records it with [`Round::rematch_made`].
+    Agreed,
 }
 
 impl Round {
@@ -276,6 +361,8 @@ impl Round {
             updated_ms: now,
             version: 1,
             move_clocks: Vec::new(),
+            aborted: false,
+            rematch: None,
         }
     }
 
@@ -302,16 +389,30 @@ impl Round {
 
     /// How the game ended, if it has.
     pub fn ending(&self) -> Option<Ending> {
+        if self.aborted {
+            return Some(Ending {
+                result: None,
+                reason: EndReason::Aborted,
+            });
+        }
         match self.game.outcome() {
             Some(Outcome { result, reason }) => Some(Ending {
-                result,
-                reason: Some(reason),
+                result: Some(result),
+                reason: EndReason::Rules(reason),
             }),
             None => self.recorded.map(|result| Ending {
-                result,
-                reason: None,
+                result: Some(result),
+                reason: EndReason::Recorded(self.tag("Termination").map(str::to_string)),
             }),
         }
+    }
+
+    /// The value of the PDN tag `name` kept from an uploaded record.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(tag, _)| tag == name)
+            .map(|(_, value)| value.as_str())
     }
 
     /// Whether the game has ended.
@@ -375,27 +476,42 @@ impl Round {
         true
     }
 
-    /// Runs the side to move's clock while the game is played (timed, both seats taken, not
-    /// over, not a record) and stops it otherwise.
+    /// Whether both sides have made their first move in this game. Until then each side's
+    /// first move is free of time, and a player may abort the game.
+    pub fn both_have_moved(&self) -> bool {
+        self.game.ply() >= 2
+    }
+
+    /// Whether the side to move's clock runs now: the game is timed and played (both seats
+    /// taken, not over, not a record), and the side to move has made its first move (the
+    /// first move of each side is free of time).
+    pub fn clock_runs(&self) -> bool {
+        self.clock.is_timed()
+            && !self.is_over()
+            && self.mode != Mode::Record
+            && self.seated()
+            && self.both_have_moved()
+    }
+
+    /// Runs the side to move's clock when [`Round::clock_runs`] says so and stops it
+    /// otherwise: the one place the game's clock is started and stopped.
     pub fn settle_clock(&mut self, now: Instant) {
-        let plays =
-            self.clock.is_timed() && !self.is_over() && self.mode != Mode::Record && self.seated();
+        let runs = self.clock_runs();
         let to_move = self.game.side_to_move();
         match self.clock.running() {
-            Some(color) if plays && color == to_move => {}
-            _ if plays => self.clock.start(to_move, now),
+            Some(color) if runs && color == to_move => {}
+            _ if runs => self.clock.start(to_move, now),
             Some(_) => self.clock.stop(now),
             None => {}
         }
     }
 
-    /// Starts the engine's clock at `now`, when its search starts: the time its move waited
-    /// for a free engine is not charged.
+    /// Starts the engine's clock at `now`, when its search starts and its clock runs (see
+    /// [`Round::clock_runs`]): the time its move waited for a free engine is not charged.
     pub fn engine_starts_thinking(&mut self, now: Instant) {
         if let Some(engine) = self.engine_color
             && self.engine_to_move()
-            && self.clock.is_timed()
-            && self.seated()
+            && self.clock_runs()
         {
             self.clock.start(engine, now);
         }
@@ -513,6 +629,156 @@ impl Round {
         Ok(())
     }
 
+    /// Whether `seat` may abort the game now: a player's seat (not the engine's) in a game
+    /// that is not a record and not over, before both sides have made their first move.
+    pub fn may_abort(&self, seat: Option<Seat>) -> bool {
+        self.abort_refusal(seat).is_none()
+    }
+
+    fn abort_refusal(&self, seat: Option<Seat>) -> Option<RoundError> {
+        if !matches!(seat, Some(Seat::White | Seat::Black | Seat::Both)) {
+            return Some(RoundError::Forbidden(
+                "only a player seated in the game may abort it".into(),
+            ));
+        }
+        if self.mode == Mode::Record {
+            return Some(conflict("a record read from PDN cannot be aborted"));
+        }
+        if self.is_over() {
+            return Some(conflict("the game is already over"));
+        }
+        if self.both_have_moved() {
+            return Some(conflict(
+                "both sides have moved, so the game can no longer be aborted; \
+                 resign or offer a draw instead",
+            ));
+        }
+        None
+    }
+
+    /// `seat` aborts the game before both sides have moved: it ends without a result and
+    /// does not count.
+    pub fn abort(&mut self, seat: Seat, now: Instant) -> Result<(), RoundError> {
+        if let Some(refusal) = self.abort_refusal(Some(seat)) {
+            return Err(refusal);
+        }
+        self.aborted = true;
+        // Nobody can join an aborted game, nor answer a draw offer in it.
+        self.invite = None;
+        if let Some(by) = self.game.draw_offer() {
+            let _ = self.game.decline_draw(by.opponent());
+        }
+        self.settle_clock(now);
+        self.touch();
+        Ok(())
+    }
+
+    /// A rematch action by `seat` after the game. Between people online an offer waits for
+    /// the opponent's answer; against the engine and at one screen it is agreed at once (and
+    /// an offer answering the opponent's open offer agrees too).
+    pub fn rematch(
+        &mut self,
+        seat: Seat,
+        action: RematchAction,
+    ) -> Result<RematchStep, RoundError> {
+        if self.mode == Mode::Record {
+            return Err(conflict(
+                "a record read from PDN has no players for a rematch; start a new game",
+            ));
+        }
+        if !self.is_over() {
+            return Err(conflict(
+                "a rematch can be offered only once the game is over",
+            ));
+        }
+        if !self.seated() {
+            return Err(conflict(
+                "nobody joined this game, so there is nobody for a rematch; start a new game",
+            ));
+        }
+        if let Some(Rematch {
+            game: Some(game), ..
+        }) = &self.rematch
+        {
+            return Err(conflict(format!(
+                "the rematch has already started: game {game}"
+            )));
+        }
+        let color = match seat {
+            Seat::White => Color::White,
+            Seat::Black => Color::Black,
+            // The person against the engine; at one screen, White's side of the board.
+            Seat::Both => self.engine_color.map_or(Color::White, Color::opponent),
+            Seat::Engine => {
+                return Err(RoundError::Forbidden(
+                    "the engine does not ask for rematches".into(),
+                ));
+            }
+        };
+        let at_once = self.mode != Mode::Friend;
+        let offered = self.rematch.as_ref().map(|r| r.offered_by);
+        let step = match (action, offered) {
+            (RematchAction::Offer, Some(by)) if by == color => {
+                return Err(conflict("you have already offered a rematch"));
+            }
+            (RematchAction::Offer, Some(_)) => RematchStep::Agreed,
+            (RematchAction::Offer, None) if at_once => RematchStep::Agreed,
+            (RematchAction::Offer, None) => RematchStep::Offered,
+            (RematchAction::Accept, None) => {
+                return Err(conflict("there is no rematch offer to accept"));
+            }
+            (RematchAction::Accept, Some(by)) if by == color => {
+                return Err(conflict(
+                    "you cannot accept your own rematch offer; your opponent answers it",
+                ));
+            }
+            (RematchAction::Accept, Some(_)) => RematchStep::Agreed,
+            (RematchAction::Decline, None) => {
+                return Err(conflict("there is no rematch offer to decline"));
+            }
+            (RematchAction::Decline, Some(_)) => RematchStep::Declined,
+        };
+        self.rematch = match step {
+            RematchStep::Offered => Some(Rematch {
+                offered_by: color,
+                game: None,
+            }),
+            RematchStep::Declined => None,
+            RematchStep::Agreed => Some(Rematch {
+                offered_by: offered.unwrap_or(color),
+                game: None,
+            }),
+        };
+        self.touch();
+        Ok(step)
+    }
+
+    /// The rematch of this game, with id `id`: the same variant, mode, clock, start position,
+    /// players and engine level, the colours swapped, both seats taken. Each player keeps
+    /// their seat token (so the token of White here holds Black there); the engine's seat
+    /// has none, as always.
+    pub fn rematch_round(&self, id: String, now: Instant) -> Round {
+        let mut round = Round::new(id, self.mode, *self.game.start_position(), self.control());
+        round.white = self.black.clone();
+        round.black = self.white.clone();
+        round.level = self.level;
+        round.engine_color = self.engine_color.map(Color::opponent);
+        round.creator = self.creator.map(|seat| match seat {
+            Seat::White => Seat::Black,
+            Seat::Black => Seat::White,
+            other => other,
+        });
+        round.settle_clock(now);
+        round
+    }
+
+    /// Records the rematch agreed on as game `id`.
+    pub fn rematch_made(&mut self, id: String) {
+        if let Some(rematch) = &mut self.rematch {
+            rematch.game = Some(id);
+        }
+    }
+
     /// A draw offer, acceptance, refusal or claim by `seat`.
     pub fn draw(&mut self, seat: Seat, action: DrawAction, now: Instant) -> Result<(), RoundError> {
         self.playable()?;
@@ -571,7 +837,7 @@ impl Round {
                 self.clock.set_left(color, duration_of_ms(ms));
             }
         }
-        // The side to move's clock starts afresh.
+        // The side to move's clock starts afresh (if it runs at all: see `clock_runs`).
         if self.clock.is_timed() {
             self.clock.start(self.game.side_to_move(), now);
         }
@@ -634,6 +900,9 @@ impl Round {
     ) -> Result<Seat, RoundError> {
         if self.mode != Mode::Friend {
             return Err(conflict("only games with a friend have an invite"));
+        }
+        if self.is_over() {
+            return Err(conflict("the game is over; nobody can join it"));
         }
         let code = self
             .invite
@@ -786,6 +1055,118 @@ mod tests {
         );
         assert_eq!(round.version, before + 1);
         assert_eq!(round.move_clocks.len(), 1);
+    }
+
+    fn timed(start: Position) -> Round {
+        let mut round = local_round();
+        round.game = Game::new(start);
+        round.clock = Clock::new(Some(TimeControl {
+            base: Duration::from_secs(60),
+            increment: Duration::from_secs(2),
+        }));
+        round
+    }
+
+    #[test]
+    fn each_sides_first_move_is_free_of_time() -> Result<(), RoundError> {
+        let t0 = Instant::now();
+        let later = |s: u64| t0 + Duration::from_secs(s);
+        let mut round = timed(Position::start(Variant::Russian));
+        round.settle_clock(t0);
+        assert_eq!(round.running_clock(), None);
+        // Left alone, nobody loses on time.
+        assert!(!round.check_flag(later(3600)));
+        round.play(Seat::Both, "c3-d4", false, later(100))?;
+        assert_eq!(round.running_clock(), None, "Black's first move is free");
+        round.play(Seat::Both, "f6-g5", false, later(200))?;
+        assert_eq!(round.running_clock(), Some(Color::White));
+        // No time and no increment was counted for the free moves.
+        assert_eq!(round.move_clocks, vec![[Some(60_000), Some(60_000)]; 2]);
+        assert_eq!(round.time_left(Color::White, later(210)), Some(50_000));
+        round.play(Seat::Both, "d4-e5", false, later(210))?;
+        assert_eq!(round.running_clock(), Some(Color::Black));
+        assert_eq!(round.move_clocks[2], [Some(52_000), Some(60_000)]);
+        // Taking back to Black's first turn stops the clocks again, at the times stored.
+        round.take_back(Seat::Both, later(220))?;
+        round.take_back(Seat::Both, later(221))?;
+        assert_eq!(round.running_clock(), None);
+        assert_eq!(round.time_left(Color::White, later(900)), Some(60_000));
+        assert_eq!(
+            round.clock.stored(Color::White),
+            Some(Duration::from_secs(60))
+        );
+        Ok(())
+    }
+
+    #[test]
+    fn when_black_moves_first_the_clock_runs_from_blacks_second_move() -> Result<(), RoundError> {
+        let t0 = Instant::now();
+        let start = bashni_rules::notation::read_position(
+            Variant::Russian,
+            "White: c3 0, e3 0; Black: f6 0, h6 0; Black to move",
+        )
+        .map_err(|e| RoundError::Invalid(e.to_string()))?;
+        let mut round = timed(start);
+        round.settle_clock(t0);
+        round.play(Seat::Both, "f6-g5", false, t0)?;
+        assert_eq!(round.running_clock(), None);
+        round.play(Seat::Both, "c3-d4", false, t0)?;
+        assert_eq!(round.running_clock(), Some(Color::Black));
+        Ok(())
+    }
+
+    #[test]
+    fn a_game_may_be_aborted_until_both_sides_have_moved() -> Result<(), RoundError> {
+        let now = Instant::now();
+        let mut round = timed(Position::start(Variant::Russian));
+        assert!(round.may_abort(Some(Seat::Both)));
+        assert!(!round.may_abort(None));
+        assert!(!round.may_abort(Some(Seat::Engine)));
+        round.play(Seat::Both, "c3-d4", false, now)?;
+        assert!(round.may_abort(Some(Seat::Both)));
+        let mut moved = round.clone();
+        moved.play(Seat::Both, "f6-g5", false, now)?;
+        assert!(!moved.may_abort(Some(Seat::Both)));
+        assert!(matches!(
+            moved.abort(Seat::Both, now),
+            Err(RoundError::Conflict(m)) if m.contains("no longer be aborted")
+        ));
+        let version = round.version;
+        round.abort(Seat::Both, now)?;
+        assert_eq!(round.version, version + 1);
+        assert!(round.is_over());
+        assert_eq!(round.running_clock(), None);
+        let ending = round
+            .ending()
+            .ok_or(RoundError::Invalid("no ending".into()))?;
+        assert_eq!((ending.score(), ending.winner()), ("*", None));
+        assert_eq!(
+            (ending.code(), ending.reason_text().as_str()),
+            ("aborted", ABORTED_TEXT)
+        );
+        assert!(matches!(
+            round.play(Seat::Both, "f6-g5", false, now),
+            Err(RoundError::Conflict(_))
+        ));
+        assert!(matches!(
+            round.abort(Seat::Both, now),
+            Err(RoundError::Conflict(_))
+        ));
+        Ok(())
+    }
+
+    #[test]
+    fn an_open_draw_offer_goes_with_an_abort() -> Result<(), RoundError> {
+        let now = Instant::now();
+        let mut round = local_round();
+        round.game = Game::new(Position::start(Variant::Bashni));
+        // Bashni 1.13.3: offer on your own turn, then move.
+        round.draw(Seat::Both, DrawAction::Offer, now)?;
+        round.play(Seat::Both, "c3-d4", false, now)?;
+        assert_eq!(round.game.draw_offer(), Some(Color::White));
+        round.abort(Seat::Both, now)?;
+        assert_eq!(round.game.draw_offer(), None);
+        Ok(())
     }
 
     #[test]

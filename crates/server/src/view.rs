@@ -150,8 +150,10 @@ pub struct GameStateView<'a> {
     may_offer_draw: bool,
     can_claim_draw: Option<String>,
     can_take_back: bool,
+    may_abort: bool,
     engine_thinking: bool,
     result: Option<Value>,
+    rematch: Option<Value>,
     invite_url: Option<String>,
     /// Grows with every change of the game.
     pub version: u64,
@@ -208,8 +210,8 @@ pub fn update_view<'a>(
     });
     let result = round.ending().map(|ending| {
         serde_json::json!({
-            "score": ending.result.score(),
-            "winner": ending.result.winner().map(Color::code),
+            "score": ending.score(),
+            "winner": ending.winner().map(Color::code),
             "reason": ending.reason_text(),
             "code": ending.code(),
         })
@@ -247,8 +249,15 @@ pub fn update_view<'a>(
         may_offer_draw: playing && may_offer_draw,
         can_claim_draw: round.game.can_claim_draw().map(|r| r.to_string()),
         can_take_back,
+        may_abort: round.may_abort(seat),
         engine_thinking,
         result,
+        rematch: round.rematch.as_ref().map(|rematch| {
+            serde_json::json!({
+                "offered_by": rematch.offered_by.code(),
+                "game": rematch.game,
+            })
+        }),
         invite_url,
         version: round.version,
     }

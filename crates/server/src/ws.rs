@@ -18,7 +18,7 @@ use crate::actions;
 use crate::app::{Acted, ActionError, Answer, App, Event, GameSlot, seat_index};
 use crate::connections::MessageRate;
 use crate::error::ApiError;
-use crate::round::{DrawAction, RoundError, Seat};
+use crate::round::{DrawAction, RematchAction, RoundError, Seat};
 
 /// The largest message a client may send; a larger one closes the socket (code 1009).
 pub const MAX_MESSAGE_BYTES: usize = 16 * 1024;
@@ -243,14 +243,31 @@ async fn answer(
             None => Err(RoundError::Invalid("move: missing".into()).into()),
         },
         "resign" => actions::resign(app, slot, token, Answer::Version).await,
+        "abort" => actions::abort(app, slot, token, Answer::Version).await,
         "draw" => match action.action.as_deref().map(DrawAction::parse) {
             Some(Ok(kind)) => actions::draw(app, slot, token, kind, Answer::Version).await,
             Some(Err(error)) => Err(error.into()),
             None => Err(RoundError::Invalid("action: missing".into()).into()),
         },
         "takeback" => actions::take_back(app, slot, token, Answer::Version).await,
+        "rematch" => match action.action.as_deref().map(RematchAction::parse) {
+            Some(Ok(kind)) => {
+                match actions::rematch(app, slot, token, kind, Answer::Version).await {
+                    Ok((acted, Some(game))) => {
+                        let ack = json!({
+                            "type": "ack", "id": id, "version": acted.version, "game": game,
+                        });
+                        return vec![ack.to_string()];
+                    }
+                    Ok((acted, None)) => Ok(acted),
+                    Err(error) => Err(error),
+                }
+            }
+            Some(Err(error)) => Err(error.into()),
+            None => Err(RoundError::Invalid("action: missing".into()).into()),
+        },
         _ => Err(RoundError::Invalid(
-            "type: expected seat, state, move, resign, draw or takeback".into(),
+            "type: expected seat, state, move, resign, abort, draw, takeback or rematch".into(),
         )
         .into()),
     };

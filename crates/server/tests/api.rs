@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::http::StatusCode;
+use bashni_server::App;
 use common::*;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
@@ -424,12 +425,199 @@ async fn a_clock_that_runs_out_loses_the_game() -> TestResult {
         json!({"variant": "russian", "mode": "local", "time": {"minutes": 0.25}}),
     )
     .await?;
+    for text in ["c3-d4", "f6-g5"] {
+        let (status, answer) = play(&app, &id, &token, text).await?;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+    }
     let state = wait_for(&app, &id, |s| !s["result"].is_null()).await?;
     assert_eq!(state["result"]["code"], "time");
     assert_eq!(state["result"]["score"], "0-1");
     assert_eq!(state["clock"]["white_ms"], 0);
-    let (status, _) = play(&app, &id, &token, "c3-d4").await?;
+    assert_eq!(state["clock"]["black_ms"], 15_000);
+    let (status, _) = play(&app, &id, &token, "d4-e5").await?;
     assert_eq!(status, StatusCode::CONFLICT);
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_clock_runs_until_each_side_has_made_its_first_move() -> TestResult {
+    let app = memory_app()?;
+    let (id, white, answer) = create(
+        &app,
+        json!({"variant": "russian", "mode": "friend", "time": {"minutes": 0.25, "increment_s": 1}}),
+    )
+    .await?;
+    assert_eq!(answer["state"]["clock"]["running"], Value::Null);
+    let invite = answer["invite_url"].as_str().ok_or("no invite")?;
+    let invite = invite.rsplit('/').next().ok_or("bad invite")?;
+    let (_, joined) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        None,
+        Some(&json!({ "invite": invite }).to_string()),
+    )
+    .await?;
+    let black = joined["token"].as_str().ok_or("no token")?.to_string();
+    assert_eq!(joined["state"]["clock"]["running"], Value::Null);
+    let (_, state) = play(&app, &id, &white, "c3-d4").await?;
+    assert_eq!(state["clock"]["running"], Value::Null, "{state}");
+    // The first moves are free: while Black thinks about its first move no clock runs.
+    tokio::time::sleep(Duration::from_millis(1_000)).await;
+    let (_, state) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await?;
+    assert_eq!(state["result"], Value::Null, "{state}");
+    assert_eq!(state["clock"]["white_ms"], 15_000);
+    assert_eq!(state["clock"]["black_ms"], 15_000);
+    let (status, state) = play(&app, &id, &black, "f6-g5").await?;
+    assert_eq!(status, StatusCode::OK, "{state}");
+    assert_eq!(state["clock"]["running"], "white");
+    assert_eq!(
+        state["clock"]["black_ms"], 15_000,
+        "no increment for a free move"
+    );
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let (_, state) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await?;
+    assert!(
+        state["clock"]["white_ms"]
+            .as_i64()
+            .is_some_and(|t| t <= 14_700),
+        "{state}"
+    );
+    Ok(())
+}
+
+#[tokio::test]
+async fn a_game_may_be_aborted_until_both_sides_have_moved() -> TestResult {
+    let app = memory_app()?;
+    let (id, white, answer) = create(
+        &app,
+        json!({"variant": "russian", "mode": "friend", "name": "Anna",
+               "time": {"minutes": 3, "increment_s": 2}}),
+    )
+    .await?;
+    assert_eq!(answer["state"]["may_abort"], true);
+    let invite = answer["invite_url"].as_str().ok_or("no invite")?;
+    let invite = invite.rsplit('/').next().ok_or("bad invite")?.to_string();
+    let (_, joined) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        None,
+        Some(&json!({ "invite": invite, "name": "Boris" }).to_string()),
+    )
+    .await?;
+    let black = joined["token"].as_str().ok_or("no token")?.to_string();
+    assert_eq!(joined["state"]["may_abort"], true);
+    let (_, state) = play(&app, &id, &white, "c3-d4").await?;
+    assert_eq!(state["may_abort"], true);
+    let (_, watched) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await?;
+    assert_eq!(watched["may_abort"], false);
+    let abort = |token: Option<&str>| {
+        let app = Arc::clone(&app);
+        let uri = format!("/api/games/{id}/abort");
+        let token = token.map(String::from);
+        async move { call(&app, "POST", &uri, token.as_deref(), Some("{}")).await }
+    };
+    let (status, _) = abort(None).await?;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, state) = abort(Some(&black)).await?;
+    assert_eq!(status, StatusCode::OK, "{state}");
+    assert_eq!(
+        state["result"],
+        json!({"score": "*", "winner": null, "code": "aborted",
+               "reason": "Aborted before both sides had moved"})
+    );
+    assert_eq!(state["legal_moves"], json!([]));
+    assert_eq!(state["clock"]["running"], Value::Null);
+    assert_eq!(state["may_abort"], false);
+    let (status, _) = play(&app, &id, &black, "f6-g5").await?;
+    assert_eq!(status, StatusCode::CONFLICT);
+    let (status, _) = abort(Some(&white)).await?;
+    assert_eq!(status, StatusCode::CONFLICT);
+    let (_, list) = call(&app, "GET", "/api/games", None, None).await?;
+    assert_eq!(list["games"][0]["result"], "*");
+    assert_eq!(
+        list["games"][0]["reason"],
+        "Aborted before both sides had moved"
+    );
+    let (_, pdn) = call(&app, "GET", &format!("/api/games/{id}/pdn"), None, None).await?;
+    let pdn = pdn.as_str().ok_or("PDN is text")?;
+    assert!(pdn.contains("[Result \"*\"]"), "{pdn}");
+    assert!(
+        pdn.contains("[Termination \"Aborted before both sides had moved\"]"),
+        "{pdn}"
+    );
+
+    // Once both sides have moved, the game can no longer be aborted.
+    let (id, token, _) = create(&app, json!({"variant": "russian", "mode": "local"})).await?;
+    for text in ["c3-d4", "f6-g5"] {
+        play(&app, &id, &token, text).await?;
+    }
+    let (status, error) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/abort"),
+        Some(&token),
+        Some("{}"),
+    )
+    .await?;
+    assert_eq!(status, StatusCode::CONFLICT, "{error}");
+    assert!(
+        error["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("both sides have moved")),
+        "{error}"
+    );
+    // A record cannot be aborted, and nobody holds a seat in it.
+    let (_, uploaded) = call(&app, "POST", "/api/pdn", None, Some(pdn)).await?;
+    let record = uploaded["games"][0]["id"].as_str().ok_or("no id")?;
+    let (status, _) = call(
+        &app,
+        "POST",
+        &format!("/api/games/{record}/abort"),
+        Some(&white),
+        Some("{}"),
+    )
+    .await?;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_engine_game_is_aborted_over_the_websocket() -> TestResult {
+    let app = memory_app()?;
+    let (id, token, _) = create(
+        &app,
+        json!({"variant": "bashni", "mode": "engine", "level": 1, "color": "black"}),
+    )
+    .await?;
+    // The engine (White) makes its first move; Black has not moved yet.
+    wait_for(&app, &id, |s| move_texts(s).len() == 1).await?;
+    let address = serve(&app).await?;
+    let (mut socket, _) =
+        tokio_tungstenite::connect_async(format!("ws://{address}/api/games/{id}/ws")).await?;
+    next_json(&mut socket, "state").await?;
+    send_json(
+        &mut socket,
+        json!({"type": "seat", "id": 0, "token": token}),
+    )
+    .await?;
+    next_json(&mut socket, "ack").await?;
+    let seated = next_json(&mut socket, "state").await?;
+    assert_eq!(seated["state"]["may_abort"], true);
+    send_json(&mut socket, json!({"type": "abort", "id": 1})).await?;
+    let ack = next_json(&mut socket, "ack").await?;
+    assert_eq!(ack["id"], 1);
+    let update = next_json(&mut socket, "update").await?;
+    assert_eq!(update["update"]["result"]["code"], "aborted");
+    assert_eq!(update["update"]["result"]["score"], "*");
+    assert_eq!(update["update"]["may_abort"], false);
+    send_json(&mut socket, json!({"type": "abort", "id": 2})).await?;
+    let error = next_json(&mut socket, "error").await?;
+    assert_eq!(
+        (error["id"].clone(), error["code"].clone()),
+        (json!(2), json!("conflict"))
+    );
     Ok(())
 }
 
@@ -474,6 +662,37 @@ async fn a_game_downloads_as_pdn_and_uploads_back() -> TestResult {
     assert_eq!(copy["result"]["score"], "0-1");
     assert_eq!(copy["white"]["name"], "Anna");
     assert_eq!(copy["position"], original["position"]);
+    // Why the game ended survives the round trip: in the record's state, in the games list
+    // and in its PDN, once.
+    assert_eq!(original["result"]["reason"], "White resigned");
+    assert_eq!(copy["result"]["reason"], original["result"]["reason"]);
+    assert_eq!(copy["result"]["code"], "recorded");
+    let (_, list) = call(&app, "GET", &format!("/api/games?ids={record}"), None, None).await?;
+    assert_eq!(list["games"][0]["id"], record.as_str());
+    assert_eq!(list["games"][0]["reason"], "White resigned");
+    let (_, again) = call(&app, "GET", &format!("/api/games/{record}/pdn"), None, None).await?;
+    let again = again.as_str().ok_or("PDN is text")?;
+    assert_eq!(
+        again.matches("[Termination \"White resigned\"]").count(),
+        1,
+        "{again}"
+    );
+    assert_eq!(again, pdn, "the record's PDN is the game's");
+    // A record whose result nobody explained gets no made-up Termination.
+    let bare = "[GameType \"25\"]\n[Result \"1-0\"]\n\n1. c3-d4 f6-g5 1-0\n";
+    let (_, uploaded) = call(&app, "POST", "/api/pdn", None, Some(bare)).await?;
+    let bare_id = uploaded["games"][0]["id"].as_str().ok_or("no id")?;
+    let (_, state) = call(&app, "GET", &format!("/api/games/{bare_id}"), None, None).await?;
+    assert_eq!(state["result"]["reason"], "as recorded");
+    let (_, text) = call(
+        &app,
+        "GET",
+        &format!("/api/games/{bare_id}/pdn"),
+        None,
+        None,
+    )
+    .await?;
+    assert!(!text.to_string().contains("Termination"), "{text}");
     let (status, _) = play(&app, &record, &token, "c3-d4").await?;
     assert_eq!(status, StatusCode::FORBIDDEN);
     // A broken record is reported with its place; the good game before it is kept.
@@ -839,5 +1058,422 @@ async fn the_games_list_counts_moves_as_the_rulebooks_do() -> TestResult {
     let (_, list) = call(&app, "GET", "/api/games", None, None).await?;
     assert_eq!(list["games"][0]["plies"], 3);
     assert_eq!(list["games"][0]["moves"], 2);
+    Ok(())
+}
+
+/// Makes a friend game with both seats taken; returns its id and White's and Black's tokens.
+async fn friend_game(app: &Arc<App>, body: Value) -> Result<(String, String, String), Error> {
+    let (id, white, answer) = create(app, body).await?;
+    let invite = answer["invite_url"].as_str().ok_or("no invite")?;
+    let invite = invite.rsplit('/').next().ok_or("bad invite")?;
+    let (status, joined) = call(
+        app,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        None,
+        Some(&json!({ "invite": invite, "name": "Boris" }).to_string()),
+    )
+    .await?;
+    assert_eq!(status, StatusCode::OK, "{joined}");
+    let black = joined["token"].as_str().ok_or("no token")?.to_string();
+    Ok((id, white, black))
+}
+
+type Error = Box<dyn std::error::Error>;
+
+async fn rematch(
+    app: &Arc<App>,
+    id: &str,
+    token: Option<&str>,
+    action: &str,
+) -> Result<(StatusCode, Value), Error> {
+    call(
+        app,
+        "POST",
+        &format!("/api/games/{id}/rematch"),
+        token,
+        Some(&json!({ "action": action }).to_string()),
+    )
+    .await
+}
+
+fn says(error: &Value, words: &str) -> bool {
+    error["error"].as_str().is_some_and(|e| e.contains(words))
+}
+
+#[tokio::test]
+async fn a_rematch_between_friends_swaps_the_colours_and_keeps_the_tokens() -> TestResult {
+    let app = memory_app()?;
+    let start = "W:Wc3,e3,g3:Bd6,f6,h6";
+    let (id, white, black) = friend_game(
+        &app,
+        json!({"variant": "russian", "mode": "friend", "name": "Anna", "position": start,
+               "time": {"minutes": 3, "increment_s": 2}}),
+    )
+    .await?;
+    let (status, error) = rematch(&app, &id, Some(&white), "offer").await?;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert!(says(&error, "once the game is over"), "{error}");
+    let (_, state) = play(&app, &id, &white, "c3-d4").await?;
+    assert_eq!(state["rematch"], Value::Null);
+    call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/resign"),
+        Some(&black),
+        Some("{}"),
+    )
+    .await?;
+
+    let (status, _) = rematch(&app, &id, None, "offer").await?;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, error) = rematch(&app, &id, Some(&white), "accept").await?;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert!(says(&error, "no rematch offer to accept"), "{error}");
+    let (status, error) = rematch(&app, &id, Some(&white), "dance").await?;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{error}");
+    let (status, state) = rematch(&app, &id, Some(&white), "offer").await?;
+    assert_eq!(status, StatusCode::OK, "{state}");
+    assert_eq!(
+        state["rematch"],
+        json!({"offered_by": "white", "game": null})
+    );
+    let (_, watched) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await?;
+    assert_eq!(watched["rematch"], state["rematch"]);
+    let (status, error) = rematch(&app, &id, Some(&white), "offer").await?;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert!(says(&error, "already offered"), "{error}");
+    let (status, error) = rematch(&app, &id, Some(&white), "accept").await?;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert!(says(&error, "your own rematch offer"), "{error}");
+    // Declined, the offer is gone; then Black offers and White accepts.
+    let (_, state) = rematch(&app, &id, Some(&black), "decline").await?;
+    assert_eq!(state["rematch"], Value::Null);
+    let (status, _) = rematch(&app, &id, Some(&black), "decline").await?;
+    assert_eq!(status, StatusCode::CONFLICT);
+    rematch(&app, &id, Some(&black), "offer").await?;
+    let (status, state) = rematch(&app, &id, Some(&white), "accept").await?;
+    assert_eq!(status, StatusCode::OK, "{state}");
+    assert_eq!(state["rematch"]["offered_by"], "black");
+    let new = state["rematch"]["game"]
+        .as_str()
+        .ok_or("no new game")?
+        .to_string();
+    let (_, watched) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await?;
+    assert_eq!(watched["rematch"]["game"], new.as_str());
+    let (status, error) = rematch(&app, &id, Some(&black), "offer").await?;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert!(says(&error, "already started"), "{error}");
+
+    // The new game: the same settings, the colours swapped, each token the other seat.
+    let (_, as_anna) = call(
+        &app,
+        "GET",
+        &format!("/api/games/{new}"),
+        Some(&white),
+        None,
+    )
+    .await?;
+    let (_, as_boris) = call(
+        &app,
+        "GET",
+        &format!("/api/games/{new}"),
+        Some(&black),
+        None,
+    )
+    .await?;
+    assert_eq!(as_anna["you"], "black");
+    assert_eq!(as_boris["you"], "white");
+    assert_eq!(as_anna["white"]["name"], "Boris");
+    assert_eq!(as_anna["black"]["name"], "Anna");
+    assert_eq!(as_anna["black"]["joined"], true);
+    assert_eq!(
+        (as_anna["mode"].clone(), as_anna["variant"].clone()),
+        (json!("friend"), json!("russian"))
+    );
+    assert_eq!(as_anna["start"], watched["start"]);
+    assert_eq!(as_anna["clock"]["base_ms"], 180_000);
+    assert_eq!(as_anna["clock"]["increment_ms"], 2_000);
+    assert_eq!(as_anna["clock"]["running"], Value::Null);
+    assert_eq!(as_anna["invite_url"], Value::Null);
+    assert_eq!(as_anna["rematch"], Value::Null);
+    assert!(move_texts(&as_anna).is_empty());
+    let (status, _) = play(&app, &new, &white, "c3-d4").await?;
+    assert_eq!(status, StatusCode::FORBIDDEN, "Anna plays Black now");
+    let (status, state) = play(&app, &new, &black, "c3-d4").await?;
+    assert_eq!(status, StatusCode::OK, "{state}");
+
+    // A friend game aborted before anybody joined has nobody for a rematch.
+    let (lonely, token, _) = create(&app, json!({"variant": "bashni", "mode": "friend"})).await?;
+    call(
+        &app,
+        "POST",
+        &format!("/api/games/{lonely}/abort"),
+        Some(&token),
+        Some("{}"),
+    )
+    .await?;
+    let (status, error) = rematch(&app, &lonely, Some(&token), "offer").await?;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert!(says(&error, "nobody joined"), "{error}");
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn both_players_pages_learn_of_the_rematch_over_their_sockets() -> TestResult {
+    let app = memory_app()?;
+    let (id, white, black) = friend_game(
+        &app,
+        json!({"variant": "bashni", "mode": "friend", "name": "Anna"}),
+    )
+    .await?;
+    call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/abort"),
+        Some(&black),
+        Some("{}"),
+    )
+    .await?;
+    let address = serve(&app).await?;
+    let mut sockets = Vec::new();
+    for token in [&white, &black] {
+        let (mut socket, _) =
+            tokio_tungstenite::connect_async(format!("ws://{address}/api/games/{id}/ws")).await?;
+        next_json(&mut socket, "state").await?;
+        send_json(
+            &mut socket,
+            json!({"type": "seat", "id": 0, "token": token}),
+        )
+        .await?;
+        next_json(&mut socket, "ack").await?;
+        next_json(&mut socket, "state").await?;
+        sockets.push(socket);
+    }
+    let [mut at_white, mut at_black] = <[Socket; 2]>::try_from(sockets).map_err(|_| "two")?;
+    send_json(
+        &mut at_white,
+        json!({"type": "rematch", "id": 1, "action": "offer"}),
+    )
+    .await?;
+    let ack = next_json(&mut at_white, "ack").await?;
+    assert_eq!(ack["game"], Value::Null);
+    let update = next_json(&mut at_black, "update").await?;
+    assert_eq!(
+        update["update"]["rematch"],
+        json!({"offered_by": "white", "game": null})
+    );
+    send_json(&mut at_black, json!({"type": "rematch", "id": 2})).await?;
+    assert_eq!(
+        next_json(&mut at_black, "error").await?["code"],
+        "bad_request"
+    );
+    send_json(
+        &mut at_black,
+        json!({"type": "rematch", "id": 3, "action": "accept"}),
+    )
+    .await?;
+    let ack = next_json(&mut at_black, "ack").await?;
+    assert_eq!(ack["id"], 3);
+    let new = ack["game"]
+        .as_str()
+        .ok_or("no new game in the ack")?
+        .to_string();
+    loop {
+        let update = next_json(&mut at_white, "update").await?;
+        if !update["update"]["rematch"]["game"].is_null() {
+            assert_eq!(update["update"]["rematch"]["game"], new.as_str());
+            break;
+        }
+    }
+    let (_, state) = call(
+        &app,
+        "GET",
+        &format!("/api/games/{new}"),
+        Some(&white),
+        None,
+    )
+    .await?;
+    assert_eq!(state["you"], "black");
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_against_the_engine_or_at_one_screen_starts_at_once() -> TestResult {
+    let app = memory_app()?;
+    let (id, token, _) = create(
+        &app,
+        json!({"variant": "bashni", "mode": "engine", "level": 2, "color": "white", "name": "Anna",
+               "time": {"minutes": 5}}),
+    )
+    .await?;
+    call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/abort"),
+        Some(&token),
+        Some("{}"),
+    )
+    .await?;
+    let (status, state) = rematch(&app, &id, Some(&token), "offer").await?;
+    assert_eq!(status, StatusCode::OK, "{state}");
+    assert_eq!(state["rematch"]["offered_by"], "white");
+    let new = state["rematch"]["game"]
+        .as_str()
+        .ok_or("no new game")?
+        .to_string();
+    // The engine now has White and moves first; the person keeps their token for Black.
+    let state = wait_for(&app, &new, |s| move_texts(s).len() == 1).await?;
+    assert_eq!(state["white"]["kind"], "engine");
+    assert_eq!(state["white"]["level"], 2);
+    assert_eq!(state["black"]["name"], "Anna");
+    assert_eq!(state["clock"]["base_ms"], 300_000);
+    let (_, mine) = call(
+        &app,
+        "GET",
+        &format!("/api/games/{new}"),
+        Some(&token),
+        None,
+    )
+    .await?;
+    assert_eq!(mine["you"], "black");
+    assert_eq!(mine["may_abort"], true);
+
+    let (id, token, _) = create(
+        &app,
+        json!({"variant": "russian", "mode": "local", "name": "Anna", "opponent_name": "Boris"}),
+    )
+    .await?;
+    call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/resign"),
+        Some(&token),
+        Some("{}"),
+    )
+    .await?;
+    let (status, state) = rematch(&app, &id, Some(&token), "offer").await?;
+    assert_eq!(status, StatusCode::OK, "{state}");
+    let new = state["rematch"]["game"].as_str().ok_or("no new game")?;
+    let (_, state) = call(
+        &app,
+        "GET",
+        &format!("/api/games/{new}"),
+        Some(&token),
+        None,
+    )
+    .await?;
+    assert_eq!(state["you"], "both");
+    assert_eq!(state["white"]["name"], "Boris");
+    assert_eq!(state["black"]["name"], "Anna");
+    let (status, error) = rematch(&app, &id, Some(&token), "offer").await?;
+    assert_eq!(status, StatusCode::CONFLICT, "{error}");
+    Ok(())
+}
+
+#[tokio::test]
+async fn the_games_list_filters_by_status_and_ids_and_pages() -> TestResult {
+    let app = memory_app()?;
+    let local = json!({"variant": "russian", "mode": "local"});
+    let (live, token, _) = create(&app, local.clone()).await?;
+    play(&app, &live, &token, "c3-d4").await?;
+    let (unstarted, _, _) = create(&app, local.clone()).await?;
+    let (waiting, _, _) = create(&app, json!({"variant": "russian", "mode": "friend"})).await?;
+    let (resigned, token, _) = create(&app, local.clone()).await?;
+    play(&app, &resigned, &token, "c3-d4").await?;
+    call(
+        &app,
+        "POST",
+        &format!("/api/games/{resigned}/resign"),
+        Some(&token),
+        Some("{}"),
+    )
+    .await?;
+    let (aborted, token, _) = create(&app, local.clone()).await?;
+    call(
+        &app,
+        "POST",
+        &format!("/api/games/{aborted}/abort"),
+        Some(&token),
+        Some("{}"),
+    )
+    .await?;
+    let pdn = "[GameType \"25\"]\n[Result \"1-0\"]\n\n1. c3-d4 f6-g5 1-0\n";
+    let (_, uploaded) = call(&app, "POST", "/api/pdn", None, Some(pdn)).await?;
+    let record = uploaded["games"][0]["id"]
+        .as_str()
+        .ok_or("no id")?
+        .to_string();
+
+    let ids = |list: &Value| -> Vec<String> {
+        list["games"]
+            .as_array()
+            .map(|games| {
+                games
+                    .iter()
+                    .filter_map(|g| g["id"].as_str().map(String::from))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let (status, list) = call(&app, "GET", "/api/games?status=live", None, None).await?;
+    assert_eq!(status, StatusCode::OK, "{list}");
+    assert_eq!(ids(&list), [live.as_str()]);
+    assert_eq!(list["next"], Value::Null);
+    let (_, list) = call(&app, "GET", "/api/games?status=finished", None, None).await?;
+    assert_eq!(ids(&list), [resigned.as_str()]);
+    let (_, state) = call(&app, "GET", &format!("/api/games/{resigned}"), None, None).await?;
+    assert_eq!(list["games"][0]["version"], state["version"]);
+    assert_eq!(
+        list["games"][0]["result"], "1-0",
+        "Black, to move, resigned"
+    );
+
+    // The visitor's own games, by id: unknown and malformed ids are left out.
+    let uri = format!("/api/games?ids={aborted},{live},nosuchgame,%2E%2E,{record}");
+    let (status, list) = call(&app, "GET", &uri, None, None).await?;
+    assert_eq!(status, StatusCode::OK, "{list}");
+    let mut mine = ids(&list);
+    mine.sort();
+    let mut expected = vec![aborted.clone(), live.clone(), record.clone()];
+    expected.sort();
+    assert_eq!(mine, expected);
+    let uri = format!("/api/games?status=live&ids={aborted},{live}");
+    let (_, list) = call(&app, "GET", &uri, None, None).await?;
+    assert_eq!(ids(&list), [live.as_str()]);
+    let many = vec!["abc"; 51].join(",");
+    let (status, error) = call(&app, "GET", &format!("/api/games?ids={many}"), None, None).await?;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(says(&error, "ids: at most 50"), "{error}");
+    for bad in ["status=over", "before=yesterday", "limit=-1"] {
+        let (status, error) = call(&app, "GET", &format!("/api/games?{bad}"), None, None).await?;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}: {error}");
+    }
+
+    // Pages of two, newest first, cover every game once, even games changed in the same ms.
+    let (_, all) = call(&app, "GET", "/api/games", None, None).await?;
+    let all = ids(&all);
+    assert_eq!(all.len(), 6);
+    for game in [&live, &unstarted, &waiting, &resigned, &aborted, &record] {
+        assert!(all.contains(game));
+    }
+    let mut paged = Vec::new();
+    let mut uri = "/api/games?limit=2".to_string();
+    for page in 0.. {
+        let (status, list) = call(&app, "GET", &uri, None, None).await?;
+        assert_eq!(status, StatusCode::OK, "{list}");
+        paged.extend(ids(&list));
+        match list["next"].as_str() {
+            Some(next) => uri = format!("/api/games?limit=2&before={next}"),
+            None => {
+                assert_eq!(page, 2, "three pages");
+                break;
+            }
+        }
+    }
+    assert_eq!(paged, all);
+    // A time alone works as `before` too: nothing changed before the first game.
+    let (_, list) = call(&app, "GET", "/api/games?before=1000", None, None).await?;
+    assert!(ids(&list).is_empty());
     Ok(())
 }

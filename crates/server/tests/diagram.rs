@@ -90,3 +90,104 @@ async fn a_game_is_drawn_at_any_ply() -> TestResult {
     assert_eq!(status, StatusCode::NOT_FOUND);
     Ok(())
 }
+
+/// Sends a GET with an `If-None-Match` header if given; returns the status and headers.
+async fn get_with(
+    app: &Arc<App>,
+    uri: &str,
+    if_none_match: Option<&str>,
+) -> Result<(StatusCode, axum::http::HeaderMap, usize), Box<dyn std::error::Error>> {
+    let mut request = Request::builder().uri(uri);
+    if let Some(tag) = if_none_match {
+        request = request.header(header::IF_NONE_MATCH, tag);
+    }
+    let response = router(Arc::clone(app))
+        .oneshot(request.body(Body::empty())?)
+        .await?;
+    let status = response.status();
+    let headers = response.headers().clone();
+    let bytes = response.into_body().collect().await?.to_bytes();
+    Ok((status, headers, bytes.len()))
+}
+
+fn header_of(headers: &axum::http::HeaderMap, name: header::HeaderName) -> String {
+    headers
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[tokio::test]
+async fn a_picture_of_the_current_version_is_cached_for_good_and_revalidated() -> TestResult {
+    let app = app()?;
+    let (_, _, answer) = call(
+        &app,
+        "POST",
+        "/api/games",
+        r#"{"variant": "russian", "mode": "local"}"#,
+    )
+    .await?;
+    let answer: serde_json::Value = serde_json::from_str(&answer)?;
+    let id = answer["id"].as_str().ok_or("an id")?.to_string();
+    let token = answer["token"].as_str().ok_or("a token")?.to_string();
+    let version = answer["state"]["version"].as_u64().ok_or("a version")?;
+
+    let current = format!("/api/games/{id}/diagram.svg?size=120&version={version}");
+    let (status, headers, length) = get_with(&app, &current, None).await?;
+    assert_eq!(status, StatusCode::OK);
+    assert!(length > 0);
+    assert_eq!(
+        header_of(&headers, header::CACHE_CONTROL),
+        "public, max-age=31536000, immutable"
+    );
+    let etag = header_of(&headers, header::ETAG);
+    assert!(etag.contains(&id), "{etag}");
+    for uri in [
+        format!("/api/games/{id}/diagram.svg?size=120"),
+        format!(
+            "/api/games/{id}/diagram.svg?size=120&version={}",
+            version + 5
+        ),
+    ] {
+        let (status, headers, _) = get_with(&app, &uri, None).await?;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(
+            header_of(&headers, header::CACHE_CONTROL),
+            "no-cache",
+            "{uri}"
+        );
+        assert_eq!(header_of(&headers, header::ETAG), etag, "the same picture");
+    }
+    // Another size is another picture.
+    let bigger = format!("/api/games/{id}/diagram.svg?size=300&version={version}");
+    let (_, headers, _) = get_with(&app, &bigger, None).await?;
+    assert_ne!(header_of(&headers, header::ETAG), etag);
+
+    // The browser asks again with its tag: nothing new is sent while nothing changed.
+    let (status, headers, length) = get_with(&app, &current, Some(&etag)).await?;
+    assert_eq!(status, StatusCode::NOT_MODIFIED);
+    assert_eq!(length, 0);
+    assert_eq!(header_of(&headers, header::ETAG), etag);
+    let listed = format!("\"other\", {etag}");
+    let (status, _, _) = get_with(&app, &current, Some(&listed)).await?;
+    assert_eq!(status, StatusCode::NOT_MODIFIED);
+    let (status, _, _) = get_with(&app, &current, Some("\"other\"")).await?;
+    assert_eq!(status, StatusCode::OK);
+
+    // After a move the old tag no longer matches, and the old version is no longer for good.
+    let request = Request::builder()
+        .method("POST")
+        .uri(format!("/api/games/{id}/move"))
+        .header("content-type", "application/json")
+        .header("x-seat-token", &token)
+        .body(Body::from(r#"{"move": "c3-d4"}"#))?;
+    let moved = router(Arc::clone(&app)).oneshot(request).await?;
+    assert_eq!(moved.status(), StatusCode::OK);
+    let (status, headers, length) = get_with(&app, &current, Some(&etag)).await?;
+    assert_eq!(status, StatusCode::OK);
+    assert!(length > 0);
+    assert_ne!(header_of(&headers, header::ETAG), etag);
+    assert_eq!(header_of(&headers, header::CACHE_CONTROL), "no-cache");
+    Ok(())
+}

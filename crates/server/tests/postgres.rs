@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 
 use axum::http::StatusCode;
 use bashni_rules::{Color, Position, TimeControl, Variant};
-use bashni_server::round::{Mode, Player, Round, Seat};
-use bashni_server::store::{Change, StoreErrorKind, postgres_migrations};
+use bashni_server::round::{Mode, Player, Rematch, Round, Seat};
+use bashni_server::store::{Change, ListFilter, ListStatus, StoreErrorKind, postgres_migrations};
 use bashni_server::{App, Database, PgStore, Settings, Store};
 use common::pg::Postgres;
 use common::*;
@@ -96,8 +96,93 @@ async fn store_suite(db: &Database) -> Result<(), Error> {
     let recent = db.recent(10).await?;
     assert_eq!(recent.len(), 2);
     assert!(recent.iter().any(|g| g.id == "g1" && g.plies == 1));
+
+    // An aborted game reads back aborted, with its clocks stopped.
+    let mut aborted = local_round("g3");
+    let (_, stored) = db.insert(aborted.clone()).await;
+    stored?;
+    play_stored(db, &mut aborted, "c3-d4").await?;
+    let was = aborted.version;
+    aborted.abort(Seat::Both, Instant::now())?;
+    let (_, saved) = db.save(aborted.clone(), Change::Game, was).await;
+    saved?;
+    let loaded = db.load("g3").await?.ok_or("g3 is missing")?;
+    assert!(loaded.aborted && loaded.is_over());
+    assert_eq!(loaded.ending(), aborted.ending());
+    assert_eq!(loaded.running_clock(), None);
+    let recent = db.recent(10).await?;
+    let listed = recent
+        .iter()
+        .find(|g| g.id == "g3")
+        .ok_or("g3 is not listed")?;
+    assert_eq!(listed.result.as_deref(), Some("*"));
+
+    // A rematch, offered and then made, reads back as stored.
+    for made in [None, Some("g4")] {
+        let was = aborted.version;
+        aborted.rematch = Some(Rematch {
+            offered_by: Color::Black,
+            game: made.map(String::from),
+        });
+        aborted.touch();
+        let (_, saved) = db.save(aborted.clone(), Change::Game, was).await;
+        saved?;
+        let loaded = db.load("g3").await?.ok_or("g3 is missing")?;
+        assert_eq!(loaded.rematch, aborted.rematch);
+    }
     assert!(db.load("nope").await?.is_none());
     assert!(db.schema_version().await? >= 3);
+
+    // The lists: live games (a move made), finished ones (not aborted), by id, by pages.
+    let mut live = local_round("g5");
+    let (_, stored) = db.insert(live.clone()).await;
+    stored?;
+    play_stored(db, &mut live, "c3-d4").await?;
+    let list = |status, ids: Option<&[&str]>, before: Option<(i64, String)>, limit| ListFilter {
+        status,
+        ids: ids.map(|ids| ids.iter().map(|id| id.to_string()).collect()),
+        before,
+        limit,
+    };
+    let names = |games: Vec<bashni_server::store::GameSummary>| -> Vec<String> {
+        games.into_iter().map(|g| g.id).collect()
+    };
+    assert_eq!(
+        names(db.list(list(ListStatus::Live, None, None, 10)).await?),
+        ["g5"]
+    );
+    assert_eq!(
+        names(db.list(list(ListStatus::Finished, None, None, 10)).await?),
+        ["g1"]
+    );
+    let mut mine = names(
+        db.list(list(ListStatus::All, Some(&["g3", "g1", "zz"]), None, 10))
+            .await?,
+    );
+    mine.sort();
+    assert_eq!(mine, ["g1", "g3"]);
+    assert!(
+        db.list(list(ListStatus::All, Some(&[]), None, 10))
+            .await?
+            .is_empty()
+    );
+    let all = db.list(list(ListStatus::All, None, None, 10)).await?;
+    assert_eq!(all.len(), 4);
+    assert!(
+        all.iter()
+            .any(|g| g.id == "g5" && g.version == live.version)
+    );
+    let mut paged = Vec::new();
+    let mut before = None;
+    loop {
+        let page = db
+            .list(list(ListStatus::All, None, before.clone(), 3))
+            .await?;
+        let Some(last) = page.last() else { break };
+        before = Some((last.updated_ms, last.id.clone()));
+        paged.extend(page.into_iter().map(|g| g.id));
+    }
+    assert_eq!(paged, names(all));
     Ok(())
 }
 

@@ -259,10 +259,19 @@ async fn hung_up_analyses_give_their_engine_back() -> Result<(), Error> {
 }
 
 /// Finding 3: six long analyses from six clients are waiting; an engine game with a 15 s
-/// clock gets the next free engine, and its clock did not run while it waited.
+/// clock gets the next free engine, and its clock did not run while it waited. (The
+/// engine's first move is free of time, so its second move is the one that waits.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_engine_game_comes_before_waiting_analyses() -> Result<(), Error> {
     let app = memory_app()?;
+    let (id, token, _) = create(
+        &app,
+        json!({"variant": "bashni", "mode": "engine", "level": 2, "color": "black",
+               "time": {"minutes": 0.25}}),
+    )
+    .await?;
+    let state = wait_for(&app, &id, |s| move_texts(s).len() == 1).await?;
+    let reply = first_legal(&state).ok_or("no legal move")?;
     let mut analyses = Vec::new();
     for n in 1..=6u8 {
         let app = Arc::clone(&app);
@@ -282,14 +291,10 @@ async fn an_engine_game_comes_before_waiting_analyses() -> Result<(), Error> {
     }
     tokio::time::sleep(Duration::from_millis(300)).await;
     let started = Instant::now();
-    let (id, _, _) = create(
-        &app,
-        json!({"variant": "bashni", "mode": "engine", "level": 2, "color": "black",
-               "time": {"minutes": 0.25}}),
-    )
-    .await?;
+    let (status, answer) = play(&app, &id, &token, &reply).await?;
+    assert_eq!(status, StatusCode::OK, "{answer}");
     let state = wait_for(&app, &id, |s| {
-        move_texts(s).len() == 1 || !s["result"].is_null()
+        move_texts(s).len() == 3 || !s["result"].is_null()
     })
     .await?;
     assert!(state["result"].is_null(), "{}", state["result"]);

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use super::postgres::Heard;
-use super::{Change, GameSummary, PgStore, Store, StoreError};
+use super::{Change, GameSummary, ListFilter, PgStore, Store, StoreError};
 use crate::round::Round;
 
 /// The SQLite store on a thread of its own: every call is queued and runs there, one at a
@@ -164,6 +164,14 @@ impl Database {
         match &self.backend {
             Backend::Sqlite { thread, .. } => thread.run(move |store| store.recent(limit)).await?,
             Backend::Postgres(store) => store.recent(limit).await,
+        }
+    }
+
+    /// The games `filter` asks for, newest first.
+    pub async fn list(&self, filter: ListFilter) -> Result<Vec<GameSummary>, StoreError> {
+        match &self.backend {
+            Backend::Sqlite { thread, .. } => thread.run(move |store| store.list(&filter)).await?,
+            Backend::Postgres(store) => store.list(&filter).await,
         }
     }
 

@@ -130,4 +130,57 @@ pub struct GameSummary {
     pub reason: Option<String>,
     /// When it last changed (ms since 1970).
     pub updated_ms: i64,
+    /// Its version (see [`Round::version`](crate::round::Round::version)).
+    pub version: u64,
 }
+
+/// Which games a list holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ListStatus {
+    /// Every game.
+    #[default]
+    All,
+    /// Games being played: not over, not records, both seats taken, at least one move made.
+    Live,
+    /// Games played to an end here: over, not records, not aborted.
+    Finished,
+}
+
+impl ListStatus {
+    /// The condition on a game `g` (its row in `games`) of this status, the same SQL for both
+    /// databases; the partial indexes of their migrations have the same terms.
+    pub(crate) fn condition(self) -> Option<&'static str> {
+        match self {
+            ListStatus::All => None,
+            ListStatus::Live => Some(
+                "g.result IS NULL AND g.mode <> 'record' AND g.white_joined AND \
+                 g.black_joined AND EXISTS (SELECT 1 FROM moves m WHERE m.game_id = g.id)",
+            ),
+            ListStatus::Finished => {
+                Some("g.result IS NOT NULL AND g.mode <> 'record' AND g.reason_code <> 'aborted'")
+            }
+        }
+    }
+}
+
+/// What a list of games asks for, newest first.
+#[derive(Clone, Debug, Default)]
+pub struct ListFilter {
+    /// Which games.
+    pub status: ListStatus,
+    /// Only these games (unknown ids are left out).
+    pub ids: Option<Vec<String>>,
+    /// Only games older than this place in the list: last changed before `.0`, or at `.0`
+    /// with an id before `.1` (the last game of the page before).
+    pub before: Option<(i64, String)>,
+    /// At most this many games.
+    pub limit: u32,
+}
+
+/// The columns of a game in a list, read from `games g`, in [`GameSummary`]'s order.
+pub(crate) const SUMMARY_COLUMNS: &str = "g.id, g.variant, g.mode, g.white_name, \
+    g.black_name, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id), g.result, g.reason, \
+    g.updated_ms, g.version";
+
+/// The order of every list: newest first, ties by id (as [`ListFilter::before`] counts).
+pub(crate) const LIST_ORDER: &str = "ORDER BY g.updated_ms DESC, g.id DESC";

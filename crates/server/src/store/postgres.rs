@@ -10,7 +10,9 @@ use tokio_postgres::error::SqlState;
 use tokio_postgres::{AsyncMessage, NoTls, Row};
 
 use super::rows::{GameRow, MoveRow, move_row, round_of, row_of};
-use super::{Change, GameSummary, StoreError, StoreErrorKind};
+use super::{
+    Change, GameSummary, LIST_ORDER, ListFilter, SUMMARY_COLUMNS, StoreError, StoreErrorKind,
+};
 use crate::round::Round;
 
 /// Connections each server keeps to the database.
@@ -71,6 +73,17 @@ const MIGRATIONS: &[&str] = &[
         taken_by TEXT,
         taken_until BIGINT
     );",
+    // 5: a rematch offered after the game (the side that offered), and the new game's id.
+    "ALTER TABLE games ADD COLUMN rematch_by TEXT;
+    ALTER TABLE games ADD COLUMN rematch_game TEXT;",
+    // 6: the games lists, newest first: all games, live ones and finished ones (the
+    // conditions of `ListStatus`).
+    "DROP INDEX games_by_update;
+    CREATE INDEX games_by_update ON games(updated_ms, id);
+    CREATE INDEX games_live ON games(updated_ms, id)
+        WHERE result IS NULL AND mode <> 'record' AND white_joined AND black_joined;
+    CREATE INDEX games_finished ON games(updated_ms, id)
+        WHERE result IS NOT NULL AND mode <> 'record' AND reason_code <> 'aborted';",
 ];
 
 /// How long a server holds an engine job without renewing it, in ms.
@@ -87,7 +100,7 @@ const MIGRATION_LOCK: i64 = 0x6261_7368_6e69;
 const GAME_COLUMNS: &str = "id, variant, mode, start_fen, level, engine_color, creator, \
     white_name, black_name, white_token, black_token, white_joined, black_joined, invite, \
     base_ms, increment_ms, white_ms, black_ms, result, reason, reason_code, draw_offer, tags, \
-    created_ms, updated_ms, version, last_offer";
+    created_ms, updated_ms, version, last_offer, rematch_by, rematch_game";
 
 impl From<tokio_postgres::Error> for StoreError {
     fn from(error: tokio_postgres::Error) -> StoreError {
@@ -154,6 +167,8 @@ fn game_from_row(row: &Row) -> Result<GameRow, tokio_postgres::Error> {
         updated_ms: row.try_get(24)?,
         version: row.try_get(25)?,
         last_offer: row.try_get(26)?,
+        rematch_by: row.try_get(27)?,
+        rematch_game: row.try_get(28)?,
     })
 }
 
@@ -266,7 +281,7 @@ impl PgStore {
             &format!(
                 "INSERT INTO games ({GAME_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, \
                      $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, \
-                     $24, $25, $26, $27)"
+                     $24, $25, $26, $27, $28, $29)"
             ),
             &[
                 &game.id,
@@ -296,6 +311,8 @@ impl PgStore {
                 &game.updated_ms,
                 &game.version,
                 &game.last_offer,
+                &game.rematch_by,
+                &game.rematch_game,
             ],
         )
         .await?;
@@ -375,8 +392,8 @@ impl PgStore {
             "UPDATE games SET white_name = $2, black_name = $3, white_token = $4, \
                  black_token = $5, white_joined = $6, black_joined = $7, invite = $8, \
                  white_ms = $9, black_ms = $10, result = $11, reason = $12, reason_code = $13, \
-                 draw_offer = $14, updated_ms = $15, version = $16, last_offer = $17 \
-                 WHERE id = $1 AND version = $18",
+                 draw_offer = $14, updated_ms = $15, version = $16, last_offer = $17, \
+                 rematch_by = $18, rematch_game = $19 WHERE id = $1 AND version = $20",
             &[
                 &game.id,
                 &game.white.0,
@@ -395,6 +412,8 @@ impl PgStore {
                 &game.updated_ms,
                 &game.version,
                 &game.last_offer,
+                &game.rematch_by,
+                &game.rematch_game,
                 &was,
             ],
         )
@@ -474,18 +493,57 @@ impl PgStore {
 
     /// The games changed most recently, newest first.
     pub async fn recent(&self, limit: u32) -> Result<Vec<GameSummary>, StoreError> {
+        self.list(&ListFilter {
+            limit,
+            ..ListFilter::default()
+        })
+        .await
+    }
+
+    /// The games `filter` asks for, newest first.
+    pub async fn list(&self, filter: &ListFilter) -> Result<Vec<GameSummary>, StoreError> {
+        type Param = Box<dyn tokio_postgres::types::ToSql + Sync + Send>;
+        let mut clauses: Vec<String> = filter
+            .status
+            .condition()
+            .map(String::from)
+            .into_iter()
+            .collect();
+        let mut values: Vec<Param> = Vec::new();
+        if let Some(ids) = &filter.ids {
+            if ids.is_empty() {
+                return Ok(Vec::new());
+            }
+            values.push(Box::new(ids.clone()));
+            clauses.push(format!("g.id = ANY(${})", values.len()));
+        }
+        if let Some((ms, id)) = &filter.before {
+            values.push(Box::new(*ms));
+            values.push(Box::new(id.clone()));
+            let n = values.len();
+            clauses.push(format!("(g.updated_ms, g.id) < (${}, ${n})", n - 1));
+        }
+        values.push(Box::new(i64::from(filter.limit)));
+        let sql = format!(
+            "SELECT {SUMMARY_COLUMNS} FROM games g {} {LIST_ORDER} LIMIT ${}",
+            if clauses.is_empty() {
+                String::new()
+            } else {
+                format!("WHERE {}", clauses.join(" AND "))
+            },
+            values.len()
+        );
         let client = self.pool.get().await?;
-        let rows = client
-            .query(
-                "SELECT g.id, g.variant, g.mode, g.white_name, g.black_name, \
-                 (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id), g.result, g.reason, \
-                 g.updated_ms FROM games g ORDER BY g.updated_ms DESC LIMIT $1",
-                &[&i64::from(limit)],
-            )
-            .await?;
+        let statement = client.prepare_cached(&sql).await?;
+        let params: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = values
+            .iter()
+            .map(|value| value.as_ref() as &(dyn tokio_postgres::types::ToSql + Sync))
+            .collect();
+        let rows = client.query(&statement, &params).await?;
         rows.iter()
             .map(|row| {
                 let plies: i64 = row.try_get(5)?;
+                let version: i64 = row.try_get(9)?;
                 Ok(GameSummary {
                     id: row.try_get(0)?,
                     variant: row.try_get(1)?,
@@ -496,6 +554,7 @@ impl PgStore {
                     result: row.try_get(6)?,
                     reason: row.try_get(7)?,
                     updated_ms: row.try_get(8)?,
+                    version: u64::try_from(version).unwrap_or(0),
                 })
             })
             .collect()

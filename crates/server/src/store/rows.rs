@@ -4,7 +4,7 @@ use bashni_engine::Level;
 use bashni_rules::notation::{parse_fen, parse_move, write_fen};
 use bashni_rules::{Color, GameResult, TimeControl, Variant};
 
-use crate::round::{Mode, Player, Round, Seat, duration_of_ms, millis};
+use crate::round::{Mode, Player, Rematch, Round, Seat, duration_of_ms, millis};
 
 /// A game's row, as both databases hold it.
 pub(crate) struct GameRow {
@@ -31,6 +31,8 @@ pub(crate) struct GameRow {
     pub(crate) updated_ms: i64,
     pub(crate) version: i64,
     pub(crate) last_offer: Option<String>,
+    pub(crate) rematch_by: Option<String>,
+    pub(crate) rematch_game: Option<String>,
 }
 
 /// A move's row.
@@ -62,15 +64,20 @@ pub(crate) fn row_of(round: &Round) -> GameRow {
         increment_ms: control.map(|c| millis(c.increment)),
         white_ms: round.clock.stored(Color::White).map(millis),
         black_ms: round.clock.stored(Color::Black).map(millis),
-        result: ending.map(|e| e.result.score().to_string()),
-        reason: ending.map(|e| e.reason_text()),
-        reason_code: ending.map(|e| e.code().to_string()),
+        result: ending.as_ref().map(|e| e.score().to_string()),
+        reason: ending.as_ref().map(|e| e.reason_text()),
+        reason_code: ending.as_ref().map(|e| e.code().to_string()),
         draw_offer: round.game.draw_offer().map(|c| c.code().to_string()),
         tags: serde_json::to_string(&round.tags).unwrap_or_else(|_| "[]".into()),
         created_ms: round.created_ms,
         updated_ms: round.updated_ms,
         version: i64::try_from(round.version).unwrap_or(i64::MAX),
         last_offer: round.game.last_draw_offer().map(|c| c.code().to_string()),
+        rematch_by: round
+            .rematch
+            .as_ref()
+            .map(|r| r.offered_by.code().to_string()),
+        rematch_game: round.rematch.as_ref().and_then(|r| r.game.clone()),
     }
 }
 
@@ -124,6 +131,7 @@ pub(crate) fn round_of(row: GameRow, moves: &[MoveRow]) -> Result<Round, String>
         // Declared results are not found by replaying moves; declare them again.
         let loser = result.and_then(GameResult::winner).map(Color::opponent);
         let game = &mut round.game;
+        round.aborted = code == "aborted";
         let _ = match (code, loser) {
             ("resignation", Some(loser)) => game.resign(loser),
             ("time", Some(loser)) => game.flag(loser),
@@ -150,6 +158,14 @@ pub(crate) fn round_of(row: GameRow, moves: &[MoveRow]) -> Result<Round, String>
     round.engine_color = row.engine_color.as_deref().and_then(Color::from_code);
     round.creator = row.creator.as_deref().and_then(Seat::parse);
     round.invite = row.invite;
+    round.rematch = row
+        .rematch_by
+        .as_deref()
+        .and_then(Color::from_code)
+        .map(|offered_by| Rematch {
+            offered_by,
+            game: row.rematch_game,
+        });
     round.tags = serde_json::from_str(&row.tags).unwrap_or_default();
     round.created_ms = row.created_ms;
     round.updated_ms = row.updated_ms;

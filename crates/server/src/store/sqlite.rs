@@ -7,7 +7,10 @@ use std::time::Duration;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use super::rows::{GameRow, MoveRow, move_row, round_of, row_of};
-use super::{Change, GameSummary, StoreError, StoreErrorKind, StoreOptions};
+use super::{
+    Change, GameSummary, LIST_ORDER, ListFilter, SUMMARY_COLUMNS, StoreError, StoreErrorKind,
+    StoreOptions,
+};
 use crate::round::Round;
 
 /// The schema, one step per version; `PRAGMA user_version` records how many have run.
@@ -54,6 +57,17 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0;",
     // 3: the side that offered a draw last (Bashni 1.13.3 limits repeated offers).
     "ALTER TABLE games ADD COLUMN last_offer TEXT;",
+    // 4: a rematch offered after the game (the side that offered), and the new game's id.
+    "ALTER TABLE games ADD COLUMN rematch_by TEXT;
+    ALTER TABLE games ADD COLUMN rematch_game TEXT;",
+    // 5: the games lists, newest first: all games, live ones and finished ones (the
+    // conditions of `ListStatus`).
+    "DROP INDEX games_by_update;
+    CREATE INDEX games_by_update ON games(updated_ms, id);
+    CREATE INDEX games_live ON games(updated_ms, id)
+        WHERE result IS NULL AND mode <> 'record' AND white_joined AND black_joined;
+    CREATE INDEX games_finished ON games(updated_ms, id)
+        WHERE result IS NOT NULL AND mode <> 'record' AND reason_code <> 'aborted';",
 ];
 
 /// The games in an SQLite file.
@@ -66,7 +80,7 @@ pub struct Store {
 const GAME_COLUMNS: &str = "id, variant, mode, start_fen, level, engine_color, creator, \
     white_name, black_name, white_token, black_token, white_joined, black_joined, invite, \
     base_ms, increment_ms, white_ms, black_ms, result, reason, reason_code, draw_offer, tags, \
-    created_ms, updated_ms, version, last_offer";
+    created_ms, updated_ms, version, last_offer, rematch_by, rematch_game";
 
 fn game_from_row(row: &Row<'_>) -> rusqlite::Result<GameRow> {
     Ok(GameRow {
@@ -93,6 +107,8 @@ fn game_from_row(row: &Row<'_>) -> rusqlite::Result<GameRow> {
         updated_ms: row.get(24)?,
         version: row.get(25)?,
         last_offer: row.get(26)?,
+        rematch_by: row.get(27)?,
+        rematch_game: row.get(28)?,
     })
 }
 
@@ -226,7 +242,7 @@ impl Store {
         transaction.execute(
             &format!(
                 "INSERT INTO games ({GAME_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, \
-                 ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27)"
+                 ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29)"
             ),
             params![
                 game.id,
@@ -256,6 +272,8 @@ impl Store {
                 game.updated_ms,
                 game.version,
                 game.last_offer,
+                game.rematch_by,
+                game.rematch_game,
             ],
         )?;
         for ply in 0..round.game.ply() {
@@ -334,14 +352,21 @@ impl Store {
 
     /// The games changed most recently, newest first.
     pub fn recent(&self, limit: u32) -> Result<Vec<GameSummary>, StoreError> {
+        self.list(&ListFilter {
+            limit,
+            ..ListFilter::default()
+        })
+    }
+
+    /// The games `filter` asks for, newest first.
+    pub fn list(&self, filter: &ListFilter) -> Result<Vec<GameSummary>, StoreError> {
+        let Some((sql, values)) = list_query(filter) else {
+            return Ok(Vec::new());
+        };
         let connection = self.lock();
-        let mut statement = connection.prepare_cached(
-            "SELECT g.id, g.variant, g.mode, g.white_name, g.black_name, \
-             (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id), g.result, g.reason, \
-             g.updated_ms FROM games g ORDER BY g.updated_ms DESC LIMIT ?1",
-        )?;
+        let mut statement = connection.prepare_cached(&sql)?;
         let games = statement
-            .query_map(params![limit], |row| {
+            .query_map(rusqlite::params_from_iter(values), |row| {
                 Ok(GameSummary {
                     id: row.get(0)?,
                     variant: row.get(1)?,
@@ -352,11 +377,52 @@ impl Store {
                     result: row.get(6)?,
                     reason: row.get(7)?,
                     updated_ms: row.get(8)?,
+                    version: u64::try_from(row.get::<_, i64>(9)?).unwrap_or(0),
                 })
             })?
             .collect::<Result<Vec<_>, _>>()?;
         Ok(games)
     }
+}
+
+/// The query of a list and its values; `None` when it can hold no game.
+fn list_query(filter: &ListFilter) -> Option<(String, Vec<rusqlite::types::Value>)> {
+    use rusqlite::types::Value;
+    let mut clauses: Vec<String> = filter
+        .status
+        .condition()
+        .map(String::from)
+        .into_iter()
+        .collect();
+    let mut values: Vec<Value> = Vec::new();
+    if let Some(ids) = &filter.ids {
+        if ids.is_empty() {
+            return None;
+        }
+        let mut places = Vec::new();
+        for id in ids {
+            values.push(Value::Text(id.clone()));
+            places.push(format!("?{}", values.len()));
+        }
+        clauses.push(format!("g.id IN ({})", places.join(", ")));
+    }
+    if let Some((ms, id)) = &filter.before {
+        values.push(Value::Integer(*ms));
+        values.push(Value::Text(id.clone()));
+        let n = values.len();
+        clauses.push(format!("(g.updated_ms, g.id) < (?{}, ?{n})", n - 1));
+    }
+    values.push(Value::Integer(i64::from(filter.limit)));
+    let sql = format!(
+        "SELECT {SUMMARY_COLUMNS} FROM games g {} {LIST_ORDER} LIMIT ?{}",
+        if clauses.is_empty() {
+            String::new()
+        } else {
+            format!("WHERE {}", clauses.join(" AND "))
+        },
+        values.len()
+    );
+    Some((sql, values))
 }
 
 /// Copies the log into the database once a second; truncates it once it is past `limit`.
@@ -424,7 +490,8 @@ fn update_game(connection: &Connection, game: &GameRow, was: u64) -> Result<(), 
             "UPDATE games SET white_name = ?2, black_name = ?3, white_token = ?4, \
              black_token = ?5, white_joined = ?6, black_joined = ?7, invite = ?8, white_ms = ?9, \
              black_ms = ?10, result = ?11, reason = ?12, reason_code = ?13, draw_offer = ?14, \
-             updated_ms = ?15, version = ?16, last_offer = ?17 WHERE id = ?1 AND version = ?18",
+             updated_ms = ?15, version = ?16, last_offer = ?17, rematch_by = ?18, \
+             rematch_game = ?19 WHERE id = ?1 AND version = ?20",
         )?
         .execute(params![
             game.id,
@@ -444,6 +511,8 @@ fn update_game(connection: &Connection, game: &GameRow, was: u64) -> Result<(), 
             game.updated_ms,
             game.version,
             game.last_offer,
+            game.rematch_by,
+            game.rematch_game,
             i64::try_from(was).unwrap_or(i64::MAX),
         ])?;
     if changed == 1 {
@@ -464,6 +533,7 @@ mod tests {
 
     use super::*;
     use crate::round::{Mode, Seat};
+    use crate::store::ListStatus;
 
     fn sample() -> Round {
         let mut round = Round::new(
@@ -572,6 +642,33 @@ mod tests {
         let game = load(&store, "old")?;
         assert_eq!(game.version, 0);
         assert_eq!(game.white.name, "A");
+        Ok(())
+    }
+
+    #[test]
+    fn the_lists_of_live_and_finished_games_use_their_indexes() -> Result<(), StoreError> {
+        let store = Store::in_memory()?;
+        for (status, index) in [
+            (ListStatus::Live, "games_live"),
+            (ListStatus::Finished, "games_finished"),
+            (ListStatus::All, "games_by_update"),
+        ] {
+            let filter = ListFilter {
+                status,
+                before: Some((5, "x".into())),
+                limit: 10,
+                ..ListFilter::default()
+            };
+            let (sql, values) = list_query(&filter).ok_or(StoreError::other("no query"))?;
+            let connection = store.lock();
+            let mut statement = connection.prepare(&format!("EXPLAIN QUERY PLAN {sql}"))?;
+            let plan: Vec<String> = statement
+                .query_map(rusqlite::params_from_iter(values), |row| row.get(3))?
+                .collect::<Result<_, _>>()?;
+            let plan = plan.join("; ");
+            assert!(plan.contains(index), "{status:?}: {plan}");
+            assert!(!plan.contains("TEMP B-TREE"), "{status:?} sorts: {plan}");
+        }
         Ok(())
     }
 
