@@ -64,9 +64,11 @@ test('resigning asks once more, then ends the game', { timeout: 60000 }, async (
     const st = await stateOf(page, server.url);
     assert.equal(st.clock.base_ms, 180000);
     assert.equal(st.clock.increment_ms, 2000);
-    // both clocks are shown; White's runs
+    // both clocks are shown; neither runs before each side's first move
     assert.match(await page.textContent('#clock-black'), /^3:00$/);
-    await page.waitForFunction(() => document.getElementById('clock-white').textContent !== '3:00', null, { timeout: 5000 });
+    assert.equal(st.clock.running, null);
+    await page.waitForTimeout(1200);
+    assert.equal(await page.textContent('#clock-white'), '3:00');
     await page.click('#resign');
     assert.equal(await page.locator('#result').isVisible(), false, 'one click does not resign');
     await page.click('#resign-confirm');
@@ -122,8 +124,14 @@ test('the draw answer buttons do not touch', async () => {
   try {
     await openGameAs(page, server.url, created);
     await page.waitForSelector('#draw-decline');
-    const accept = await page.locator('#draw-accept').boundingBox();
-    const decline = await page.locator('#draw-decline').boundingBox();
+    // The controls are drawn again when the socket's state comes: measure once they stand.
+    let accept = null;
+    let decline = null;
+    for (let i = 0; i < 20 && !(accept && decline); i++) {
+      accept = await page.locator('#draw-accept').boundingBox();
+      decline = await page.locator('#draw-decline').boundingBox();
+      if (!(accept && decline)) await page.waitForTimeout(100);
+    }
     const apart = decline.y >= accept.y + accept.height
       ? decline.y - (accept.y + accept.height)
       : decline.x - (accept.x + accept.width);

@@ -1,0 +1,120 @@
+// The analysis board: a game's moves as the main line, a variation played on the board and
+// kept, the engine's streamed lines with a bar and arrows, a line clicked to play, the graph,
+// links to a move, and pictures to save.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, newPage, tempDb, api } from './harness.mjs';
+
+let server; let browser; let tmp;
+
+before(async () => {
+  tmp = tempDb();
+  server = await startServer({ db: tmp.db });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) await server.stop();
+  if (tmp) tmp.remove();
+});
+
+async function playedGame(moves) {
+  const g = await api(server.url, 'POST', '/api/games', { variant: 'bashni', mode: 'local' });
+  for (const m of moves) await api(server.url, 'POST', '/api/games/' + g.id + '/move', { move: m }, g.token);
+  return g;
+}
+
+const texts = (page, sel) => page.$$eval(sel, (ns) => ns.map((n) => n.textContent));
+
+test('a variation played from a game position is kept beside the main line', { timeout: 60000 }, async () => {
+  const g = await playedGame(['c3-d4', 'f6-g5', 'b2-c3', 'g7-f6']);
+  const { context, page } = await newPage(browser);
+  try {
+    await page.goto(server.url + '/analysis?game=' + g.id + '&ply=2');
+    await page.waitForSelector('svg.board[data-node]');
+    const main = await page.$$eval('#tree .tree-line.main > .mv', (ns) => ns.map((n) => n.dataset.node));
+    assert.equal(main.length, 4, 'the game is the main line');
+    assert.equal(await page.$eval('#tree .mv.current', (n) => n.dataset.node), main[1], '?ply=2 shows the second move');
+    // Play a different third move: e3-f4.
+    await page.click('[data-square="e3"]');
+    await page.click('[data-square="f4"]');
+    await page.waitForSelector('#tree .tree-line.variation .mv');
+    const variation = await texts(page, '#tree .tree-line.variation .mv');
+    assert.equal(variation.length, 1);
+    assert.match(variation[0], /e3-f4/);
+    assert.equal(await page.$eval('#tree .mv.current', (n) => n.dataset.variation), '1');
+    assert.equal(await page.$$eval('#tree .tree-line.main > .mv', (ns) => ns.length), 4, 'the main line stays');
+    assert.equal(new URL(page.url()).searchParams.get('ply'), null, 'a side line has no ply link');
+    // Back to the main line by a click.
+    await page.click(`#tree .mv[data-node="${main[3]}"]`);
+    assert.equal(new URL(page.url()).searchParams.get('ply'), '4');
+  } finally {
+    await context.close();
+  }
+});
+
+test('the engine streams lines with an evaluation bar and arrows; a clicked line is played as a variation', { timeout: 60000 }, async () => {
+  const { context, page } = await newPage(browser);
+  try {
+    await page.goto(server.url + '/analysis?variant=russian&position=start');
+    await page.waitForSelector('svg.board[data-node]');
+    await page.waitForSelector('#engine-lines ol.lines li', { timeout: 20000 });
+    await page.waitForFunction(() => Number(document.querySelector('svg.board').dataset.depth || 0) >= 2, null, { timeout: 20000 });
+    assert.ok(await page.locator('#engine-lines ol.lines li').count() >= 2, 'several lines');
+    assert.notEqual(await page.getAttribute('#eval-bar', 'data-score'), '');
+    assert.equal(await page.locator('.mark-arrow.best').count(), 1);
+    const first = (await page.textContent('#engine-lines ol.lines li .line-play')).split(' ');
+    await page.click('#engine-lines ol.lines li .line-play');
+    await page.waitForSelector('#tree .mv');
+    const played = await texts(page, '#tree .mv');
+    assert.ok(played[0].includes(first[0]), played[0] + ' / ' + first[0]);
+    assert.ok(played.length >= 2, 'the whole line is kept');
+    // Turning the engine off stops the lines.
+    await page.uncheck('#engine-on');
+    await page.waitForFunction(() => document.getElementById('engine-lines').textContent.includes('off'));
+    assert.equal(await page.locator('.mark-arrow').count(), 0);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the graph covers the game, and the position and the game can be saved as pictures', { timeout: 90000 }, async () => {
+  const g = await playedGame(['c3-d4', 'f6-g5', 'b2-c3']);
+  const { context, page } = await newPage(browser);
+  try {
+    await page.goto(server.url + '/analysis?game=' + g.id);
+    await page.waitForSelector('svg.board[data-node]');
+    await page.click('#graph');
+    await page.waitForFunction(() => {
+      const s = document.getElementById('eval-graph');
+      return s && s.dataset.points === '3';
+    }, null, { timeout: 30000 });
+    for (const [id, magic] of [['#export-png', [0x89, 0x50, 0x4e, 0x47]], ['#export-gif', [0x47, 0x49, 0x46, 0x38]]]) {
+      const href = await page.getAttribute(id, 'href');
+      const res = await fetch(server.url + href);
+      assert.equal(res.status, 200, id);
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      assert.deepEqual(Array.from(bytes.slice(0, 4)), magic, id);
+    }
+    const svg = await fetch(server.url + await page.getAttribute('#export-svg', 'href'));
+    assert.match(await svg.text(), /<svg/);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a seated player cannot open the analysis board during a game between people', async () => {
+  const created = await api(server.url, 'POST', '/api/games', { variant: 'bashni', mode: 'friend', color: 'white' });
+  const { context, page } = await newPage(browser);
+  try {
+    await page.goto(server.url + '/study');
+    await page.evaluate(([id, token]) => localStorage.setItem('bashni.seat.' + id, JSON.stringify({ token, seat: 'white' })), [created.id, created.token]);
+    await page.goto(server.url + '/analysis?game=' + created.id);
+    await page.waitForSelector('#analysis-error');
+    assert.match(await page.textContent('#analysis-error'), /when it has ended/);
+    assert.equal(await page.locator('svg.board').count(), 0);
+  } finally {
+    await context.close();
+  }
+});
