@@ -9,6 +9,7 @@
 //! (HTTP) and [`ws`] (WebSocket) only translate. Both are described in `docs/api.md`.
 
 pub mod actions;
+pub mod analysis;
 pub mod api;
 pub mod app;
 pub mod assets;
@@ -19,6 +20,7 @@ pub mod error;
 pub mod round;
 pub mod secret;
 pub mod store;
+pub mod variation;
 pub mod view;
 pub mod ws;
 
@@ -61,6 +63,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/ws", get(ws::handler))
         .route("/api/position", post(api::position))
         .route("/api/analyse", post(api::analyse))
+        .route("/api/analysis/ws", get(analysis::handler))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES));
     let upload = Router::new()
         .route("/api/pdn", post(api::upload))
