@@ -17,6 +17,7 @@ pub mod connections;
 pub mod diagram;
 pub mod engines;
 pub mod error;
+pub mod export;
 pub mod round;
 pub mod secret;
 pub mod store;
@@ -64,6 +65,10 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/position", post(api::position))
         .route("/api/analyse", post(api::analyse))
         .route("/api/analysis/ws", get(analysis::handler))
+        .route("/api/diagram.svg", get(export::position_svg))
+        .route("/api/diagram.png", get(export::position_png))
+        .route("/api/games/{id}/diagram.png", get(export::game_png))
+        .route("/api/games/{id}/game.gif", get(export::game_gif))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES));
     let upload = Router::new()
         .route("/api/pdn", post(api::upload))
