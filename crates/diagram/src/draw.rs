@@ -7,6 +7,37 @@ use bashni_rules::{Checker, Color, Move, Position, Square, Tower};
 
 use crate::{Frame, MAX_COLUMNS, Options, escape};
 
+/// A move as the picture marks it: the squares it passes (start first, then every landing
+/// square) and its text.
+pub(crate) struct Marked {
+    squares: Vec<Square>,
+    label: String,
+}
+
+impl Marked {
+    /// The mark of a move.
+    pub(crate) fn of(mv: &Move) -> Marked {
+        let mut squares = vec![mv.from()];
+        squares.extend_from_slice(mv.landings());
+        Marked {
+            squares,
+            label: mv.to_string(),
+        }
+    }
+
+    /// The mark of a path of squares, written with dashes; `None` for fewer than two.
+    pub(crate) fn path(squares: &[Square]) -> Option<Marked> {
+        (squares.len() >= 2).then(|| Marked {
+            squares: squares.to_vec(),
+            label: squares
+                .iter()
+                .map(Square::to_string)
+                .collect::<Vec<_>>()
+                .join("-"),
+        })
+    }
+}
+
 /// A square in board units.
 const SQ: f64 = 100.0;
 /// The frame around the squares, room for the coordinates.
@@ -118,7 +149,7 @@ fn open_svg(out: &mut String, width_px: u32, w: f64, h: f64, class: &str) {
 /// One diagram as a whole SVG document.
 pub(crate) fn diagram(
     position: &Position,
-    last_move: Option<&Move>,
+    last_move: Option<&Marked>,
     title: Option<&str>,
     options: &Options,
 ) -> String {
@@ -179,14 +210,14 @@ pub(crate) fn sheet(frames: &[Frame], columns: usize, arrows: bool, options: &Op
             num(y)
         );
         let last = if arrows {
-            frame.last_move.as_ref()
+            frame.last_move.as_ref().map(Marked::of)
         } else {
             None
         };
         board(
             &mut out,
             &frame.position,
-            last,
+            last.as_ref(),
             options.flipped,
             options.coordinates,
         );
@@ -223,7 +254,7 @@ fn title_text(out: &mut String, x: f64, y: f64, size: f64, text: &str, class: &s
 fn board(
     out: &mut String,
     position: &Position,
-    last_move: Option<&Move>,
+    last_move: Option<&Marked>,
     flipped: bool,
     coordinates: bool,
 ) {
@@ -255,7 +286,8 @@ fn board(
     }
     out.push_str("</g>");
     if let Some(mv) = last_move {
-        for square in [mv.from(), mv.to()] {
+        let ends = [mv.squares.first(), mv.squares.last()];
+        for square in ends.into_iter().flatten().copied() {
             let (x, y) = origin(square, flipped);
             let _ = write!(
                 out,
@@ -474,9 +506,8 @@ fn tower(out: &mut String, square: Square, tower: Tower, x: f64, y: f64) {
 }
 
 /// The move as an arrow through the centres of its squares, the head on the last one.
-fn arrow(out: &mut String, mv: &Move, flipped: bool) {
-    let mut points: Vec<(f64, f64)> = vec![centre(mv.from(), flipped)];
-    points.extend(mv.landings().iter().map(|s| centre(*s, flipped)));
+fn arrow(out: &mut String, mv: &Marked, flipped: bool) {
+    let mut points: Vec<(f64, f64)> = mv.squares.iter().map(|s| centre(*s, flipped)).collect();
     if points.len() < 2 {
         return;
     }
@@ -501,7 +532,7 @@ fn arrow(out: &mut String, mv: &Move, flipped: bool) {
          points=\"{}\" fill=\"none\" stroke=\"{ARROW}\" stroke-width=\"10\" \
          stroke-linejoin=\"round\" stroke-linecap=\"round\"/><polygon class=\"arrow-head\" \
          points=\"{},{} {},{} {},{}\" fill=\"{ARROW}\"/></g>",
-        escape(&mv.to_string()),
+        escape(&mv.label),
         line.join(" "),
         num(ex),
         num(ey),

@@ -23,10 +23,10 @@ mod raster;
 
 use std::fmt;
 
-use bashni_rules::{Move, Position};
+use bashni_rules::{Color, Game, Move, Position, Square};
 
 #[cfg(feature = "raster")]
-pub use raster::{Fonts, fontdb, gif, png, sheet_png};
+pub use raster::{Fonts, fontdb, gif, png, png_with_arrow, sheet_png};
 
 /// The smallest width of a diagram in pixels; smaller requests are raised to it.
 pub const MIN_SIZE_PX: u32 = 16;
@@ -81,6 +81,33 @@ pub struct Frame {
     pub caption: String,
 }
 
+impl Frame {
+    /// The position of `game` after `ply` plies (at most the plies played), the move that
+    /// led to it, and that move as a caption: numbered as a score sheet numbers it
+    /// (`12. c3:e5`, `12... f6:d4`), or `Start`.
+    pub fn of_game(game: &Game, ply: usize) -> Frame {
+        let ply = ply.min(game.ply());
+        let Some(before) = ply.checked_sub(1) else {
+            return Frame {
+                position: *game.start_position(),
+                last_move: None,
+                caption: "Start".to_string(),
+            };
+        };
+        let mv = game.moves()[before];
+        let dots = if game.positions()[before].side_to_move() == Color::White {
+            "."
+        } else {
+            "..."
+        };
+        Frame {
+            position: game.positions()[ply],
+            last_move: Some(mv),
+            caption: format!("{}{dots} {mv}", game.move_number(before)),
+        }
+    }
+}
+
 /// What can go wrong when making a picture.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DiagramError {
@@ -121,12 +148,17 @@ pub const MAX_PIXELS: u64 = 64_000_000;
 
 /// The diagram of a position as an SVG document.
 pub fn svg(position: &Position, options: &Options) -> String {
-    draw::diagram(
-        position,
-        options.last_move.as_ref(),
-        options.title.as_deref(),
-        options,
-    )
+    let last = options.last_move.as_ref().map(draw::Marked::of);
+    draw::diagram(position, last.as_ref(), options.title.as_deref(), options)
+}
+
+/// The diagram of a position as an SVG document, with an arrow along `path` (the squares a
+/// move passed, start first, as the caller knows them) instead of the options'
+/// `last_move`: a path of fewer than two squares draws no arrow. The path is drawn as given,
+/// not checked against the rules.
+pub fn svg_with_arrow(position: &Position, path: &[Square], options: &Options) -> String {
+    let last = draw::Marked::path(path);
+    draw::diagram(position, last.as_ref(), options.title.as_deref(), options)
 }
 
 /// Several diagrams on one sheet, `columns` to a row, each with its caption underneath and

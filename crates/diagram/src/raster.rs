@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use bashni_rules::Position;
+use bashni_rules::{Position, Square};
 use resvg::tiny_skia::{Pixmap, Transform};
 use resvg::usvg;
 
@@ -77,6 +77,19 @@ pub fn png(position: &Position, options: &Options, fonts: &Fonts) -> Result<Vec<
     encode_png(&rasterise(&crate::svg(position, options), fonts)?)
 }
 
+/// The diagram of [`crate::svg_with_arrow`] as a PNG file's bytes.
+pub fn png_with_arrow(
+    position: &Position,
+    path: &[Square],
+    options: &Options,
+    fonts: &Fonts,
+) -> Result<Vec<u8>, DiagramError> {
+    encode_png(&rasterise(
+        &crate::svg_with_arrow(position, path, options),
+        fonts,
+    )?)
+}
+
 /// A sheet of diagrams (see [`crate::sheet_svg`]) as a PNG file's bytes.
 pub fn sheet_png(
     frames: &[Frame],
@@ -125,11 +138,11 @@ pub fn gif(
                 None
             };
             let last = if arrows {
-                frame.last_move.as_ref()
+                frame.last_move.as_ref().map(draw::Marked::of)
             } else {
                 None
             };
-            let svg = draw::diagram(&frame.position, last, title, options);
+            let svg = draw::diagram(&frame.position, last.as_ref(), title, options);
             let pixmap = rasterise(&svg, fonts)?;
             let (width, height) = (pixmap.width(), pixmap.height());
             let too_large = DiagramError::TooLarge {

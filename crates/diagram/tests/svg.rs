@@ -1,6 +1,6 @@
 //! The SVG drawing, read back as XML.
 
-use bashni_diagram::{Frame, Options, sheet_svg, svg};
+use bashni_diagram::{Frame, Options, sheet_svg, svg, svg_with_arrow};
 use bashni_rules::notation::{parse_move, parse_position};
 use bashni_rules::{Position, Variant};
 
@@ -189,6 +189,61 @@ fn a_capture_is_drawn_as_an_arrow_along_its_path() {
     // Without the option there is no arrow.
     let plain = svg(&after, &Options::default());
     assert!(!plain.contains("arrow"));
+}
+
+#[test]
+fn a_path_of_squares_is_drawn_as_the_same_arrow() {
+    let before = position(
+        Variant::Russian,
+        "White: c3 0; Black: d4 0, f6 0; White to move",
+    );
+    let mv = parse_move(&before, "c3:e5:g7").expect("a move");
+    let after = before.after(&mv);
+    let squares: Vec<bashni_rules::Square> = ["c3", "e5", "g7"]
+        .iter()
+        .filter_map(|name| bashni_rules::Square::parse(name))
+        .collect();
+    let text = svg_with_arrow(&after, &squares, &Options::default());
+    let doc = roxmltree::Document::parse(&text).expect("valid XML");
+    let arrows = all(&doc, "arrow");
+    assert_eq!(arrows.len(), 1);
+    assert_eq!(arrows[0].attribute("data-move"), Some("c3-e5-g7"));
+    let from_move = svg(
+        &after,
+        &Options {
+            last_move: Some(mv),
+            ..Options::default()
+        },
+    );
+    // The same drawing but for the arrow's label.
+    assert_eq!(text.replace("c3-e5-g7", "c3:e5:g7"), from_move);
+    // One square is no path: no arrow, no marks.
+    let one = svg_with_arrow(&after, &squares[..1], &Options::default());
+    assert!(!one.contains("arrow") && !one.contains("mark-last"));
+}
+
+#[test]
+fn a_game_frame_is_captioned_as_a_score_sheet_numbers_it() {
+    let mut game = bashni_rules::Game::start(Variant::Russian);
+    for text in ["c3-d4", "f6-g5", "d4-e5"] {
+        let mv = parse_move(game.position(), text).expect("a move");
+        game.play(&mv).expect("legal");
+    }
+    let start = Frame::of_game(&game, 0);
+    assert_eq!(start.caption, "Start");
+    assert_eq!(start.last_move, None);
+    assert_eq!(start.position, *game.start_position());
+    assert_eq!(Frame::of_game(&game, 1).caption, "1. c3-d4");
+    assert_eq!(Frame::of_game(&game, 2).caption, "1... f6-g5");
+    let last = Frame::of_game(&game, 3);
+    assert_eq!(last.caption, "2. d4-e5");
+    assert_eq!(last.position, *game.position());
+    assert_eq!(
+        last.last_move.map(|m| m.to_string()).as_deref(),
+        Some("d4-e5")
+    );
+    // Past the end: the last position.
+    assert_eq!(Frame::of_game(&game, 99), last);
 }
 
 #[test]

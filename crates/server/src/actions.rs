@@ -6,7 +6,7 @@ use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use bashni_engine::{Level, Limits, Past, Score, StopToken};
+use bashni_engine::{Info, Level, Limits, Past, Score, StopToken};
 use bashni_pdn::{RawGame, ResultToken};
 use bashni_rules::{Color, Game, Position, TimeControl, Variant};
 
@@ -400,6 +400,31 @@ pub struct AnalysisLine {
     pub score: Score,
     /// The moves, in full notation.
     pub moves: Vec<String>,
+    /// The first move's start square and landing squares, for an arrow; empty without moves.
+    pub path: Vec<String>,
+}
+
+/// The line the engine reports in `info`, for the current position of `game`: its moves
+/// written out as long as the rules accept them.
+pub fn analysis_line(game: &Game, info: &Info) -> AnalysisLine {
+    let mut line = game.clone();
+    let mut moves = Vec::new();
+    let mut path = Vec::new();
+    for mv in &info.pv {
+        let before = *line.position();
+        if line.play(mv).is_err() {
+            break;
+        }
+        if moves.is_empty() {
+            path = crate::view::MoveView::of(&before, mv).path;
+        }
+        moves.push(mv.to_string());
+    }
+    AnalysisLine {
+        score: info.score,
+        moves,
+        path,
+    }
 }
 
 /// What the engine says about a position.
@@ -414,17 +439,30 @@ pub struct Analysis {
     pub lines: Vec<AnalysisLine>,
 }
 
-/// Analyses `position` for `client`: at most [`MAX_ANALYSIS`], `lines` best lines. Games'
-/// engine moves come first; when the caller stops waiting, the search stops.
+/// The words for an analysis the engine pool refused.
+pub fn analysis_refused(app: &App, refusal: crate::engines::PoolRefusal) -> ActionError {
+    match refusal {
+        crate::engines::PoolRefusal::ClientBusy => ActionError::TooMany(format!(
+            "you already have {} analyses running; wait for them",
+            app.engines.analyses_per_client
+        )),
+        crate::engines::PoolRefusal::QueueFull => ActionError::TooMany(
+            "the engines are busy with other analyses; try again in a few seconds".into(),
+        ),
+    }
+}
+
+/// Analyses the current position of `game` (its moves count for repetitions) for `client`:
+/// at most [`MAX_ANALYSIS`], `lines` best lines. Games' engine moves come first; when the
+/// caller stops waiting, the search stops.
 pub async fn analyse(
     app: &Arc<App>,
     client: IpAddr,
-    position: Position,
+    game: Game,
     movetime: Duration,
     depth: Option<u32>,
     lines: usize,
 ) -> Result<Analysis, ActionError> {
-    let game = Game::new(position);
     let side = game.side_to_move();
     if game.legal_moves().is_empty() {
         return Ok(Analysis {
@@ -450,20 +488,7 @@ pub async fn analyse(
             let lines = result
                 .lines
                 .iter()
-                .map(|info| {
-                    let mut line = game.clone();
-                    let mut moves = Vec::new();
-                    for mv in &info.pv {
-                        if line.play(mv).is_err() {
-                            break;
-                        }
-                        moves.push(mv.to_string());
-                    }
-                    AnalysisLine {
-                        score: info.score,
-                        moves,
-                    }
-                })
+                .map(|info| analysis_line(&game, info))
                 .collect();
             Analysis {
                 side,
@@ -473,15 +498,7 @@ pub async fn analyse(
             }
         })
         .await
-        .map_err(|refusal| match refusal {
-            crate::engines::PoolRefusal::ClientBusy => ActionError::TooMany(format!(
-                "you already have {} analyses running; wait for them",
-                app.engines.analyses_per_client
-            )),
-            crate::engines::PoolRefusal::QueueFull => ActionError::TooMany(
-                "the engines are busy with other analyses; try again in a few seconds".into(),
-            ),
-        })?;
+        .map_err(|refusal| analysis_refused(app, refusal))?;
     analysis.ok_or_else(|| ActionError::Unavailable("the engine is not available".into()))
 }
 

@@ -27,7 +27,6 @@ use crate::error::ApiError;
 use crate::round::{DrawAction, MAX_PLIES, Mode, RematchAction};
 use crate::secret::{is_game_id, typed_name};
 use crate::store::{ListFilter, ListStatus};
-use crate::view::{MoveView, PositionView};
 
 /// The header that carries a seat's token.
 pub const TOKEN_HEADER: &str = "x-seat-token";
@@ -534,6 +533,9 @@ pub struct PositionRequest {
     depth: Option<u32>,
     #[serde(default)]
     lines: Option<usize>,
+    /// Moves played in order from the position (see [`crate::variation`]).
+    #[serde(default)]
+    moves: Option<Vec<String>>,
 }
 
 fn position_of(request: &PositionRequest) -> Result<Position, ApiError> {
@@ -583,19 +585,17 @@ fn position_of(request: &PositionRequest) -> Result<Position, ApiError> {
     }
 }
 
-/// Checks a position and lists its legal moves.
+/// The request's position with its moves played from it, as a game.
+fn game_of(request: &PositionRequest) -> Result<bashni_rules::Game, ApiError> {
+    let position = position_of(request)?;
+    crate::variation::play_variation(position, request.moves.as_deref().unwrap_or_default())
+}
+
+/// Checks a position, plays the moves given from it, and lists the legal moves then.
 pub async fn position(body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
     let request: PositionRequest = parse_body(body)?;
-    let position = position_of(&request)?;
-    let legal: Vec<MoveView> = position
-        .legal_moves()
-        .iter()
-        .map(|mv| MoveView::of(&position, mv))
-        .collect();
-    Ok(Json(json!({
-        "position": PositionView::of(&position),
-        "legal_moves": legal,
-    })))
+    let game = game_of(&request)?;
+    Ok(Json(crate::variation::position_answer(&game)))
 }
 
 /// The engine's view of a position.
@@ -605,22 +605,15 @@ pub async fn analyse(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let request: PositionRequest = parse_body(body)?;
-    let position = position_of(&request)?;
+    let game = game_of(&request)?;
     let movetime = Duration::from_millis(request.movetime_ms.unwrap_or(1000));
     let lines = request.lines.unwrap_or(1);
-    let analysis = actions::analyse(&app, client, position, movetime, request.depth, lines).await?;
+    let analysis = actions::analyse(&app, client, game, movetime, request.depth, lines).await?;
     let side = analysis.side;
     let lines: Vec<Value> = analysis
         .lines
         .iter()
-        .map(|line| {
-            json!({
-                "score": line.score.text(),
-                "score_white": line.score.white_text(side),
-                "score_cp": line.score.value(),
-                "moves": line.moves,
-            })
-        })
+        .map(|line| crate::analysis::line_view(line, side))
         .collect();
     Ok(Json(
         json!({"depth": analysis.depth, "nodes": analysis.nodes, "lines": lines}),

@@ -9,6 +9,7 @@
 //! (HTTP) and [`ws`] (WebSocket) only translate. Both are described in `docs/api.md`.
 
 pub mod actions;
+pub mod analysis;
 pub mod api;
 pub mod app;
 pub mod assets;
@@ -16,9 +17,11 @@ pub mod connections;
 pub mod diagram;
 pub mod engines;
 pub mod error;
+pub mod export;
 pub mod round;
 pub mod secret;
 pub mod store;
+pub mod variation;
 pub mod view;
 pub mod ws;
 
@@ -63,6 +66,11 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/ws", get(ws::handler))
         .route("/api/position", post(api::position))
         .route("/api/analyse", post(api::analyse))
+        .route("/api/analysis/ws", get(analysis::handler))
+        .route("/api/diagram.svg", get(export::position_svg))
+        .route("/api/diagram.png", get(export::position_png))
+        .route("/api/games/{id}/diagram.png", get(export::game_png))
+        .route("/api/games/{id}/game.gif", get(export::game_gif))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES));
     let upload = Router::new()
         .route("/api/pdn", post(api::upload))

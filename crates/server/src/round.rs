@@ -577,13 +577,14 @@ impl Round {
             )));
         }
         let position = *self.game.position();
-        let mv = parse_move(&position, text).map_err(|e| self.move_error(text, e))?;
+        let mv = parse_move(&position, text).map_err(|e| self.move_error(e))?;
         self.apply(mv, claim_draw, now)
     }
 
-    fn move_error(&self, text: &str, error: MoveTextError) -> RoundError {
+    fn move_error(&self, error: MoveTextError) -> RoundError {
         RoundError::Illegal {
-            message: format!("{text}: {error}"),
+            // The notation's message already quotes the move.
+            message: error.to_string(),
             legal: self
                 .game
                 .legal_moves()

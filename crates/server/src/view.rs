@@ -208,14 +208,7 @@ pub fn update_view<'a>(
             "running": round.running_clock().map(Color::code),
         })
     });
-    let result = round.ending().map(|ending| {
-        serde_json::json!({
-            "score": ending.score(),
-            "winner": ending.winner().map(Color::code),
-            "reason": ending.reason_text(),
-            "code": ending.code(),
-        })
-    });
+    let result = round.ending().map(|ending| ending_view(&ending));
     let invite_url = match (seat, &round.invite) {
         (Some(seat), Some(invite)) if Some(seat) == round.creator => {
             Some(format!("/g/{}/join/{}", round.id, invite))
@@ -261,4 +254,14 @@ pub fn update_view<'a>(
         invite_url,
         version: round.version,
     }
+}
+
+/// How a game ended, as the API shows a result: `{"score", "winner", "reason", "code"}`.
+pub fn ending_view(ending: &crate::round::Ending) -> Value {
+    serde_json::json!({
+        "score": ending.score(),
+        "winner": ending.winner().map(Color::code),
+        "reason": ending.reason_text(),
+        "code": ending.code(),
+    })
 }

@@ -66,11 +66,11 @@ struct Action {
 
 type Sink = SplitSink<WebSocket, Message>;
 
-async fn send_text(sink: &mut Sink, text: impl Into<Utf8Bytes>) -> bool {
+pub(crate) async fn send_text(sink: &mut Sink, text: impl Into<Utf8Bytes>) -> bool {
     sink.send(Message::Text(text.into())).await.is_ok()
 }
 
-async fn close(sink: &mut Sink, code: u16, reason: &'static str) {
+pub(crate) async fn close(sink: &mut Sink, code: u16, reason: &'static str) {
     let frame = CloseFrame {
         code,
         reason: Utf8Bytes::from_static(reason),
@@ -196,7 +196,7 @@ async fn run(app: Arc<App>, slot: Arc<GameSlot>, socket: WebSocket) {
     }
 }
 
-fn error_reply(id: &Value, error: ApiError) -> String {
+pub(crate) fn error_reply(id: &Value, error: ApiError) -> String {
     let mut reply = json!({
         "type": "error", "id": id, "error": error.error, "code": error.code,
     });

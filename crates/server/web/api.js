@@ -3,7 +3,9 @@
 /** A refused request: the server's message, status and code. */
 export class ApiError extends Error {
   constructor(status, body) {
-    super((body && body.error) || ('The server answered ' + status + '.'));
+    const text = (body && body.error) || ('The server answered ' + status + '.');
+    // Shown as a sentence: a capital first letter.
+    super(text.charAt(0).toUpperCase() + text.slice(1));
     this.status = status;
     this.code = body && body.code;
     this.body = body;

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use bashni_diagram::{Fonts, Frame, Options, fontdb};
-use bashni_rules::{Color, Game, Move};
+use bashni_rules::Move;
 
 use crate::input::GameSource;
 
@@ -76,21 +76,6 @@ fn format_of(path: &Path) -> Result<Format, String> {
     }
 }
 
-/// The caption of the position after `ply` plies: the move that led to it, numbered as a
-/// score sheet numbers it (`12. c3:e5`, `12... f6:d4`), or `Start`.
-fn caption(game: &Game, ply: usize) -> String {
-    if ply == 0 {
-        return "Start".to_string();
-    }
-    let number = game.move_number(ply - 1);
-    let dots = if game.positions()[ply - 1].side_to_move() == Color::White {
-        "."
-    } else {
-        "..."
-    };
-    format!("{number}{dots} {}", game.moves()[ply - 1])
-}
-
 /// Runs the command.
 pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
     let format = format_of(&args.out)?;
@@ -141,11 +126,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
         }
         plies
             .into_iter()
-            .map(|p| Frame {
-                position: game.positions()[p],
-                last_move: last_move(p),
-                caption: caption(&game, p),
-            })
+            .map(|p| Frame::of_game(&game, p))
             .collect()
     };
     let bytes: Vec<u8> = match (format, args.sheet) {
