@@ -64,8 +64,8 @@ test('the engine streams lines with an evaluation bar and arrows; a clicked line
     assert.ok(await page.locator('#engine-lines ol.lines li').count() >= 2, 'several lines');
     assert.notEqual(await page.getAttribute('#eval-bar', 'data-score'), '');
     assert.equal(await page.locator('.mark-arrow.best').count(), 1);
-    const first = (await page.textContent('#engine-lines ol.lines li .line-play')).split(' ');
-    await page.click('#engine-lines ol.lines li .line-play');
+    // The lines change as the engine goes deeper: read and click the same one.
+    const first = (await page.$eval('#engine-lines ol.lines li .line-play', (b) => { b.click(); return b.textContent; })).split(' ');
     await page.waitForSelector('#tree .mv');
     const played = await texts(page, '#tree .mv');
     assert.ok(played[0].includes(first[0]), played[0] + ' / ' + first[0]);

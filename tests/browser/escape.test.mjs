@@ -38,12 +38,12 @@ test('markup in PDN tags is shown as text on the record and in the games list', 
     assert.equal(await page.locator('img[src="x"]').count(), 0);
     assert.equal(await page.locator('.player script').count(), 0);
     await page.goto(server.url + '/');
-    await page.waitForSelector('#recent a');
-    const names = await page.$$eval('#recent .names', (ns) => ns.map((n) => n.textContent));
+    await page.waitForSelector('#records a');
+    const names = await page.$$eval('#records .names', (ns) => ns.map((n) => n.textContent));
     assert.ok(names.some((n) => n.includes(white) && n.includes(black)), names.join('\n'));
     // The only picture is the position's thumbnail; nothing from the tags became an image.
-    assert.equal(await page.locator('#recent img:not(.thumb)').count(), 0);
-    assert.equal(await page.locator('#recent img.thumb').count(), 1);
+    assert.equal(await page.locator('#records img:not(.thumb)').count(), 0);
+    assert.equal(await page.locator('#records img.thumb').count(), 1);
     await page.waitForTimeout(200);
     assert.equal(await page.evaluate(() => window.__pwned), undefined);
   } finally {

@@ -35,18 +35,18 @@ test('each recent game has a thumbnail of its position', async () => {
   const { context, page } = await newPage(browser);
   try {
     await page.goto(server.url + '/');
-    await page.waitForSelector('#recent a');
-    const thumb = page.locator('#recent img.thumb');
+    await page.waitForSelector('#records a');
+    const thumb = page.locator('#records img.thumb');
     assert.equal(await thumb.count(), 1);
     assert.match(await thumb.getAttribute('src'), new RegExp('^/api/games/' + id + '/diagram\\.svg\\?'));
     // The picture loaded: the browser decoded the SVG and knows its size.
     await page.waitForFunction(() => {
-      const img = document.querySelector('#recent img.thumb');
+      const img = document.querySelector('#records img.thumb');
       return img && img.complete && img.naturalWidth > 0;
     });
     const box = await thumb.boundingBox();
     assert.ok(box && box.width >= 60 && box.width <= 70, JSON.stringify(box));
-    assert.equal(await page.textContent('#recent .names'), 'Anna – Boris');
+    assert.equal(await page.textContent('#records .names'), 'Anna – Boris');
   } finally {
     await context.close();
   }

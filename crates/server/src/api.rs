@@ -215,9 +215,10 @@ fn list_filter(query: ListQuery) -> Result<ListFilter, ApiError> {
         None | Some("all") => ListStatus::All,
         Some("live") => ListStatus::Live,
         Some("finished") => ListStatus::Finished,
+        Some("records") => ListStatus::Records,
         Some(other) => {
             return Err(ApiError::bad_request(format!(
-                "status: expected live, finished or all, not {:?}",
+                "status: expected live, finished, records or all, not {:?}",
                 other.chars().take(20).collect::<String>()
             )));
         }

@@ -1420,6 +1420,8 @@ async fn the_games_list_filters_by_status_and_ids_and_pages() -> TestResult {
     assert_eq!(status, StatusCode::OK, "{list}");
     assert_eq!(ids(&list), [live.as_str()]);
     assert_eq!(list["next"], Value::Null);
+    let (_, list) = call(&app, "GET", "/api/games?status=records", None, None).await?;
+    assert_eq!(ids(&list), [record.as_str()]);
     let (_, list) = call(&app, "GET", "/api/games?status=finished", None, None).await?;
     assert_eq!(ids(&list), [resigned.as_str()]);
     let (_, state) = call(&app, "GET", &format!("/api/games/{resigned}"), None, None).await?;

@@ -269,6 +269,7 @@ class AnalysisBoard {
     const turn = this.position().turn;
     const lines = this.engineOn ? this.lines : null;
     this.barBox.appendChild(evalBar(lines && lines[0] ? lines[0].score_white : null));
+    this.board.setMarks(this.marks());
     if (!this.engineOn) { box.appendChild(el('p', { class: 'hint' }, 'The engine is off.')); return; }
     if (!lines) { box.appendChild(el('p', { class: 'hint' }, 'Thinking…')); return; }
     if (!lines.length) { box.appendChild(el('p', { class: 'hint' }, 'No legal move: the game is over here.')); return; }
@@ -281,7 +282,6 @@ class AnalysisBoard {
     }
     box.appendChild(ol);
     box.appendChild(el('p', { class: 'hint' }, 'Scores are for White, in men; ' + capital(turn) + ' to move.'));
-    this.board.setMarks(this.marks());
   }
 
   // ---- the engine, streamed

@@ -163,6 +163,7 @@ export function homePage(app) {
   if (mine.length) lists.push(gameList('mine', 'Your games', 'ids=' + mine.map(encodeURIComponent).join(','), 'None yet.'));
   lists.push(gameList('live', 'Live games', 'status=live', 'No game is being played now.'));
   lists.push(gameList('recent', 'Finished games', 'status=finished', 'No games yet.'));
+  lists.push(gameList('records', 'Game records', 'status=records', 'No records uploaded yet.'));
 
   append(app, [
     el('div', { class: 'home' },

@@ -144,6 +144,8 @@ pub enum ListStatus {
     Live,
     /// Games played to an end here: over, not records, not aborted.
     Finished,
+    /// Game records read from PDN.
+    Records,
 }
 
 impl ListStatus {
@@ -159,6 +161,7 @@ impl ListStatus {
             ListStatus::Finished => {
                 Some("g.result IS NOT NULL AND g.mode <> 'record' AND g.reason_code <> 'aborted'")
             }
+            ListStatus::Records => Some("g.mode = 'record'"),
         }
     }
 }

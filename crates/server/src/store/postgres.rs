@@ -84,6 +84,8 @@ const MIGRATIONS: &[&str] = &[
         WHERE result IS NULL AND mode <> 'record' AND white_joined AND black_joined;
     CREATE INDEX games_finished ON games(updated_ms, id)
         WHERE result IS NOT NULL AND mode <> 'record' AND reason_code <> 'aborted';",
+    // 7: the list of game records read from PDN.
+    "CREATE INDEX games_records ON games(updated_ms, id) WHERE mode = 'record';",
 ];
 
 /// How long a server holds an engine job without renewing it, in ms.

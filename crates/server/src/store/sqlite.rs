@@ -68,6 +68,8 @@ const MIGRATIONS: &[&str] = &[
         WHERE result IS NULL AND mode <> 'record' AND white_joined AND black_joined;
     CREATE INDEX games_finished ON games(updated_ms, id)
         WHERE result IS NOT NULL AND mode <> 'record' AND reason_code <> 'aborted';",
+    // 6: the list of game records read from PDN.
+    "CREATE INDEX games_records ON games(updated_ms, id) WHERE mode = 'record';",
 ];
 
 /// The games in an SQLite file.
@@ -651,6 +653,7 @@ mod tests {
         for (status, index) in [
             (ListStatus::Live, "games_live"),
             (ListStatus::Finished, "games_finished"),
+            (ListStatus::Records, "games_records"),
             (ListStatus::All, "games_by_update"),
         ] {
             let filter = ListFilter {
