@@ -110,11 +110,12 @@ test('a name with a script tag is shown as text and never runs', async () => {
     assert.equal(await page.evaluate(() => window.__pwned), undefined);
     assert.equal(await page.locator('.player script').count(), 0);
     await page.goto(server.url + '/');
-    await page.waitForSelector('#recent a');
-    const names = await page.$$eval('#recent .names', (ns) => ns.map((n) => n.textContent));
+    // The game is among the visitor's own games on the start page.
+    await page.waitForSelector('#mine a');
+    const names = await page.$$eval('#mine .names', (ns) => ns.map((n) => n.textContent));
     assert.ok(names.some((n) => n.includes(evil)), names.join('\n'));
     assert.equal(await page.evaluate(() => window.__pwned), undefined);
-    assert.equal(await page.locator('#recent script').count(), 0);
+    assert.equal(await page.locator('#mine script').count(), 0);
   } finally {
     await context.close();
   }

@@ -5,8 +5,9 @@
 use std::sync::Arc;
 use std::time::Instant;
 
+use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade, close_code};
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::response::Response;
 use futures_util::stream::SplitSink;
 use futures_util::{SinkExt, StreamExt};
@@ -31,12 +32,26 @@ pub const MESSAGES_PER_SECOND: u32 = 10;
 /// Refused frames after which the socket is closed.
 pub const MAX_REFUSED_MESSAGES: u32 = 100;
 
+/// The socket's address options.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct SocketQuery {
+    /// `bind=1`: the client binds a seat first, so the watcher's state is not sent on
+    /// opening; the state for the seat follows the binding (or, if it fails, a `state`
+    /// message asks for the watcher's).
+    #[serde(default)]
+    bind: Option<u8>,
+}
+
 /// Opens the game's socket.
 pub async fn handler(
     ws: WebSocketUpgrade,
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
+    query: Result<Query<SocketQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
+    let Query(query) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
+    let state_first = query.bind != Some(1);
     let slot = app.slot(&id).await?;
     // Frames up to four times the limit are read, so that the client hears why it is closed.
     // Small buffers: a socket mostly waits, and thousands of them are open at once.
@@ -46,7 +61,7 @@ pub async fn handler(
         .max_write_buffer_size(1024 * 1024)
         .max_message_size(4 * MAX_MESSAGE_BYTES)
         .max_frame_size(4 * MAX_MESSAGE_BYTES)
-        .on_upgrade(move |socket| run(app, slot, socket)))
+        .on_upgrade(move |socket| run(app, slot, socket, state_first)))
 }
 
 #[derive(Deserialize)]
@@ -85,7 +100,7 @@ struct Bound {
     seat: Option<Seat>,
 }
 
-async fn run(app: Arc<App>, slot: Arc<GameSlot>, socket: WebSocket) {
+async fn run(app: Arc<App>, slot: Arc<GameSlot>, socket: WebSocket, state_first: bool) {
     let (mut sink, mut stream) = socket.split();
     let mut events = slot.events.subscribe();
     let mut rate = MessageRate::new(MESSAGE_BURST, MESSAGES_PER_SECOND);
@@ -97,9 +112,11 @@ async fn run(app: Arc<App>, slot: Arc<GameSlot>, socket: WebSocket) {
     ping.reset();
     let mut heard = Instant::now();
     let mut stopping = app.stopping();
-    let first = slot.live.lock().await.state_message(None);
-    if !send_text(&mut sink, first).await {
-        return;
+    if state_first {
+        let first = slot.live.lock().await.state_message(None);
+        if !send_text(&mut sink, first).await {
+            return;
+        }
     }
     loop {
         tokio::select! {

@@ -834,3 +834,57 @@ async fn behind_a_balancer_limits_count_the_forwarded_address() -> Result<(), Er
     }
     Ok(())
 }
+
+/// A socket opened with `bind=1` gets no watcher's state: its first message answers the seat
+/// binding, and the state that follows is the seat's; after a failed binding it asks for the
+/// watcher's state itself.
+#[tokio::test]
+async fn a_socket_that_binds_first_gets_one_state_only() -> Result<(), Error> {
+    let app = memory_app()?;
+    let (id, token, _) = create(&app, json!({"variant": "bashni", "mode": "local"})).await?;
+    let address = serve(&app).await?;
+    let url = format!("ws://{address}/api/games/{id}/ws?bind=1");
+    let (mut socket, _) = tokio_tungstenite::connect_async(&url).await?;
+    send_json(
+        &mut socket,
+        json!({"type": "seat", "id": 1, "token": token}),
+    )
+    .await?;
+    let mut kinds = Vec::new();
+    let mut state = Value::Null;
+    while kinds.len() < 2 {
+        let message = tokio::time::timeout(Duration::from_secs(5), socket.next())
+            .await?
+            .ok_or("socket closed")??;
+        let value: Value = serde_json::from_str(message.to_text()?)?;
+        kinds.push(value["type"].as_str().unwrap_or_default().to_string());
+        if value["type"] == "state" {
+            state = value["state"].clone();
+        }
+    }
+    assert_eq!(kinds, ["ack", "state"], "the binding's answer comes first");
+    assert_eq!(state["you"], "both");
+
+    let (mut stranger, _) = tokio_tungstenite::connect_async(&url).await?;
+    send_json(
+        &mut stranger,
+        json!({"type": "seat", "id": 1, "token": "0".repeat(32)}),
+    )
+    .await?;
+    assert_eq!(
+        next_json(&mut stranger, "error").await?["code"],
+        "forbidden"
+    );
+    send_json(&mut stranger, json!({"type": "state"})).await?;
+    assert_eq!(
+        next_json(&mut stranger, "state").await?["state"]["you"],
+        Value::Null
+    );
+
+    let wrong = format!("ws://{address}/api/games/{id}/ws?bind=yes");
+    assert!(
+        tokio_tungstenite::connect_async(&wrong).await.is_err(),
+        "a bad option is refused"
+    );
+    Ok(())
+}

@@ -89,8 +89,6 @@ class GamePage {
       onOpen: () => {
         this.conn.hidden = true;
         this.board.svg.dataset.connected = 'true';
-        if (this.everOpened) this.refresh();
-        this.everOpened = true;
       },
       onSeat: (you) => { this.you = you; if (this.state) this.render(this.state); },
       onState: (state, fresh) => this.apply(state, false, fresh),
@@ -100,13 +98,17 @@ class GamePage {
         else this.socket.askState();
       },
       onClose: () => {
+        // Never opened: perhaps there is no such game; the API says.
+        if (!this.socket.opened) this.refresh();
         this.board.svg.dataset.connected = 'false';
         this.conn.hidden = false;
         this.conn.textContent = 'Connection lost. Trying again…';
       },
       onError: (message) => this.flash(message, true),
     });
-    this.refresh().then(() => this.socket.connect());
+    // The socket brings the state; if it is slow to come, ask the API.
+    this.socket.connect();
+    setTimeout(() => { if (!this.state) this.refresh(); }, 2500);
   }
 
   // ---- layout

@@ -21,8 +21,8 @@ export class GameSocket {
     this.nextId = 1;
     this.stopped = false;
     this.binding = false;
-    this.heldState = null;
     this.fresh = false;
+    this.opened = false;
     window.addEventListener('online', () => {
       if (!this.open) { this.backoff = 500; this.connect(); }
     });
@@ -63,7 +63,9 @@ export class GameSocket {
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     let ws;
     try {
-      ws = new WebSocket(proto + '//' + location.host + '/api/games/' + encodeURIComponent(this.id) + '/ws');
+      // With a token the seat is bound first, and only the seat's state is sent.
+      ws = new WebSocket(proto + '//' + location.host + '/api/games/' + encodeURIComponent(this.id) + '/ws' +
+        (this.token ? '?bind=1' : ''));
     } catch (e) {
       this.retry();
       return;
@@ -71,6 +73,7 @@ export class GameSocket {
     this.ws = ws;
     ws.onopen = () => {
       this.open = true;
+      this.opened = true;
       this.fresh = true;
       this.backoff = 500;
       if (this.token) {
@@ -80,9 +83,10 @@ export class GameSocket {
           this.binding = false;
           this.events.onSeat(ack.you || null);
         }).catch(() => {
+          // The server does not know this token (any more): watch only.
           this.binding = false;
           this.events.onSeat(null);
-          if (this.heldState) this.events.onState(this.heldState, true);
+          this.askState();
         });
       }
       this.events.onOpen();
@@ -91,11 +95,6 @@ export class GameSocket {
       let msg;
       try { msg = JSON.parse(ev.data); } catch (e) { return; }
       if (msg.type === 'state') {
-        if (this.binding && msg.state.you === null) {
-          // The watcher's state comes first; the seat's own follows its binding.
-          this.heldState = msg.state;
-          return;
-        }
         this.events.onState(msg.state, this.fresh);
         this.fresh = false;
       } else if (msg.type === 'update') {
