@@ -84,3 +84,42 @@ test('PDN export and import give the same moves', { timeout: 90000 }, async () =
     await context.close();
   }
 });
+
+test('a finished game downloaded and uploaded again shows why it ended', { timeout: 60000 }, async () => {
+  const created = await api(server.url, 'POST', '/api/games', { variant: 'bashni', mode: 'local', name: 'East', opponent_name: 'West' });
+  await api(server.url, 'POST', '/api/games/' + created.id + '/move', { move: 'c3-d4' }, created.token);
+  await api(server.url, 'POST', '/api/games/' + created.id + '/resign', {}, created.token);
+  const played = await api(server.url, 'GET', '/api/games/' + created.id);
+  const pdn = await (await fetch(server.url + '/api/games/' + created.id + '/pdn')).text();
+  assert.match(pdn, /\[Termination "[^"]+"\]/);
+  const { context, page } = await newPage(browser);
+  try {
+    await page.goto(server.url + '/');
+    await page.fill('#pdn-text', pdn);
+    await page.click('#pdn-upload');
+    await page.click('#pdn-results .record-link');
+    await page.waitForSelector('#result:not([hidden])');
+    const shown = await page.textContent('#result');
+    assert.ok(shown.includes(played.result.reason), shown + ' / ' + played.result.reason);
+    assert.ok(shown.startsWith(played.result.score), shown);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a refused typed move says why once, as a sentence', async () => {
+  const created = await api(server.url, 'POST', '/api/games', { variant: 'bashni', mode: 'local' });
+  const { context, page } = await newPage(browser);
+  try {
+    await openGameAs(page, server.url, created);
+    await page.fill('#move-input', 'c3-e5');
+    await page.press('#move-input', 'Enter');
+    await page.waitForSelector('#message.error');
+    const text = await page.textContent('#message');
+    assert.equal(text.split('c3-e5').length - 1, 1, 'the move is named once: ' + text);
+    assert.ok(!/^[a-z]/.test(text), 'it starts as a sentence: ' + text);
+    assert.match(text, /legal moves/i);
+  } finally {
+    await context.close();
+  }
+});
