@@ -106,7 +106,7 @@ mod tests {
             play_variation(start, &texts(&["c3-d4", "f6-g5", "a1-h8"])).expect_err("illegal");
         assert_eq!(error.code, "illegal_move");
         assert!(
-            error.error.starts_with("moves[2]: a1-h8: "),
+            error.error.starts_with("moves[2]: `a1-h8` is illegal"),
             "{}",
             error.error
         );

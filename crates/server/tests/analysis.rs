@@ -133,7 +133,10 @@ async fn a_position_plays_the_moves_given_and_names_a_wrong_one() -> TestResult 
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{error}");
     assert_eq!(error["code"], "illegal_move");
     let message = error["error"].as_str().ok_or("a message")?;
-    assert!(message.starts_with("moves[2]: a1-b2: "), "{message}");
+    assert!(
+        message.starts_with("moves[2]: `a1-b2` is illegal"),
+        "{message}"
+    );
     // The legal moves where the wrong one was tried: the capture is forced.
     assert_eq!(error["legal"], json!(["d4:f6"]));
     let (status, error) = call(
@@ -148,7 +151,7 @@ async fn a_position_plays_the_moves_given_and_names_a_wrong_one() -> TestResult 
     assert!(
         error["error"]
             .as_str()
-            .is_some_and(|e| e.starts_with("moves[1]: ??")),
+            .is_some_and(|e| e.starts_with("moves[1]: `??` is not a move")),
         "{error}"
     );
     let many: Vec<&str> = vec!["c3-d4"; 201];
@@ -333,7 +336,7 @@ async fn bad_messages_get_an_error_and_the_socket_stays_open() -> TestResult {
         ),
         (
             json!({"type": "analyse", "id": 9, "variant": "bashni", "moves": ["c3-d4", "c3-d4"]}),
-            "moves[1]: c3-d4: ",
+            "moves[1]: `c3-d4` is illegal",
         ),
     ];
     for (sent, expected) in cases {
