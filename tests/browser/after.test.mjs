@@ -1,48 +1,36 @@
 // The start and the end of a game: clocks wait for each side's first move, a game can be
 // aborted before both sides have moved, and after the end: rematch and a new game like it.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, newPage, tempDb, api, openGameAs, stateOf, gameIdOf,
+  useSite, newPage, api, openGameAs, stateOf, gameIdOf,
 } from './harness.mjs';
 
-let server; let browser; let tmp;
-
-before(async () => {
-  tmp = tempDb();
-  server = await startServer({ db: tmp.db });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-  if (tmp) tmp.remove();
-});
+const site = useSite();
 
 async function friendGame(extra = {}) {
-  const created = await api(server.url, 'POST', '/api/games', Object.assign({ variant: 'bashni', mode: 'friend', color: 'white', name: 'Anna' }, extra));
+  const created = await api(site.server.url, 'POST', '/api/games', Object.assign({ variant: 'bashni', mode: 'friend', color: 'white', name: 'Anna' }, extra));
   const invite = created.invite_url.split('/').pop();
-  const joined = await api(server.url, 'POST', '/api/games/' + created.id + '/join', { invite, name: 'Boris' });
-  const white = await newPage(browser);
-  const black = await newPage(browser);
-  await openGameAs(white.page, server.url, created);
-  await openGameAs(black.page, server.url, { id: created.id, token: joined.token, seat: 'black' });
+  const joined = await api(site.server.url, 'POST', '/api/games/' + created.id + '/join', { invite, name: 'Boris' });
+  const white = await newPage(site.browser);
+  const black = await newPage(site.browser);
+  await openGameAs(white.page, site.server.url, created);
+  await openGameAs(black.page, site.server.url, { id: created.id, token: joined.token, seat: 'black' });
   return { created, joined, white, black };
 }
 
 test('the clocks wait for each side’s first move; before both have moved either player may abort, and the game does not count', async () => {
   const { created, white, black } = await friendGame({ time: { minutes: 3, increment_s: 2 } });
   try {
-    const st = await stateOf(white.page, server.url);
+    const st = await stateOf(white.page, site.server.url);
     assert.equal(st.clock.running, null, 'no clock runs before the first move');
     await white.page.waitForTimeout(1200);
     assert.equal(await white.page.textContent('#clock-white'), '3:00', 'White’s clock has not moved');
     assert.equal(await white.page.isVisible('#abort'), true);
     await white.page.click('[data-square="c3"]');
     await white.page.click('[data-square="d4"]');
-    await black.page.waitForFunction(() => document.querySelector('svg.board').dataset.plies === '1');
-    const after1 = await stateOf(black.page, server.url);
+    await black.page.waitForFunction(() => document.querySelector('svg.board')?.dataset.plies === '1');
+    const after1 = await stateOf(black.page, site.server.url);
     assert.equal(after1.clock.running, null, 'Black’s clock waits for Black’s first move');
     assert.equal(after1.clock.white_ms, 180000, 'White’s first move was free');
     // Black has not moved yet: Black may still abort.
@@ -51,10 +39,10 @@ test('the clocks wait for each side’s first move; before both have moved eithe
     await white.page.waitForSelector('#result:not([hidden])');
     assert.match(await white.page.textContent('#result'), /^Aborted/);
     assert.equal(await white.page.textContent('#status'), 'The game was aborted.');
-    const done = await api(server.url, 'GET', '/api/games/' + created.id);
+    const done = await api(site.server.url, 'GET', '/api/games/' + created.id);
     assert.equal(done.result.code, 'aborted');
     assert.equal(done.result.winner, null);
-    const list = await api(server.url, 'GET', '/api/games?ids=' + created.id);
+    const list = await api(site.server.url, 'GET', '/api/games?ids=' + created.id);
     assert.equal(list.games[0].result, '*');
   } finally {
     await white.context.close();
@@ -67,10 +55,10 @@ test('abort is gone once both sides have moved', async () => {
   try {
     await white.page.click('[data-square="c3"]');
     await white.page.click('[data-square="d4"]');
-    await black.page.waitForFunction(() => document.querySelector('svg.board').dataset.canMove === 'true');
+    await black.page.waitForFunction(() => document.querySelector('svg.board')?.dataset.canMove === 'true');
     await black.page.click('[data-square="f6"]');
     await black.page.click('[data-square="g5"]');
-    await white.page.waitForFunction(() => document.querySelector('svg.board').dataset.plies === '2');
+    await white.page.waitForFunction(() => document.querySelector('svg.board')?.dataset.plies === '2');
     assert.equal(await white.page.locator('#abort').count(), 0);
     assert.equal(await black.page.locator('#abort').count(), 0);
   } finally {
@@ -102,8 +90,8 @@ test('a rematch is offered, declined, offered again and accepted: both pages go 
     assert.equal(gameIdOf(black.page), id, 'both pages show the same new game');
     await white.page.waitForSelector('svg.board[data-version]');
     await black.page.waitForSelector('svg.board[data-version]');
-    const ws = await stateOf(white.page, server.url);
-    const bs = await stateOf(black.page, server.url);
+    const ws = await stateOf(white.page, site.server.url);
+    const bs = await stateOf(black.page, site.server.url);
     assert.equal(ws.you, 'black', 'Anna now plays Black');
     assert.equal(bs.you, 'white', 'Boris now plays White');
     assert.equal(ws.black.name, 'Anna');
@@ -118,12 +106,12 @@ test('a rematch is offered, declined, offered again and accepted: both pages go 
 });
 
 test('after a game against the engine: a new game like it has the same settings', async () => {
-  const created = await api(server.url, 'POST', '/api/games', {
+  const created = await api(site.server.url, 'POST', '/api/games', {
     variant: 'russian', mode: 'engine', level: 2, color: 'black', name: 'Anna', time: { minutes: 7, increment_s: 5 },
   });
-  const { context, page } = await newPage(browser);
+  const { context, page } = await newPage(site.browser);
   try {
-    await openGameAs(page, server.url, created);
+    await openGameAs(page, site.server.url, created);
     await page.waitForSelector('#resign');
     await page.click('#resign');
     await page.click('#resign-confirm');
@@ -131,7 +119,7 @@ test('after a game against the engine: a new game like it has the same settings'
     await page.click('#new-like-this');
     await page.waitForURL((u) => !u.pathname.endsWith(created.id));
     await page.waitForSelector('svg.board[data-version]');
-    const st = await stateOf(page, server.url);
+    const st = await stateOf(page, site.server.url);
     assert.equal(st.variant, 'russian');
     assert.equal(st.mode, 'engine');
     assert.equal(st.you, 'black');

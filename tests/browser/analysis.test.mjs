@@ -1,27 +1,17 @@
 // The analysis board: a game's moves as the main line, a variation played on the board and
 // kept, the engine's streamed lines with a bar and arrows, a line clicked to play, the graph,
 // links to a move, and pictures to save.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, tempDb, api } from './harness.mjs';
+import {
+  useSite, newPage, api,
+} from './harness.mjs';
 
-let server; let browser; let tmp;
-
-before(async () => {
-  tmp = tempDb();
-  server = await startServer({ db: tmp.db });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-  if (tmp) tmp.remove();
-});
+const site = useSite();
 
 async function playedGame(moves) {
-  const g = await api(server.url, 'POST', '/api/games', { variant: 'bashni', mode: 'local' });
-  for (const m of moves) await api(server.url, 'POST', '/api/games/' + g.id + '/move', { move: m }, g.token);
+  const g = await api(site.server.url, 'POST', '/api/games', { variant: 'bashni', mode: 'local' });
+  for (const m of moves) await api(site.server.url, 'POST', '/api/games/' + g.id + '/move', { move: m }, g.token);
   return g;
 }
 
@@ -29,9 +19,9 @@ const texts = (page, sel) => page.$$eval(sel, (ns) => ns.map((n) => n.textConten
 
 test('a variation played from a game position is kept beside the main line', { timeout: 60000 }, async () => {
   const g = await playedGame(['c3-d4', 'f6-g5', 'b2-c3', 'g7-f6']);
-  const { context, page } = await newPage(browser);
+  const { context, page } = await newPage(site.browser);
   try {
-    await page.goto(server.url + '/analysis?game=' + g.id + '&ply=2');
+    await page.goto(site.server.url + '/analysis?game=' + g.id + '&ply=2');
     await page.waitForSelector('svg.board[data-node]');
     const main = await page.$$eval('#tree .tree-line.main > .mv', (ns) => ns.map((n) => n.dataset.node));
     assert.equal(main.length, 4, 'the game is the main line');
@@ -55,12 +45,12 @@ test('a variation played from a game position is kept beside the main line', { t
 });
 
 test('the engine streams lines with an evaluation bar and arrows; a clicked line is played as a variation', { timeout: 60000 }, async () => {
-  const { context, page } = await newPage(browser);
+  const { context, page } = await newPage(site.browser);
   try {
-    await page.goto(server.url + '/analysis?variant=russian&position=start');
+    await page.goto(site.server.url + '/analysis?variant=russian&position=start');
     await page.waitForSelector('svg.board[data-node]');
     await page.waitForSelector('#engine-lines ol.lines li', { timeout: 20000 });
-    await page.waitForFunction(() => Number(document.querySelector('svg.board').dataset.depth || 0) >= 2, null, { timeout: 20000 });
+    await page.waitForFunction(() => Number(document.querySelector('svg.board')?.dataset.depth || 0) >= 2, null, { timeout: 20000 });
     assert.ok(await page.locator('#engine-lines ol.lines li').count() >= 2, 'several lines');
     assert.notEqual(await page.getAttribute('#eval-bar', 'data-score'), '');
     assert.equal(await page.locator('.mark-arrow.best').count(), 1);
@@ -72,7 +62,7 @@ test('the engine streams lines with an evaluation bar and arrows; a clicked line
     assert.ok(played.length >= 2, 'the whole line is kept');
     // Turning the engine off stops the lines.
     await page.uncheck('#engine-on');
-    await page.waitForFunction(() => document.getElementById('engine-lines').textContent.includes('off'));
+    await page.waitForFunction(() => document.getElementById('engine-lines')?.textContent.includes('off'));
     assert.equal(await page.locator('.mark-arrow').count(), 0);
   } finally {
     await context.close();
@@ -81,9 +71,9 @@ test('the engine streams lines with an evaluation bar and arrows; a clicked line
 
 test('the graph covers the game, and the position and the game can be saved as pictures', { timeout: 90000 }, async () => {
   const g = await playedGame(['c3-d4', 'f6-g5', 'b2-c3']);
-  const { context, page } = await newPage(browser);
+  const { context, page } = await newPage(site.browser);
   try {
-    await page.goto(server.url + '/analysis?game=' + g.id);
+    await page.goto(site.server.url + '/analysis?game=' + g.id);
     await page.waitForSelector('svg.board[data-node]');
     await page.click('#graph');
     await page.waitForFunction(() => {
@@ -92,12 +82,12 @@ test('the graph covers the game, and the position and the game can be saved as p
     }, null, { timeout: 30000 });
     for (const [id, magic] of [['#export-png', [0x89, 0x50, 0x4e, 0x47]], ['#export-gif', [0x47, 0x49, 0x46, 0x38]]]) {
       const href = await page.getAttribute(id, 'href');
-      const res = await fetch(server.url + href);
+      const res = await fetch(site.server.url + href);
       assert.equal(res.status, 200, id);
       const bytes = new Uint8Array(await res.arrayBuffer());
       assert.deepEqual(Array.from(bytes.slice(0, 4)), magic, id);
     }
-    const svg = await fetch(server.url + await page.getAttribute('#export-svg', 'href'));
+    const svg = await fetch(site.server.url + await page.getAttribute('#export-svg', 'href'));
     assert.match(await svg.text(), /<svg/);
   } finally {
     await context.close();
@@ -105,12 +95,12 @@ test('the graph covers the game, and the position and the game can be saved as p
 });
 
 test('a seated player cannot open the analysis board during a game between people', async () => {
-  const created = await api(server.url, 'POST', '/api/games', { variant: 'bashni', mode: 'friend', color: 'white' });
-  const { context, page } = await newPage(browser);
+  const created = await api(site.server.url, 'POST', '/api/games', { variant: 'bashni', mode: 'friend', color: 'white' });
+  const { context, page } = await newPage(site.browser);
   try {
-    await page.goto(server.url + '/study');
+    await page.goto(site.server.url + '/study');
     await page.evaluate(([id, token]) => localStorage.setItem('bashni.seat.' + id, JSON.stringify({ token, seat: 'white' })), [created.id, created.token]);
-    await page.goto(server.url + '/analysis?game=' + created.id);
+    await page.goto(site.server.url + '/analysis?game=' + created.id);
     await page.waitForSelector('#analysis-error');
     assert.match(await page.textContent('#analysis-error'), /when it has ended/);
     assert.equal(await page.locator('svg.board').count(), 0);

@@ -1,44 +1,32 @@
 // (b) Two capture paths that end on the same square: the page asks which one.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, newPage, tempDb, api, openGameAs, applyBashniMove, stateOf,
+  useSite, newPage, api, openGameAs, applyBashniMove, stateOf,
 } from './harness.mjs';
 
-let server; let browser; let tmp;
-
-before(async () => {
-  tmp = tempDb();
-  server = await startServer({ db: tmp.db });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-  if (tmp) tmp.remove();
-});
+const site = useSite();
 
 // A white king on h4 can take g5, then go round by d8 and a5 or by f6 and c3: both
 // ways end on e1, and they leave different black men behind.
 const POSITION = 'W:WKh4:Bb6,d2,d4,Kg5';
 
 test('the position has two captures from h4 to e1', async () => {
-  const data = await api(server.url, 'POST', '/api/position', { variant: 'bashni', position: POSITION });
+  const data = await api(site.server.url, 'POST', '/api/position', { variant: 'bashni', position: POSITION });
   const both = data.legal_moves.filter((m) => m.path[0] === 'h4' && m.path[m.path.length - 1] === 'e1');
   assert.equal(both.length, 2, JSON.stringify(data.legal_moves.map((m) => m.text)));
   assert.notDeepEqual(both[0].path, both[1].path);
 });
 
 test('clicking start and end square shows a chooser; the second choice is played', async () => {
-  const created = await api(server.url, 'POST', '/api/games', {
+  const created = await api(site.server.url, 'POST', '/api/games', {
     variant: 'bashni', mode: 'local', position: POSITION, name: 'Left', opponent_name: 'Right',
   });
   assert.equal(created.seat, 'both');
-  const { context, page } = await newPage(browser, { motion: true });
+  const { context, page } = await newPage(site.browser, { motion: true });
   try {
-    await openGameAs(page, server.url, created);
-    const before = await stateOf(page, server.url);
+    await openGameAs(page, site.server.url, created);
+    const before = await stateOf(page, site.server.url);
     assert.equal(before.you, 'both');
     assert.equal(await page.isVisible('#forced'), true, 'capture is forced is shown');
 
@@ -71,15 +59,15 @@ test('clicking start and end square shows a chooser; the second choice is played
     assert.equal(points.trim().split(/\s+/).length, options[1].path.length);
 
     await choices.nth(1).click();
-    await page.waitForFunction(() => Number(document.querySelector('svg.board').dataset.plies) === 1);
-    const afterState = await stateOf(page, server.url);
+    await page.waitForFunction(() => Number(document.querySelector('svg.board')?.dataset.plies) === 1);
+    const afterState = await stateOf(page, site.server.url);
     assert.equal(afterState.moves.length, 1);
     assert.deepEqual(afterState.moves[0].path, options[1].path, 'the second path was played');
     const expected = applyBashniMove(before.position.towers, options[1]);
     assert.deepEqual(afterState.position.towers, expected);
     assert.deepEqual(afterState.moves[0].after.towers, expected);
     // the board shows the new towers once the animation has run
-    await page.waitForFunction(() => !document.querySelector('svg.board').dataset.animating);
+    await page.waitForFunction(() => !document.querySelector('svg.board')?.dataset.animating);
     const drawn = await page.$$eval('.layer-pieces .tower', (ns) => Object.fromEntries(ns.map((n) => [n.dataset.at, n.dataset.tower])));
     assert.deepEqual(drawn, expected);
     // the captured squares of the last move are marked

@@ -1,49 +1,36 @@
 // Buttons beside the board: take back, draw offer and answer, resign.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, newPage, tempDb, api, openGameAs, stateOf, clickPath, waitPlies,
-  moveListTexts,
+  useSite, newPage, api, openGameAs, stateOf, clickPath, waitPlies, moveListTexts,
 } from './harness.mjs';
 
-let server; let browser; let tmp;
-
-before(async () => {
-  tmp = tempDb();
-  server = await startServer({ db: tmp.db });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-  if (tmp) tmp.remove();
-});
+const site = useSite();
 
 test('at one screen: take back, then a draw offered and accepted', { timeout: 60000 }, async () => {
-  const created = await api(server.url, 'POST', '/api/games', { variant: 'bashni', mode: 'local', name: 'Ann', opponent_name: 'Bob' });
-  const { context, page } = await newPage(browser);
+  const created = await api(site.server.url, 'POST', '/api/games', { variant: 'bashni', mode: 'local', name: 'Ann', opponent_name: 'Bob' });
+  const { context, page } = await newPage(site.browser);
   try {
-    await openGameAs(page, server.url, created);
+    await openGameAs(page, site.server.url, created);
     assert.equal(await page.locator('#takeback').count(), 0, 'nothing to take back yet');
     for (let i = 0; i < 2; i++) {
-      const st = await stateOf(page, server.url);
+      const st = await stateOf(page, site.server.url);
       await clickPath(page, st.legal_moves[0].path);
       await waitPlies(page, i + 1);
     }
     const two = await moveListTexts(page);
     assert.equal(two.length, 2);
     await page.click('#takeback');
-    await page.waitForFunction(() => Number(document.querySelector('svg.board').dataset.plies) === 1);
+    await page.waitForFunction(() => Number(document.querySelector('svg.board')?.dataset.plies) === 1);
     assert.deepEqual(await moveListTexts(page), two.slice(0, 1));
-    assert.equal((await stateOf(page, server.url)).turn, 'black');
+    assert.equal((await stateOf(page, site.server.url)).turn, 'black');
 
     await page.click('#draw-offer');
     await page.waitForSelector('#draw-accept');
     assert.match(await page.textContent('#draw-offer-text'), /offers a draw/);
     await page.click('#draw-accept');
     await page.waitForSelector('#result:not([hidden])');
-    const final = await stateOf(page, server.url);
+    const final = await stateOf(page, site.server.url);
     assert.equal(final.result.code, 'agreement');
     assert.ok((await page.textContent('#result')).includes(final.result.reason));
   } finally {
@@ -52,16 +39,16 @@ test('at one screen: take back, then a draw offered and accepted', { timeout: 60
 });
 
 test('resigning asks once more, then ends the game', { timeout: 60000 }, async () => {
-  const { context, page } = await newPage(browser);
+  const { context, page } = await newPage(site.browser);
   try {
-    await page.goto(server.url + '/');
+    await page.goto(site.server.url + '/');
     await page.selectOption('#mode', 'engine');
     await page.selectOption('#level', '1');
     await page.selectOption('#time', '3+2');
     await page.click('#create');
     await page.waitForURL(/\/g\/[^/]+$/);
     await page.waitForSelector('#clock-white');
-    const st = await stateOf(page, server.url);
+    const st = await stateOf(page, site.server.url);
     assert.equal(st.clock.base_ms, 180000);
     assert.equal(st.clock.increment_ms, 2000);
     // both clocks are shown; neither runs before each side's first move
@@ -73,7 +60,7 @@ test('resigning asks once more, then ends the game', { timeout: 60000 }, async (
     assert.equal(await page.locator('#result').isVisible(), false, 'one click does not resign');
     await page.click('#resign-confirm');
     await page.waitForSelector('#result:not([hidden])');
-    const final = await stateOf(page, server.url);
+    const final = await stateOf(page, site.server.url);
     assert.equal(final.result.code, 'resignation');
     assert.equal(final.result.winner, 'black');
     assert.ok((await page.textContent('#result')).startsWith(final.result.score));
@@ -83,10 +70,10 @@ test('resigning asks once more, then ends the game', { timeout: 60000 }, async (
 });
 
 test('a tower can be dragged to its square; a wrong square is refused with a reason', { timeout: 60000 }, async () => {
-  const created = await api(server.url, 'POST', '/api/games', { variant: 'russian', mode: 'local' });
-  const { context, page } = await newPage(browser);
+  const created = await api(site.server.url, 'POST', '/api/games', { variant: 'russian', mode: 'local' });
+  const { context, page } = await newPage(site.browser);
   try {
-    await openGameAs(page, server.url, created);
+    await openGameAs(page, site.server.url, created);
     const centre = async (sq) => {
       const b = await page.locator(`rect[data-square="${sq}"]`).boundingBox();
       return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
@@ -107,7 +94,7 @@ test('a tower can be dragged to its square; a wrong square is refused with a rea
     await page.waitForSelector('#message.error');
     const reason = await page.textContent('#message');
     assert.ok(reason.length > 5, reason);
-    assert.equal((await stateOf(page, server.url)).moves.length, 1, 'nothing was played');
+    assert.equal((await stateOf(page, site.server.url)).moves.length, 1, 'nothing was played');
     await page.fill('#move-input', 'fg5');
     await page.press('#move-input', 'Enter');
     await waitPlies(page, 2);
@@ -118,11 +105,11 @@ test('a tower can be dragged to its square; a wrong square is refused with a rea
 });
 
 test('the draw answer buttons do not touch', async () => {
-  const created = await api(server.url, 'POST', '/api/games', { variant: 'bashni', mode: 'local' });
-  await api(server.url, 'POST', '/api/games/' + created.id + '/draw', { action: 'offer' }, created.token);
-  const { context, page } = await newPage(browser);
+  const created = await api(site.server.url, 'POST', '/api/games', { variant: 'bashni', mode: 'local' });
+  await api(site.server.url, 'POST', '/api/games/' + created.id + '/draw', { action: 'offer' }, created.token);
+  const { context, page } = await newPage(site.browser);
   try {
-    await openGameAs(page, server.url, created);
+    await openGameAs(page, site.server.url, created);
     await page.waitForSelector('#draw-decline');
     // The controls are drawn again when the socket's state comes: measure once they stand.
     let accept = null;

@@ -1,32 +1,19 @@
 // (c) A game by invite link: A plays B in two browser contexts while C watches.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, newPage, tempDb, api, stateOf, gameIdOf, tokenOf,
-  waitPlies, clickPath, moveListTexts, boardData,
+  useSite, newPage, api, stateOf, gameIdOf, tokenOf, waitPlies, clickPath, moveListTexts, boardData,
 } from './harness.mjs';
 
-let server; let browser; let tmp;
-
-before(async () => {
-  tmp = tempDb();
-  server = await startServer({ db: tmp.db });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-  if (tmp) tmp.remove();
-});
+const site = useSite();
 
 test('invite link, two players and a watcher', { timeout: 120000 }, async () => {
-  const a = await newPage(browser);
-  const b = await newPage(browser, { viewport: { width: 420, height: 860 } });
-  const c = await newPage(browser, { motion: true });
+  const a = await newPage(site.browser);
+  const b = await newPage(site.browser, { viewport: { width: 420, height: 860 } });
+  const c = await newPage(site.browser, { motion: true });
   try {
     // A creates the game from the home page.
-    await a.page.goto(server.url + '/');
+    await a.page.goto(site.server.url + '/');
     await a.page.selectOption('#mode', 'friend');
     await a.page.selectOption('#variant', 'bashni');
     await a.page.selectOption('#color', 'white');
@@ -51,7 +38,7 @@ test('invite link, two players and a watcher', { timeout: 120000 }, async () => 
     await b.page.click('#join');
     await b.page.waitForURL(new RegExp('/g/' + id + '$'));
     await b.page.waitForSelector('svg.board[data-version]');
-    const bState = await stateOf(b.page, server.url);
+    const bState = await stateOf(b.page, site.server.url);
     assert.equal(bState.you, 'black');
     assert.equal(bState.black.name, 'Boris');
     assert.equal((await boardData(b.page)).flipped, 'true', 'Black sees the board from its side');
@@ -73,10 +60,10 @@ test('invite link, two players and a watcher', { timeout: 120000 }, async () => 
     const tokenB = await tokenOf(b.page, id);
     const pages = { white: a.page, black: b.page };
     for (let ply = 0; ply < 6; ply++) {
-      const st = await stateOf(pages.white, server.url);
+      const st = await stateOf(pages.white, site.server.url);
       const mover = pages[st.turn];
       const waiter = pages[st.turn === 'white' ? 'black' : 'white'];
-      await mover.waitForFunction(() => document.querySelector('svg.board').dataset.canMove === 'true');
+      await mover.waitForFunction(() => document.querySelector('svg.board')?.dataset.canMove === 'true');
       // The other player cannot move now: not on the board, not by the API.
       assert.equal((await boardData(waiter)).canMove, 'false');
       const move = st.legal_moves[0];
@@ -84,17 +71,17 @@ test('invite link, two players and a watcher', { timeout: 120000 }, async () => 
       assert.equal((await boardData(waiter)).chosen || '', '', 'the waiting player cannot pick a tower');
       if (st.turn === 'white') {
         await assert.rejects(
-          api(server.url, 'POST', '/api/games/' + id + '/move', { move: move.text }, tokenB),
+          api(site.server.url, 'POST', '/api/games/' + id + '/move', { move: move.text }, tokenB),
           (e) => e.status === 403);
       }
       await clickPath(mover, move.path);
       for (const p of [a.page, b.page, c.page]) await waitPlies(p, ply + 1);
     }
-    const final = await stateOf(a.page, server.url);
+    const final = await stateOf(a.page, site.server.url);
     assert.equal(final.moves.length, 6);
     const expected = final.moves.map((m) => m.text);
     // C's board and list followed live, without a reload.
-    await c.page.waitForFunction(() => !document.querySelector('svg.board').dataset.animating);
+    await c.page.waitForFunction(() => !document.querySelector('svg.board')?.dataset.animating);
     for (const p of [a.page, b.page, c.page]) {
       assert.deepEqual(await moveListTexts(p), expected);
     }
@@ -112,9 +99,9 @@ test('invite link, two players and a watcher', { timeout: 120000 }, async () => 
 });
 
 test('an invite link to a game that does not exist says so instead of offering a seat', async () => {
-  const { context, page } = await newPage(browser);
+  const { context, page } = await newPage(site.browser);
   try {
-    await page.goto(server.url + '/g/nosuchgame123/join/0123456789abcdef');
+    await page.goto(site.server.url + '/g/nosuchgame123/join/0123456789abcdef');
     await page.waitForSelector('#join-missing');
     assert.match(await page.textContent('#join-missing'), /No such game/);
     assert.equal(await page.locator('#join').count(), 0);

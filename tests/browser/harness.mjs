@@ -7,6 +7,7 @@ import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inflateSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
+import { before, after } from 'node:test';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const REPO = resolve(here, '..', '..');
@@ -286,4 +287,21 @@ export function applyBashniMove(towers, move, variant = 'bashni') {
   if (top === 'b' && rank === '1') mover = 'B' + mover.slice(1);
   t[end] = mover;
   return t;
+}
+
+// One server on a fresh database and one browser for a test file: started before its tests,
+// stopped after them. The fields are filled once the tests run.
+export function useSite() {
+  const site = { server: null, browser: null, tmp: null };
+  before(async () => {
+    site.tmp = tempDb();
+    site.server = await startServer({ db: site.tmp.db });
+    site.browser = await launchBrowser();
+  });
+  after(async () => {
+    if (site.browser) await site.browser.close();
+    if (site.server) await site.server.stop();
+    if (site.tmp) site.tmp.remove();
+  });
+  return site;
 }

@@ -1,38 +1,28 @@
 // The start page: the visitor's own games, live games, finished games a page at a time,
 // thumbnails cached for good.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, tempDb, api, openGameAs } from './harness.mjs';
+import {
+  useSite, newPage, api, openGameAs,
+} from './harness.mjs';
 
-let server; let browser; let tmp;
-
-before(async () => {
-  tmp = tempDb();
-  server = await startServer({ db: tmp.db });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-  if (tmp) tmp.remove();
-});
+const site = useSite();
 
 test('own games, live games, and finished games a page at a time', async () => {
   const finished = [];
   for (let i = 0; i < 14; i++) {
-    const g = await api(server.url, 'POST', '/api/games', { variant: 'bashni', mode: 'local', name: 'F' + i });
-    await api(server.url, 'POST', '/api/games/' + g.id + '/move', { move: 'c3-d4' }, g.token);
-    await api(server.url, 'POST', '/api/games/' + g.id + '/resign', {}, g.token);
+    const g = await api(site.server.url, 'POST', '/api/games', { variant: 'bashni', mode: 'local', name: 'F' + i });
+    await api(site.server.url, 'POST', '/api/games/' + g.id + '/move', { move: 'c3-d4' }, g.token);
+    await api(site.server.url, 'POST', '/api/games/' + g.id + '/resign', {}, g.token);
     finished.push(g.id);
   }
-  const live = await api(server.url, 'POST', '/api/games', { variant: 'russian', mode: 'local', name: 'Live' });
-  await api(server.url, 'POST', '/api/games/' + live.id + '/move', { move: 'c3-d4' }, live.token);
-  const mine = await api(server.url, 'POST', '/api/games', { variant: 'bashni', mode: 'friend', name: 'Mine' });
-  const { context, page } = await newPage(browser);
+  const live = await api(site.server.url, 'POST', '/api/games', { variant: 'russian', mode: 'local', name: 'Live' });
+  await api(site.server.url, 'POST', '/api/games/' + live.id + '/move', { move: 'c3-d4' }, live.token);
+  const mine = await api(site.server.url, 'POST', '/api/games', { variant: 'bashni', mode: 'friend', name: 'Mine' });
+  const { context, page } = await newPage(site.browser);
   try {
-    await openGameAs(page, server.url, mine);
-    await page.goto(server.url + '/');
+    await openGameAs(page, site.server.url, mine);
+    await page.goto(site.server.url + '/');
     await page.waitForSelector('#mine a');
     assert.deepEqual(await page.$$eval('#mine .names', (ns) => ns.map((n) => n.textContent)), ['Mine – Black']);
     await page.waitForSelector('#live a');
@@ -46,7 +36,7 @@ test('own games, live games, and finished games a page at a time', async () => {
     // Each thumbnail names the game's version, so the browser keeps it for good.
     const src = await page.getAttribute('#recent img.thumb', 'src');
     assert.match(src, /version=\d+/);
-    const res = await fetch(server.url + src);
+    const res = await fetch(site.server.url + src);
     assert.match(res.headers.get('cache-control') || '', /immutable/);
   } finally {
     await context.close();

@@ -1,37 +1,24 @@
 // (f) Download a game as PDN from its page and upload it back from the home page.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  startServer, launchBrowser, newPage, tempDb, api, openGameAs, clickPath, stateOf,
-  moveListTexts, boardData, waitPlies,
+  useSite, newPage, api, openGameAs, clickPath, stateOf, moveListTexts, boardData, waitPlies,
 } from './harness.mjs';
 
-let server; let browser; let tmp;
-
-before(async () => {
-  tmp = tempDb();
-  server = await startServer({ db: tmp.db });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-  if (tmp) tmp.remove();
-});
+const site = useSite();
 
 test('PDN export and import give the same moves', { timeout: 90000 }, async () => {
-  const created = await api(server.url, 'POST', '/api/games', {
+  const created = await api(site.server.url, 'POST', '/api/games', {
     variant: 'bashni', mode: 'local', name: 'North', opponent_name: 'South',
   });
-  const { context, page } = await newPage(browser);
+  const { context, page } = await newPage(site.browser);
   try {
-    await openGameAs(page, server.url, created);
+    await openGameAs(page, site.server.url, created);
     // Ten plies at one screen, clicked; some captures come up on the way.
     for (let i = 0; i < 10; i++) {
-      const st = await stateOf(page, server.url);
+      const st = await stateOf(page, site.server.url);
       if (st.result) break;
       const move = st.legal_moves[st.legal_moves.length > 1 ? 1 : 0];
       await clickPath(page, move.path);
@@ -44,13 +31,13 @@ test('PDN export and import give the same moves', { timeout: 90000 }, async () =
       page.waitForEvent('download'),
       page.click('#pdn-link'),
     ]);
-    const file = join(tmp.dir, 'game.pdn');
+    const file = join(site.tmp.dir, 'game.pdn');
     await download.saveAs(file);
     const text = readFileSync(file, 'utf8');
     assert.match(text, /\[White "North"\]/);
     assert.match(text, /\[GameType "?(60|Bashni)/i);
 
-    await page.goto(server.url + '/');
+    await page.goto(site.server.url + '/');
     await page.setInputFiles('#pdn-file', file);
     await page.click('#pdn-upload');
     await page.waitForSelector('#pdn-results .record-link');
@@ -59,7 +46,7 @@ test('PDN export and import give the same moves', { timeout: 90000 }, async () =
     await page.click('#pdn-results .record-link');
     await page.waitForURL(/\/g\/[^/]+$/);
     await page.waitForSelector('svg.board[data-version]');
-    const record = await stateOf(page, server.url);
+    const record = await stateOf(page, site.server.url);
     assert.equal(record.mode, 'record');
     assert.notEqual(record.id, created.id);
     assert.deepEqual(await moveListTexts(page), original, 'the record has the same moves');
@@ -86,15 +73,15 @@ test('PDN export and import give the same moves', { timeout: 90000 }, async () =
 });
 
 test('a finished game downloaded and uploaded again shows why it ended', { timeout: 60000 }, async () => {
-  const created = await api(server.url, 'POST', '/api/games', { variant: 'bashni', mode: 'local', name: 'East', opponent_name: 'West' });
-  await api(server.url, 'POST', '/api/games/' + created.id + '/move', { move: 'c3-d4' }, created.token);
-  await api(server.url, 'POST', '/api/games/' + created.id + '/resign', {}, created.token);
-  const played = await api(server.url, 'GET', '/api/games/' + created.id);
-  const pdn = await (await fetch(server.url + '/api/games/' + created.id + '/pdn')).text();
+  const created = await api(site.server.url, 'POST', '/api/games', { variant: 'bashni', mode: 'local', name: 'East', opponent_name: 'West' });
+  await api(site.server.url, 'POST', '/api/games/' + created.id + '/move', { move: 'c3-d4' }, created.token);
+  await api(site.server.url, 'POST', '/api/games/' + created.id + '/resign', {}, created.token);
+  const played = await api(site.server.url, 'GET', '/api/games/' + created.id);
+  const pdn = await (await fetch(site.server.url + '/api/games/' + created.id + '/pdn')).text();
   assert.match(pdn, /\[Termination "[^"]+"\]/);
-  const { context, page } = await newPage(browser);
+  const { context, page } = await newPage(site.browser);
   try {
-    await page.goto(server.url + '/');
+    await page.goto(site.server.url + '/');
     await page.fill('#pdn-text', pdn);
     await page.click('#pdn-upload');
     await page.click('#pdn-results .record-link');
@@ -108,10 +95,10 @@ test('a finished game downloaded and uploaded again shows why it ended', { timeo
 });
 
 test('a refused typed move says why once, as a sentence', async () => {
-  const created = await api(server.url, 'POST', '/api/games', { variant: 'bashni', mode: 'local' });
-  const { context, page } = await newPage(browser);
+  const created = await api(site.server.url, 'POST', '/api/games', { variant: 'bashni', mode: 'local' });
+  const { context, page } = await newPage(site.browser);
   try {
-    await openGameAs(page, server.url, created);
+    await openGameAs(page, site.server.url, created);
     await page.fill('#move-input', 'c3-e5');
     await page.press('#move-input', 'Enter');
     await page.waitForSelector('#message.error');

@@ -27,7 +27,7 @@ async function playOneMove(page) {
   const now = await stateOf(page, server.url);
   await clickPath(page, now.legal_moves[0].path);
   try {
-    await page.waitForFunction((n) => Number(document.querySelector('svg.board').dataset.plies) > n,
+    await page.waitForFunction((n) => Number(document.querySelector('svg.board')?.dataset.plies) > n,
       now.moves.length, { timeout: 15000, polling: 50 });
   } catch (e) {
     const info = await page.evaluate(() => ({
@@ -76,7 +76,7 @@ test('reload keeps the seat and the moves; a server restart loses nothing', { ti
     // (d) reload
     await page.reload();
     await page.waitForSelector('svg.board[data-version]');
-    await page.waitForFunction((n) => Number(document.querySelector('svg.board').dataset.plies) >= n, beforeReload.length);
+    await page.waitForFunction((n) => Number(document.querySelector('svg.board')?.dataset.plies) >= n, beforeReload.length);
     const data = await boardData(page);
     assert.equal(data.you, 'black', 'same seat after a reload');
     assert.equal(await tokenOf(page, id), token);
@@ -91,7 +91,7 @@ test('reload keeps the seat and the moves; a server restart loses nothing', { ti
     await page.waitForSelector('#connection:not([hidden])', { timeout: 15000 });
     server = await startRestartable(port);
     await page.waitForSelector('#connection', { state: 'hidden', timeout: 20000 });
-    await page.waitForFunction(() => document.querySelector('svg.board').dataset.connected === 'true');
+    await page.waitForFunction(() => document.querySelector('svg.board')?.dataset.connected === 'true');
     assert.deepEqual(await moveListTexts(page), beforeKill, 'every move is still there');
     assert.equal((await boardData(page)).you, 'black');
     await playOneMove(page);
@@ -101,7 +101,7 @@ test('reload keeps the seat and the moves; a server restart loses nothing', { ti
     // the new moves arrived live over the new connection, and a reload agrees
     await page.reload();
     await page.waitForSelector('svg.board[data-version]');
-    await page.waitForFunction((n) => Number(document.querySelector('svg.board').dataset.plies) >= n, afterRestart.length);
+    await page.waitForFunction((n) => Number(document.querySelector('svg.board')?.dataset.plies) >= n, afterRestart.length);
     assert.deepEqual(await moveListTexts(page), afterRestart);
     assert.deepEqual(page.__errors || [], []);
   } finally {

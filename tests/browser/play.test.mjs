@@ -1,34 +1,22 @@
 // Playing comforts: premove, sounds, the tab's mark, settings (colours, board theme and size),
 // the capture chooser on a phone, and the engine's view with its bar, arrows and graph.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, newPage, tempDb, api, openGameAs, boardData, stateOf,
+  useSite, newPage, api, openGameAs, boardData, stateOf,
 } from './harness.mjs';
 
-let server; let browser; let tmp;
-
-before(async () => {
-  tmp = tempDb();
-  server = await startServer({ db: tmp.db });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-  if (tmp) tmp.remove();
-});
+const site = useSite();
 
 // A friend game with both seats taken, White's page and Black's page open.
 async function friendGame() {
-  const created = await api(server.url, 'POST', '/api/games', { variant: 'bashni', mode: 'friend', color: 'white', name: 'Anna' });
+  const created = await api(site.server.url, 'POST', '/api/games', { variant: 'bashni', mode: 'friend', color: 'white', name: 'Anna' });
   const invite = created.invite_url.split('/').pop();
-  const joined = await api(server.url, 'POST', '/api/games/' + created.id + '/join', { invite, name: 'Boris' });
-  const white = await newPage(browser);
-  const black = await newPage(browser);
-  await openGameAs(white.page, server.url, created);
-  await openGameAs(black.page, server.url, { id: created.id, token: joined.token, seat: 'black' });
+  const joined = await api(site.server.url, 'POST', '/api/games/' + created.id + '/join', { invite, name: 'Boris' });
+  const white = await newPage(site.browser);
+  const black = await newPage(site.browser);
+  await openGameAs(white.page, site.server.url, created);
+  await openGameAs(black.page, site.server.url, { id: created.id, token: joined.token, seat: 'black' });
   return { created, joined, white, black };
 }
 
@@ -54,17 +42,17 @@ test('a premove is played when the turn comes; a click cancels another', async (
     // White moves; Black's premove follows by itself.
     await white.page.click('[data-square="c3"]');
     await white.page.click('[data-square="d4"]');
-    await black.page.waitForFunction(() => document.querySelector('svg.board').dataset.plies === '2');
-    const st = await stateOf(black.page, server.url);
+    await black.page.waitForFunction(() => document.querySelector('svg.board')?.dataset.plies === '2');
+    const st = await stateOf(black.page, site.server.url);
     assert.deepEqual(st.moves.map((m) => m.text), ['c3-d4', 'f6-g5']);
     assert.equal((await boardData(black.page)).premove, '');
 
     // White sets a premove and cancels it with a click on the board.
-    await white.page.waitForFunction(() => document.querySelector('svg.board').dataset.canMove === 'true');
+    await white.page.waitForFunction(() => document.querySelector('svg.board')?.dataset.canMove === 'true');
     await white.page.click('[data-square="b2"]');
     await white.page.click('[data-square="c3"]');
     // It was White's turn: that was a move, not a premove.
-    await white.page.waitForFunction(() => document.querySelector('svg.board').dataset.plies === '3');
+    await white.page.waitForFunction(() => document.querySelector('svg.board')?.dataset.plies === '3');
     await white.page.click('[data-square="g3"]');
     await white.page.click('[data-square="h4"]');
     assert.equal((await boardData(white.page)).premove, 'g3-h4');
@@ -72,9 +60,9 @@ test('a premove is played when the turn comes; a click cancels another', async (
     assert.equal((await boardData(white.page)).premove, '', 'a click cancels the premove');
     await black.page.click('[data-square="g7"]');
     await black.page.click('[data-square="f6"]');
-    await white.page.waitForFunction(() => document.querySelector('svg.board').dataset.plies === '4');
+    await white.page.waitForFunction(() => document.querySelector('svg.board')?.dataset.plies === '4');
     await white.page.waitForTimeout(300);
-    assert.equal((await stateOf(white.page, server.url)).moves.length, 4, 'the cancelled premove was not played');
+    assert.equal((await stateOf(white.page, site.server.url)).moves.length, 4, 'the cancelled premove was not played');
   } finally {
     await white.context.close();
     await black.context.close();
@@ -82,10 +70,10 @@ test('a premove is played when the turn comes; a click cancels another', async (
 });
 
 test('sounds play for a move and the end, can be turned off, and the choice is kept', async () => {
-  const created = await api(server.url, 'POST', '/api/games', { variant: 'russian', mode: 'local', position: 'W:Wc3:Be5' });
-  const { context, page } = await newPage(browser);
+  const created = await api(site.server.url, 'POST', '/api/games', { variant: 'russian', mode: 'local', position: 'W:Wc3:Be5' });
+  const { context, page } = await newPage(site.browser);
   try {
-    await openGameAs(page, server.url, created);
+    await openGameAs(page, site.server.url, created);
     await countSounds(page);
     await page.click('[data-square="c3"]');
     await page.click('[data-square="d4"]');
@@ -105,8 +93,8 @@ test('sounds play for a move and the end, can be turned off, and the choice is k
     // On again: the end of the next game sounds.
     await page.click('#settings summary');
     await page.check('#setting-sound');
-    const second = await api(server.url, 'POST', '/api/games', { variant: 'russian', mode: 'local', position: 'W:Wc3:Bd4' });
-    await openGameAs(page, server.url, second);
+    const second = await api(site.server.url, 'POST', '/api/games', { variant: 'russian', mode: 'local', position: 'W:Wc3:Bd4' });
+    await openGameAs(page, site.server.url, second);
     await countSounds(page);
     await page.click('[data-square="c3"]');
     await page.click('[data-square="e5"]');
@@ -132,10 +120,10 @@ test('the tab title is marked when it is your move', async () => {
 });
 
 test('the page colours can be chosen against the system; board theme and size are kept', async () => {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, colorScheme: 'light' });
+  const context = await site.browser.newContext({ viewport: { width: 1200, height: 900 }, colorScheme: 'light' });
   const page = await context.newPage();
   try {
-    await page.goto(server.url + '/study');
+    await page.goto(site.server.url + '/study');
     await page.waitForSelector('svg.board');
     const bg = () => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
     const light = await bg();
@@ -169,12 +157,12 @@ test('the page colours can be chosen against the system; board theme and size ar
 });
 
 test('on a phone the capture chooser shows a way on the board without pointing, and each can be shown by a tap', async () => {
-  const created = await api(server.url, 'POST', '/api/games', {
+  const created = await api(site.server.url, 'POST', '/api/games', {
     variant: 'bashni', mode: 'local', position: 'W:WKh4:Bb6,d2,d4,Kg5',
   });
-  const { context, page } = await newPage(browser, { viewport: { width: 390, height: 844 }, touch: true });
+  const { context, page } = await newPage(site.browser, { viewport: { width: 390, height: 844 }, touch: true });
   try {
-    await openGameAs(page, server.url, created);
+    await openGameAs(page, site.server.url, created);
     await page.tap('[data-square="h4"]');
     await page.tap('[data-square="e1"]');
     await page.waitForSelector('#chooser:not([hidden])');
@@ -190,20 +178,20 @@ test('on a phone the capture chooser shows a way on the board without pointing, 
 });
 
 test('the engine view shows an evaluation bar, arrows for its lines and a graph over the game', { timeout: 90000 }, async () => {
-  const created = await api(server.url, 'POST', '/api/games', { variant: 'bashni', mode: 'local' });
-  const { context, page } = await newPage(browser);
+  const created = await api(site.server.url, 'POST', '/api/games', { variant: 'bashni', mode: 'local' });
+  const { context, page } = await newPage(site.browser);
   try {
-    await openGameAs(page, server.url, created);
+    await openGameAs(page, site.server.url, created);
     for (const [a, b] of [['c3', 'd4'], ['f6', 'g5'], ['b2', 'c3']]) {
       await page.click(`[data-square="${a}"]`);
       await page.click(`[data-square="${b}"]`);
     }
-    await page.waitForFunction(() => document.querySelector('svg.board').dataset.plies === '3');
+    await page.waitForFunction(() => document.querySelector('svg.board')?.dataset.plies === '3');
     await page.click('#analyse');
     await page.waitForSelector('.analysis-result');
     assert.notEqual(await page.getAttribute('#eval-bar', 'data-score'), '');
     assert.ok(await page.locator('.mark-arrow.best').count() === 1, 'the best line is an arrow');
-    const st = await stateOf(page, server.url);
+    const st = await stateOf(page, site.server.url);
     const best = await page.$eval('.mark-arrow.best', (n) => n.dataset.from);
     assert.ok(st.legal_moves.some((m) => m.path[0] === best), 'the arrow starts on a tower that can move');
     await page.click('#analyse-each');

@@ -1,23 +1,11 @@
 // (g) The board is drawn: pixels of squares and towers; names are text, never HTML.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, newPage, tempDb, api, openGameAs, decodePng, luminance,
+  useSite, newPage, api, openGameAs, decodePng, luminance,
 } from './harness.mjs';
 
-let server; let browser; let tmp;
-
-before(async () => {
-  tmp = tempDb();
-  server = await startServer({ db: tmp.db });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-  if (tmp) tmp.remove();
-});
+const site = useSite();
 
 // Where the centre of a square is in the screenshot of the board element.
 async function squareCentre(page, square) {
@@ -42,10 +30,10 @@ async function lightCentre(page, darkSquare) {
 }
 
 test('the start position is drawn with light and dark squares and towers', async () => {
-  const created = await api(server.url, 'POST', '/api/games', { variant: 'bashni', mode: 'local' });
-  const { context, page } = await newPage(browser, { viewport: { width: 1000, height: 800 } });
+  const created = await api(site.server.url, 'POST', '/api/games', { variant: 'bashni', mode: 'local' });
+  const { context, page } = await newPage(site.browser, { viewport: { width: 1000, height: 800 } });
   try {
-    await openGameAs(page, server.url, created);
+    await openGameAs(page, site.server.url, created);
     const png = decodePng(await page.locator('svg.board').screenshot());
     assert.ok(png.width > 300 && png.height > 300, `board is ${png.width}x${png.height}`);
     const sample = async (p) => luminance(png.pixel(p.x, p.y));
@@ -73,13 +61,13 @@ test('the start position is drawn with light and dark squares and towers', async
 });
 
 test('a tall tower is drawn compressed with its height, and the inspector lists it', async () => {
-  const created = await api(server.url, 'POST', '/api/games', {
+  const created = await api(site.server.url, 'POST', '/api/games', {
     variant: 'bashni', mode: 'local', position: 'W:Wc3=1/0000000,e3:Bf6=00/0,h8',
   });
-  const { context, page } = await newPage(browser);
+  const { context, page } = await newPage(site.browser);
   try {
-    await openGameAs(page, server.url, created);
-    const st = await api(server.url, 'GET', '/api/games/' + created.id);
+    await openGameAs(page, site.server.url, created);
+    const st = await api(site.server.url, 'GET', '/api/games/' + created.id);
     assert.equal(st.position.towers.c3, 'Wbbbbbbb');
     const tower = page.locator('.layer-pieces .tower[data-at="c3"]');
     assert.equal(await tower.locator('.disc').count(), 8);
@@ -96,9 +84,9 @@ test('a tall tower is drawn compressed with its height, and the inspector lists 
 
 test('a name with a script tag is shown as text and never runs', async () => {
   const evil = '<script>window.__pwned=1</script>';
-  const { context, page } = await newPage(browser);
+  const { context, page } = await newPage(site.browser);
   try {
-    await page.goto(server.url + '/');
+    await page.goto(site.server.url + '/');
     await page.selectOption('#mode', 'engine');
     await page.selectOption('#level', '1');
     await page.fill('#name', evil);
@@ -109,7 +97,7 @@ test('a name with a script tag is shown as text and never runs', async () => {
     assert.equal(shown, evil);
     assert.equal(await page.evaluate(() => window.__pwned), undefined);
     assert.equal(await page.locator('.player script').count(), 0);
-    await page.goto(server.url + '/');
+    await page.goto(site.server.url + '/');
     // The game is among the visitor's own games on the start page.
     await page.waitForSelector('#mine a');
     const names = await page.$$eval('#mine .names', (ns) => ns.map((n) => n.textContent));
@@ -122,15 +110,15 @@ test('a name with a script tag is shown as text and never runs', async () => {
 });
 
 test('the inspector follows a move made while it shows a tower', async () => {
-  const created = await api(server.url, 'POST', '/api/games', { variant: 'bashni', mode: 'local' });
-  const { context, page } = await newPage(browser);
+  const created = await api(site.server.url, 'POST', '/api/games', { variant: 'bashni', mode: 'local' });
+  const { context, page } = await newPage(site.browser);
   try {
-    await openGameAs(page, server.url, created);
+    await openGameAs(page, site.server.url, created);
     await page.hover('[data-square="c3"]');
     assert.equal(await page.textContent('#inspector'), 'c3: White man');
     // The move comes from elsewhere (another tab of the same seat); the mouse stays put.
-    await api(server.url, 'POST', '/api/games/' + created.id + '/move', { move: 'c3-d4' }, created.token);
-    await page.waitForFunction(() => document.querySelector('svg.board').dataset.version !== undefined
+    await api(site.server.url, 'POST', '/api/games/' + created.id + '/move', { move: 'c3-d4' }, created.token);
+    await page.waitForFunction(() => document.querySelector('svg.board')?.dataset.version !== undefined
       && window.__bashniState && window.__bashniState.moves.length === 1);
     await page.waitForFunction(() => !document.querySelector('#inspector').textContent.includes('White man'));
     assert.match(await page.textContent('#inspector'), /^c3: /);
@@ -140,19 +128,19 @@ test('the inspector follows a move made while it shows a tower', async () => {
 });
 
 test('a player in a game between people gets no engine analysis until the game ends', async () => {
-  const created = await api(server.url, 'POST', '/api/games', { variant: 'bashni', mode: 'friend' });
+  const created = await api(site.server.url, 'POST', '/api/games', { variant: 'bashni', mode: 'friend' });
   const invite = created.invite_url.split('/').pop();
-  const joined = await api(server.url, 'POST', '/api/games/' + created.id + '/join', { invite });
-  const { context, page } = await newPage(browser);
-  const watcher = await newPage(browser);
+  const joined = await api(site.server.url, 'POST', '/api/games/' + created.id + '/join', { invite });
+  const { context, page } = await newPage(site.browser);
+  const watcher = await newPage(site.browser);
   try {
-    await openGameAs(page, server.url, created);
+    await openGameAs(page, site.server.url, created);
     await page.waitForSelector('#flip');
     assert.equal(await page.locator('#analyse').count(), 0, 'a seated player may analyse');
     // A watcher may.
-    await watcher.page.goto(server.url + '/g/' + created.id);
+    await watcher.page.goto(site.server.url + '/g/' + created.id);
     await watcher.page.waitForSelector('#analyse');
-    await api(server.url, 'POST', '/api/games/' + created.id + '/resign', {}, joined.token);
+    await api(site.server.url, 'POST', '/api/games/' + created.id + '/resign', {}, joined.token);
     await page.waitForSelector('#analyse');
   } finally {
     await context.close();
@@ -161,7 +149,7 @@ test('a player in a game between people gets no engine analysis until the game e
 });
 
 test('the page follows the system into dark mode', async () => {
-  const { context, page } = await newPage(browser);
+  const { context, page } = await newPage(site.browser);
   try {
     const background = async () => page.evaluate(() => {
       const [r, g, b] = getComputedStyle(document.body.parentElement).backgroundColor
@@ -169,7 +157,7 @@ test('the page follows the system into dark mode', async () => {
       return 0.2126 * r + 0.7152 * g + 0.0722 * b;
     });
     await page.emulateMedia({ colorScheme: 'light' });
-    await page.goto(server.url + '/');
+    await page.goto(site.server.url + '/');
     assert.ok(await background() > 200, 'a light page is light');
     await page.emulateMedia({ colorScheme: 'dark' });
     assert.ok(await background() < 60, 'a dark page is dark');

@@ -1,34 +1,24 @@
 // The study board: building towers checker by checker, the live position text,
 // refused positions, the engine view; and the engine view of a game position.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, tempDb, api, openGameAs } from './harness.mjs';
+import {
+  useSite, newPage, api, openGameAs,
+} from './harness.mjs';
 
-let server; let browser; let tmp;
-
-before(async () => {
-  tmp = tempDb();
-  server = await startServer({ db: tmp.db });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-  if (tmp) tmp.remove();
-});
+const site = useSite();
 
 async function positionText(page) {
-  await page.waitForFunction(() => document.querySelector('svg.board').dataset.valid !== undefined);
+  await page.waitForFunction(() => document.querySelector('svg.board')?.dataset.valid !== undefined);
   return page.textContent('#position-text');
 }
 
 test('towers are built top first; the text follows; bad positions are refused', { timeout: 60000 }, async () => {
-  const { context, page } = await newPage(browser);
+  const { context, page } = await newPage(site.browser);
   try {
-    await page.goto(server.url + '/study');
-    await page.waitForFunction(() => document.getElementById('position-fen').textContent.length > 0);
-    const start = await api(server.url, 'POST', '/api/position', { variant: 'bashni', position: 'start' });
+    await page.goto(site.server.url + '/study');
+    await page.waitForFunction(() => document.getElementById('position-fen')?.textContent.length > 0);
+    const start = await api(site.server.url, 'POST', '/api/position', { variant: 'bashni', position: 'start' });
     assert.equal(await page.textContent('#position-text'), start.position.text);
     assert.equal(await page.locator('.layer-pieces .tower').count(), 24);
 
@@ -45,8 +35,8 @@ test('towers are built top first; the text follows; bad positions are refused', 
     await page.hover('[data-square="d4"]');
     assert.equal(await page.textContent('#inspector'), 'd4: White king / black man / black man');
     await page.selectOption('#study-turn', 'black');
-    await page.waitForFunction(() => /Black to move/.test(document.getElementById('position-text').textContent));
-    const expected = await api(server.url, 'POST', '/api/position', {
+    await page.waitForFunction(() => /Black to move/.test(document.getElementById('position-text')?.textContent));
+    const expected = await api(site.server.url, 'POST', '/api/position', {
       variant: 'bashni', towers: { d4: 'Wbb', f6: 'b' }, turn: 'black',
     });
     assert.equal(await positionText(page), expected.position.text);
@@ -55,7 +45,7 @@ test('towers are built top first; the text follows; bad positions are refused', 
     // remove top turns d4 into a black tower
     await page.check('#brush-pop');
     await page.click('[data-square="d4"]');
-    await page.waitForFunction(() => document.getElementById('position-text').textContent.includes('d4 00'));
+    await page.waitForFunction(() => document.getElementById('position-text')?.textContent.includes('d4 00'));
     assert.equal(await page.getAttribute('.layer-pieces .tower[data-at="d4"]', 'data-tower'), 'bb');
 
     // a white man on its crowning rank is not allowed
@@ -65,7 +55,7 @@ test('towers are built top first; the text follows; bad positions are refused', 
     assert.equal(await page.textContent('#position-text'), '');
     await page.check('#brush-erase');
     await page.click('[data-square="b8"]');
-    await page.waitForFunction(() => document.getElementById('position-error').textContent === '');
+    await page.waitForFunction(() => document.getElementById('position-error')?.textContent === '');
 
     await page.click('#study-analyse');
     await page.waitForSelector('#analysis-out .analysis-summary', { timeout: 20000 });
@@ -77,18 +67,18 @@ test('towers are built top first; the text follows; bad positions are refused', 
 });
 
 test('the Analyse button shows the engine view of the shown position', { timeout: 60000 }, async () => {
-  const created = await api(server.url, 'POST', '/api/games', { variant: 'russian', mode: 'local' });
-  await api(server.url, 'POST', '/api/games/' + created.id + '/move', { move: 'c3-d4' }, created.token);
-  const { context, page } = await newPage(browser);
+  const created = await api(site.server.url, 'POST', '/api/games', { variant: 'russian', mode: 'local' });
+  await api(site.server.url, 'POST', '/api/games/' + created.id + '/move', { move: 'c3-d4' }, created.token);
+  const { context, page } = await newPage(site.browser);
   try {
-    await openGameAs(page, server.url, created);
+    await openGameAs(page, site.server.url, created);
     await page.keyboard.press('Home');
     await page.click('#analyse');
     await page.waitForSelector('#analysis-out .analysis-summary', { timeout: 20000 });
-    const st = await api(server.url, 'GET', '/api/games/' + created.id);
+    const st = await api(site.server.url, 'GET', '/api/games/' + created.id);
     assert.equal(await page.textContent('#analysis-out .analysed-position'), st.start.text, 'the start position was analysed');
     const href = await page.getAttribute('#open-study', 'href');
-    assert.equal(new URL(href, server.url).searchParams.get('position'), st.start.fen);
+    assert.equal(new URL(href, site.server.url).searchParams.get('position'), st.start.fen);
     await page.click('#analyse-each');
     await page.waitForFunction(() => document.querySelectorAll('#moves .eval').length === 1, null, { timeout: 20000 });
   } finally {

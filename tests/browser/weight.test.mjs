@@ -1,23 +1,13 @@
 // Page weight: bytes over the wire for the game page cold and warm, the home page with 30
 // games, and the socket's bytes per move pair at ply 30. Each number is printed (as a test
 // diagnostic) and held under a budget.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, tempDb, api, openGameAs } from './harness.mjs';
+import {
+  useSite, api, openGameAs,
+} from './harness.mjs';
 
-let server; let browser; let tmp;
-
-before(async () => {
-  tmp = tempDb();
-  server = await startServer({ db: tmp.db });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-  if (tmp) tmp.remove();
-});
+const site = useSite();
 
 // Counts the bytes a page receives: every response (headers and body, as sent) and every
 // WebSocket frame.
@@ -37,24 +27,24 @@ async function quiet(page) {
 }
 
 test('the game page: cold, warm, and the socket per move pair at ply 30', async (t) => {
-  const created = await api(server.url, 'POST', '/api/games', { variant: 'bashni', mode: 'local' });
+  const created = await api(site.server.url, 'POST', '/api/games', { variant: 'bashni', mode: 'local' });
   // 30 plies played through the API.
   for (let i = 0; i < 30; i++) {
-    const st = await api(server.url, 'GET', '/api/games/' + created.id, undefined, created.token);
+    const st = await api(site.server.url, 'GET', '/api/games/' + created.id, undefined, created.token);
     if (st.result) break;
-    await api(server.url, 'POST', '/api/games/' + created.id + '/move', { move: st.legal_moves[0].text }, created.token);
+    await api(site.server.url, 'POST', '/api/games/' + created.id + '/move', { move: st.legal_moves[0].text }, created.token);
   }
-  const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, reducedMotion: 'reduce' });
+  const context = await site.browser.newContext({ viewport: { width: 1200, height: 900 }, reducedMotion: 'reduce' });
   const page = await context.newPage();
   try {
     const m = await meter(page);
-    await openGameAs(page, server.url, created);
+    await openGameAs(page, site.server.url, created);
     m.reset();
     // Cold: a new context has an empty cache, so open the game in a second one.
-    const coldContext = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+    const coldContext = await site.browser.newContext({ viewport: { width: 1200, height: 900 } });
     const cold = await coldContext.newPage();
     const mc = await meter(cold);
-    await cold.goto(server.url + '/g/' + created.id);
+    await cold.goto(site.server.url + '/g/' + created.id);
     await cold.waitForSelector('svg.board[data-version]');
     await quiet(cold);
     t.diagnostic('game page cold: ' + mc.http + ' bytes in ' + mc.responses + ' responses, socket ' + mc.ws);
@@ -71,10 +61,10 @@ test('the game page: cold, warm, and the socket per move pair at ply 30', async 
     await quiet(page);
     m.reset();
     for (let i = 0; i < 2; i++) {
-      const st = await api(server.url, 'GET', '/api/games/' + created.id, undefined, created.token);
-      await api(server.url, 'POST', '/api/games/' + created.id + '/move', { move: st.legal_moves[0].text }, created.token);
+      const st = await api(site.server.url, 'GET', '/api/games/' + created.id, undefined, created.token);
+      await api(site.server.url, 'POST', '/api/games/' + created.id + '/move', { move: st.legal_moves[0].text }, created.token);
     }
-    await page.waitForFunction(() => document.querySelector('svg.board').dataset.plies === '32');
+    await page.waitForFunction(() => document.querySelector('svg.board')?.dataset.plies === '32');
     await page.waitForTimeout(300);
     t.diagnostic('socket bytes for one move pair at ply 30: ' + m.ws);
     assert.ok(warm < 12000, 'warm game page ' + warm + ' bytes');
@@ -86,14 +76,14 @@ test('the game page: cold, warm, and the socket per move pair at ply 30', async 
 
 test('the home page with 30 games', async (t) => {
   for (let i = 0; i < 30; i++) {
-    const g = await api(server.url, 'POST', '/api/games', { variant: i % 2 ? 'russian' : 'bashni', mode: 'local', name: 'Player ' + i });
-    if (i % 3 === 0) await api(server.url, 'POST', '/api/games/' + g.id + '/resign', {}, g.token);
+    const g = await api(site.server.url, 'POST', '/api/games', { variant: i % 2 ? 'russian' : 'bashni', mode: 'local', name: 'Player ' + i });
+    if (i % 3 === 0) await api(site.server.url, 'POST', '/api/games/' + g.id + '/resign', {}, g.token);
   }
-  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const context = await site.browser.newContext({ viewport: { width: 1200, height: 900 } });
   const page = await context.newPage();
   try {
     const m = await meter(page);
-    await page.goto(server.url + '/');
+    await page.goto(site.server.url + '/');
     await page.waitForSelector('#recent li');
     await quiet(page);
     t.diagnostic('home page cold: ' + m.http + ' bytes in ' + m.responses + ' responses');
