@@ -4,7 +4,9 @@
 //! reading of the clock, no threads. The server keeps the records and calls these functions.
 //!
 //! * [`rating`]: Glicko-2 ratings ([`rating::Glicko2::rate_game`] after each rated game).
+//! * [`pace`]: whether a time control is blitz, rapid, classical or correspondence.
 
+pub mod pace;
 pub mod rating;
 
 use serde::{Deserialize, Serialize};
