@@ -1,13 +1,35 @@
-//! Competition logic for Bashni and Russian draughts.
+//! Competition logic for Bashni and Russian draughts: ratings, paces and tournaments.
 //!
 //! Everything here is plain data in and plain data out: no input or output, no database, no
 //! reading of the clock, no threads. The server keeps the records and calls these functions.
 //!
 //! * [`rating`]: Glicko-2 ratings ([`rating::Glicko2::rate_game`] after each rated game).
 //! * [`pace`]: whether a time control is blitz, rapid, classical or correspondence.
+//! * [`tournament`]: round robins by the Berger tables, standings with tie-breaks and the
+//!   crosstable.
+//!
+//! Players of a tournament are numbered from 0 in their starting order (seeding); the
+//! server keeps the map from these numbers to its accounts.
+//!
+//! ```
+//! use bashni_club::tournament::{History, Points, Tiebreak, round_robin, standings};
+//! use bashni_club::GameScore;
+//!
+//! let rounds = round_robin::rounds(4);
+//! let mut history = History::new(4);
+//! for (number, round) in rounds.iter().enumerate() {
+//!     for pairing in &round.pairings {
+//!         // Every game a draw, for the example.
+//!         history.add_game(number as u32 + 1, pairing.white, pairing.black, GameScore::Draw);
+//!     }
+//! }
+//! let table = standings::standings(&history, Points::default(), &Tiebreak::ROUND_ROBIN);
+//! assert!(table.iter().all(|row| row.points == 3 && row.place == 1));
+//! ```
 
 pub mod pace;
 pub mod rating;
+pub mod tournament;
 
 use serde::{Deserialize, Serialize};
 
