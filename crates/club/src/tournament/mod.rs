@@ -2,6 +2,7 @@
 //!
 //! * [`round_robin`]: every player meets every other, in the order and with the colours of
 //!   the Berger tables (the "table of play order" the Bashni rulebook's 1.7 refers to).
+//! * [`swiss`]: the next round of a Swiss tournament from the games so far.
 //! * [`standings`]: points, tie-breaks, places and the crosstable.
 //!
 //! A tournament's players are numbered from 0 in their starting order. Its games so far are a
@@ -15,6 +16,7 @@
 
 pub mod round_robin;
 pub mod standings;
+pub mod swiss;
 
 use serde::{Deserialize, Serialize};
 
