@@ -5,8 +5,8 @@
 //!
 //! * [`rating`]: Glicko-2 ratings ([`rating::Glicko2::rate_game`] after each rated game).
 //! * [`pace`]: whether a time control is blitz, rapid, classical or correspondence.
-//! * [`tournament`]: round robins by the Berger tables, Swiss pairings, standings with
-//!   tie-breaks and the crosstable.
+//! * [`tournament`]: round robins by the Berger tables, Swiss pairings, micro-matches on
+//!   openings drawn from a ballot, standings with tie-breaks and the crosstable.
 //!
 //! Players of a tournament are numbered from 0 in their starting order (seeding); the
 //! server keeps the map from these numbers to its accounts.
@@ -29,7 +29,6 @@
 
 pub mod pace;
 pub mod rating;
-#[cfg(test)]
 mod rng;
 pub mod tournament;
 

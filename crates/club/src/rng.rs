@@ -1,5 +1,5 @@
-//! A small seeded random stream (splitmix64) for tests: the same seed gives the same
-//! numbers on every machine and in every release.
+//! A small seeded random stream (splitmix64) for ballots and tests: the same seed draws the
+//! same openings on every machine and in every release.
 
 /// The step added to the state before each number (the golden ratio in 64 bits).
 const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;

@@ -3,6 +3,8 @@
 //! * [`round_robin`]: every player meets every other, in the order and with the colours of
 //!   the Berger tables (the "table of play order" the Bashni rulebook's 1.7 refers to).
 //! * [`swiss`]: the next round of a Swiss tournament from the games so far.
+//! * [`micro`]: micro-matches of Russian draughts, two games on an opening drawn from a
+//!   ballot, and the ballot itself.
 //! * [`standings`]: points, tie-breaks, places and the crosstable.
 //!
 //! A tournament's players are numbered from 0 in their starting order. Its games so far are a
@@ -14,6 +16,7 @@
 //! as the count of 1, ½ and 0 does (its totals are those halved), and keeps every total a
 //! whole number. Any other count may be given. A bye scores as a win.
 
+pub mod micro;
 pub mod round_robin;
 pub mod standings;
 pub mod swiss;
