@@ -24,8 +24,8 @@ use crate::app::App;
 use crate::connections::MessageRate;
 use crate::engines::PoolRefusal;
 use crate::error::ApiError;
-use crate::ws::{MAX_MESSAGE_BYTES, MAX_REFUSED_MESSAGES, MESSAGE_BURST, MESSAGES_PER_SECOND};
-use crate::ws::{close, error_reply, send_text};
+use crate::ws::{MAX_MESSAGE_BYTES, MESSAGE_BURST, MESSAGES_PER_SECOND};
+use crate::ws::{Screened, close, error_reply, screen, send_text};
 
 /// The longest analysis one `analyse` message runs (also when it names no time).
 pub const MAX_STREAMED_ANALYSIS: Duration = Duration::from_secs(30);
@@ -428,43 +428,12 @@ async fn run(app: Arc<App>, client: std::net::IpAddr, socket: WebSocket) {
             }
             incoming = stream.next() => {
                 heard = Instant::now();
-                let frame = match incoming {
-                    Some(Ok(Message::Pong(_))) => continue,
-                    Some(Ok(Message::Close(_))) | None => break,
-                    Some(Err(error)) => {
-                        tracing::debug!("analysis socket: {error}");
-                        close(&mut sink, close_code::SIZE, "message too big or malformed").await;
-                        break;
-                    }
-                    Some(Ok(frame)) => frame,
+                let text = match screen(incoming, &mut sink, &mut rate, &mut refused, "an analysis socket").await {
+                    Screened::Text(text) => text,
+                    Screened::Skip => continue,
+                    Screened::Close => break,
                 };
-                if !rate.allow(Instant::now()) {
-                    refused += 1;
-                    if refused > MAX_REFUSED_MESSAGES {
-                        tracing::warn!("limit: an analysis socket sent too many messages and was closed");
-                        close(&mut sink, close_code::POLICY, "too many messages").await;
-                        break;
-                    }
-                    if matches!(frame, Message::Text(_)) {
-                        let error = ApiError::too_many("too many messages; slow down");
-                        if !send_text(&mut sink, error_reply(&Value::Null, error)).await {
-                            break;
-                        }
-                    }
-                    continue;
-                }
-                let replies = match frame {
-                    Message::Text(text) if text.len() > MAX_MESSAGE_BYTES => {
-                        close(&mut sink, close_code::SIZE, "message too big (at most 16 KiB)").await;
-                        break;
-                    }
-                    Message::Text(text) => answer(&app, client, &mut running, text.as_str()).await,
-                    Message::Binary(_) => vec![error_reply(
-                        &Value::Null,
-                        ApiError::bad_request("messages are JSON text"),
-                    )],
-                    _ => continue,
-                };
+                let replies = answer(&app, client, &mut running, text.as_str()).await;
                 for reply in replies {
                     if !send_text(&mut sink, reply).await {
                         return;

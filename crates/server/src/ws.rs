@@ -155,53 +155,19 @@ async fn run(app: Arc<App>, slot: Arc<GameSlot>, socket: WebSocket, state_first:
             }
             incoming = stream.next() => {
                 heard = Instant::now();
-                let frame = match incoming {
-                    Some(Ok(Message::Pong(_))) => continue,
-                    Some(Ok(Message::Close(_))) | None => break,
-                    Some(Err(error)) => {
-                        tracing::debug!("socket: {error}");
-                        close(&mut sink, close_code::SIZE, "message too big or malformed").await;
-                        break;
-                    }
-                    Some(Ok(frame)) => frame,
+                let text = match screen(incoming, &mut sink, &mut rate, &mut refused, "a game socket").await {
+                    Screened::Text(text) => text,
+                    Screened::Skip => continue,
+                    Screened::Close => break,
                 };
-                if !rate.allow(Instant::now()) {
-                    refused += 1;
-                    if refused > MAX_REFUSED_MESSAGES {
-                        tracing::warn!("limit: a socket sent too many messages and was closed");
-                        close(&mut sink, close_code::POLICY, "too many messages").await;
-                        break;
+                let replies = {
+                    let seat = bound.seat;
+                    let _in_flight = app.in_flight();
+                    let replies = answer(&app, &slot, &mut bound, text.as_str()).await;
+                    if bound.seat != seat {
+                        _listening = slot.listen(bound.seat);
                     }
-                    if matches!(frame, Message::Text(_)) {
-                        let reply = json!({
-                            "type": "error", "id": null, "code": "too_many",
-                            "error": "too many messages; slow down",
-                        });
-                        if !send_text(&mut sink, reply.to_string()).await {
-                            break;
-                        }
-                    }
-                    continue;
-                }
-                let replies = match frame {
-                    Message::Text(text) if text.len() > MAX_MESSAGE_BYTES => {
-                        close(&mut sink, close_code::SIZE, "message too big (at most 16 KiB)").await;
-                        break;
-                    }
-                    Message::Text(text) => {
-                        let seat = bound.seat;
-                        let _in_flight = app.in_flight();
-                        let replies = answer(&app, &slot, &mut bound, text.as_str()).await;
-                        if bound.seat != seat {
-                            _listening = slot.listen(bound.seat);
-                        }
-                        replies
-                    }
-                    Message::Binary(_) => vec![json!({
-                        "type": "error", "id": null, "code": "bad_request",
-                        "error": "messages are JSON text",
-                    }).to_string()],
-                    _ => continue,
+                    replies
                 };
                 for reply in replies {
                     if !send_text(&mut sink, reply).await {
@@ -210,6 +176,70 @@ async fn run(app: Arc<App>, slot: Arc<GameSlot>, socket: WebSocket, state_first:
                 }
             }
         }
+    }
+}
+
+/// A frame from a client after the socket's limits (see [`screen`]).
+pub(crate) enum Screened {
+    /// A text message to answer.
+    Text(Utf8Bytes),
+    /// Nothing to answer (a pong, a refused or binary frame, already answered).
+    Skip,
+    /// The socket is closed, or has just been closed for a reason sent to the client.
+    Close,
+}
+
+/// Screens one frame a client sent, the same way on every socket: a broken or oversized
+/// frame closes the socket with a reason; beyond the message rate a text is refused with
+/// `too_many`, and after [`MAX_REFUSED_MESSAGES`] refusals the socket is closed; a binary
+/// frame is answered that messages are JSON text. `what` names the socket in the log.
+pub(crate) async fn screen(
+    incoming: Option<Result<Message, axum::Error>>,
+    sink: &mut Sink,
+    rate: &mut MessageRate,
+    refused: &mut u32,
+    what: &str,
+) -> Screened {
+    let frame = match incoming {
+        Some(Ok(Message::Pong(_))) => return Screened::Skip,
+        Some(Ok(Message::Close(_))) | None => return Screened::Close,
+        Some(Err(error)) => {
+            tracing::debug!("{what}: {error}");
+            close(sink, close_code::SIZE, "message too big or malformed").await;
+            return Screened::Close;
+        }
+        Some(Ok(frame)) => frame,
+    };
+    if !rate.allow(Instant::now()) {
+        *refused += 1;
+        if *refused > MAX_REFUSED_MESSAGES {
+            tracing::warn!("limit: {what} sent too many messages and was closed");
+            close(sink, close_code::POLICY, "too many messages").await;
+            return Screened::Close;
+        }
+        if matches!(frame, Message::Text(_)) {
+            let error = ApiError::too_many("too many messages; slow down");
+            if !send_text(sink, error_reply(&Value::Null, error)).await {
+                return Screened::Close;
+            }
+        }
+        return Screened::Skip;
+    }
+    match frame {
+        Message::Text(text) if text.len() > MAX_MESSAGE_BYTES => {
+            close(sink, close_code::SIZE, "message too big (at most 16 KiB)").await;
+            Screened::Close
+        }
+        Message::Text(text) => Screened::Text(text),
+        Message::Binary(_) => {
+            let error = ApiError::bad_request("messages are JSON text");
+            if send_text(sink, error_reply(&Value::Null, error)).await {
+                Screened::Skip
+            } else {
+                Screened::Close
+            }
+        }
+        _ => Screened::Skip,
     }
 }
 
