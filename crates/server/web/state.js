@@ -1,6 +1,8 @@
 // The game as the page knows it, and how a message from the server changes it. Pure
 // functions of plain data: unit-tested in Node.
 
+import { capital } from './text.js';
+
 /**
  * A state with an update merged in: the update carries everything but the start position,
  * and the moves from `moves_from` on. Null when the update does not fit (it starts after the
@@ -72,15 +74,14 @@ export function stepView(state, view, delta) {
  * waits for the second player.
  */
 export function statusText(state, you) {
-  const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
   if (state.result) return state.result.code === 'aborted' ? 'The game was aborted.' : 'The game is over.';
-  if (state.mode === 'record') return 'A recorded game. ' + cap(state.turn) + ' to move.';
+  if (state.mode === 'record') return 'A recorded game. ' + capital(state.turn) + ' to move.';
   if (!bothJoined(state)) {
     return holdsSeat(state, you) ? 'Waiting for your opponent to join.' : 'Waiting for the second player.';
   }
   if (you === state.turn) return 'Your move (' + state.turn + ').';
   if (holdsSeat(state, you) && you !== 'both') return 'Waiting for your opponent’s move.';
-  return cap(state.turn) + ' to move.';
+  return capital(state.turn) + ' to move.';
 }
 
 /** The tab's title: a mark in front while it is your move. */
