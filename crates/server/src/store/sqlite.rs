@@ -802,4 +802,37 @@ mod tests {
         assert_eq!(load(&store, "g1")?.game.ply(), 1);
         Ok(())
     }
+
+    #[test]
+    fn an_older_database_learns_whose_turn_it_is() -> Result<(), StoreError> {
+        let connection = Connection::open_in_memory()?;
+        let before = MIGRATIONS
+            .iter()
+            .position(|sql| sql.contains("ADD COLUMN to_move"))
+            .ok_or(StoreError::other("no migration adds to_move"))?;
+        for sql in &MIGRATIONS[..before] {
+            connection.execute_batch(sql)?;
+        }
+        connection.pragma_update(None, "user_version", before as i64)?;
+        connection.execute_batch(
+            "INSERT INTO games (id, variant, mode, start_fen, white_name, black_name, \
+                 white_joined, black_joined, tags, created_ms, updated_ms, result) VALUES
+                 ('whitesfirst', 'russian', 'local', 'W:W:B', 'A', 'B', 1, 1, '[]', 1, 1, NULL),
+                 ('blacksfirst', 'russian', 'local', 'B:W:B', 'A', 'B', 1, 1, '[]', 1, 1, NULL),
+                 ('over', 'russian', 'local', 'W:W:B', 'A', 'B', 1, 1, '[]', 1, 1, '1-0');
+             INSERT INTO moves (game_id, ply, text, at_ms) VALUES ('whitesfirst', 0, 'c3-d4', 1);",
+        )?;
+        let store = Store::setup(connection, StoreOptions::default(), None)?;
+        let ids = ["whitesfirst", "blacksfirst", "over"].map(String::from);
+        let mut found: Vec<(String, String)> = store
+            .turns(&ids)?
+            .into_iter()
+            .map(|game| (game.id, game.to_move))
+            .collect();
+        found.sort();
+        let expected = [("blacksfirst", "black"), ("whitesfirst", "black")]
+            .map(|(id, side)| (id.to_string(), side.to_string()));
+        assert_eq!(found, expected);
+        Ok(())
+    }
 }
