@@ -38,8 +38,8 @@ pub(crate) struct GameRow {
     pub(crate) days_per_move: Option<i64>,
     /// The side to move's deadline in a correspondence game (ms since 1970).
     pub(crate) deadline_ms: Option<i64>,
-    /// The side to move while the game goes on between seated players (written, never read
-    /// back: the moves say it), for lists of games by whose turn it is.
+    /// The side to move while the game goes on between seated players, for lists of games by
+    /// whose turn it is (a round read back takes it from its moves).
     pub(crate) to_move: Option<String>,
 }
 
