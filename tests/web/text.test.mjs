@@ -43,3 +43,34 @@ test('a clock becomes the API time of a new game like it', () => {
   assert.deepEqual(T.timeBody('8+4'), { minutes: 8, increment_s: 4 });
   assert.equal(T.timeBody('none'), null);
 });
+
+test('correspondence time left reads in whole days, hours and minutes, never more than there is', () => {
+  const min = 60000;
+  const hour = 60 * min;
+  const day = 24 * hour;
+  assert.equal(T.timeLeftText(2 * day + 4 * hour + 59 * min), '2 days 4 h left');
+  assert.equal(T.timeLeftText(3 * day - 1), '2 days 23 h left');
+  assert.equal(T.timeLeftText(day), '1 day left');
+  assert.equal(T.timeLeftText(7 * day), '7 days left');
+  assert.equal(T.timeLeftText(5 * hour + 12 * min + 30000), '5 h 12 min left');
+  assert.equal(T.timeLeftText(hour), '1 h left');
+  assert.equal(T.timeLeftText(12 * min), '12 min left');
+  assert.equal(T.timeLeftText(59000), 'less than a minute left');
+  assert.equal(T.timeLeftText(0), 'no time left');
+  assert.equal(T.timeLeftText(-5), 'no time left');
+  assert.equal(T.timeLeftText(undefined), 'no time left');
+});
+
+test('a correspondence game is made again with its days per move', () => {
+  assert.deepEqual(T.timeOfGame({ correspondence: { days_per_move: 3, deadline_ms: 1 }, clock: null }), { days_per_move: 3 });
+  assert.deepEqual(T.timeOfGame({ correspondence: null, clock: { base_ms: 180000, increment_ms: 2000 } }), { minutes: 3, increment_s: 2 });
+  assert.equal(T.timeOfGame({ correspondence: null, clock: null }), null);
+  assert.equal(T.perMoveText(1), '1 day per move');
+  assert.equal(T.perMoveText(7), '7 days per move');
+  assert.deepEqual(T.DAYS_PER_MOVE, [1, 2, 3, 7]);
+});
+
+test('the title counts the games waiting for your move', () => {
+  assert.equal(T.countedTitle(2, 'Bashni'), '(2) Bashni');
+  assert.equal(T.countedTitle(0, 'Bashni'), 'Bashni');
+});

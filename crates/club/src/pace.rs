@@ -245,6 +245,46 @@ impl fmt::Display for Control {
     }
 }
 
+/// The seconds in a day, as PDN's `TimeControl` tag counts a correspondence move's period.
+const DAY_SECONDS: u64 = 24 * 60 * 60;
+
+impl Control {
+    /// The value of PDN's `TimeControl` tag. A clock is written in seconds plus seconds, as
+    /// [`TimeControl::pdn_tag`] writes it (`180+2`). A correspondence control is written as
+    /// one move per period of seconds, the form the PGN standard gives for moves in a time
+    /// (and that correspondence sites write): 3 days per move is `1/259200`.
+    pub fn pdn_tag(&self) -> String {
+        match *self {
+            Control::Clock { .. } => self
+                .time_control()
+                .map(|control| control.pdn_tag())
+                .unwrap_or_default(),
+            Control::Correspondence { days_per_move } => {
+                format!("1/{}", u64::from(days_per_move) * DAY_SECONDS)
+            }
+        }
+    }
+
+    /// Reads a `TimeControl` tag as [`Control::pdn_tag`] writes it: `180+2` (or `60`,
+    /// seconds without increment) is a clock, `1/86400` one of the offered correspondence
+    /// controls. `None` for any other value (`-`, `?`, several moves in a period like
+    /// `40/7200`, a number of days that is not offered).
+    pub fn from_pdn_tag(tag: &str) -> Option<Control> {
+        let tag = tag.trim();
+        match tag.split_once('/') {
+            Some((moves, seconds)) => {
+                let seconds: u64 = seconds.trim().parse().ok()?;
+                if moves.trim() != "1" || !seconds.is_multiple_of(DAY_SECONDS) {
+                    return None;
+                }
+                let days = u32::try_from(seconds / DAY_SECONDS).ok()?;
+                Control::correspondence(days).ok()
+            }
+            None => TimeControl::parse_seconds(tag).ok().map(Control::from),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -357,5 +397,33 @@ mod tests {
             .to_string(),
             "1.5+0.5"
         );
+    }
+
+    #[test]
+    fn pdn_time_control_tags_read_back() {
+        for days in CORRESPONDENCE_DAYS {
+            let control = Control::correspondence(days).expect("offered");
+            let tag = control.pdn_tag();
+            assert_eq!(tag, format!("1/{}", u64::from(days) * 86_400));
+            assert_eq!(Control::from_pdn_tag(&tag), Some(control));
+        }
+        assert_eq!(
+            Control::correspondence(3).map(|c| c.pdn_tag()),
+            Ok("1/259200".into())
+        );
+        for (_, clock) in TimeControl::RULEBOOK {
+            let control = Control::from(clock);
+            assert_eq!(control.pdn_tag(), clock.pdn_tag());
+            assert_eq!(Control::from_pdn_tag(&control.pdn_tag()), Some(control));
+        }
+        assert_eq!(
+            Control::from_pdn_tag(" 60 "),
+            Some(Control::minutes_plus_seconds(1, 0))
+        );
+        for other in [
+            "-", "?", "", "40/7200", "1/432000", "1/90000", "2/172800", "1/x", "1/",
+        ] {
+            assert_eq!(Control::from_pdn_tag(other), None, "{other:?}");
+        }
     }
 }

@@ -11,6 +11,7 @@ use bashni_pdn::{RawGame, ResultToken};
 use bashni_rules::{Color, Game, Position, TimeControl, Variant};
 
 use crate::app::{Acted, ActionError, Answer, App, GameSlot, StateText};
+use crate::correspondence::Correspondence;
 use crate::round::{
     DrawAction, EndReason, MAX_PLIES, Mode, Player, RematchAction, RematchStep, Round, RoundError,
     Seat,
@@ -54,6 +55,8 @@ pub struct NewGame {
     pub name: Option<String>,
     /// At one screen: the other side's name.
     pub opponent_name: Option<String>,
+    /// Days per move of a correspondence game (then `control` is `None`).
+    pub days_per_move: Option<u32>,
 }
 
 /// A made game: its id, the creator's seat and token, and the invite for a friend.
@@ -88,9 +91,33 @@ pub fn check_control(control: TimeControl) -> Result<TimeControl, ActionError> {
     Ok(control)
 }
 
+/// Checks a correspondence game's days per move, and that it is a game for two people
+/// online with no clock besides.
+pub fn check_correspondence(new: &NewGame) -> Result<Option<Correspondence>, ActionError> {
+    let Some(days) = new.days_per_move else {
+        return Ok(None);
+    };
+    let rule = Correspondence::new(days)
+        .map_err(|error| ActionError::Invalid(format!("time.days_per_move: {error}")))?;
+    if new.mode != Mode::Friend {
+        return Err(ActionError::Invalid(format!(
+            "time.days_per_move: correspondence is for two people online (mode friend), \
+             not for a game in mode {}",
+            new.mode.name()
+        )));
+    }
+    if new.control.is_some() {
+        return Err(ActionError::Invalid(
+            "time: a game has a clock or days per move, not both".into(),
+        ));
+    }
+    Ok(Some(rule))
+}
+
 /// Makes a game.
 pub async fn create(app: &Arc<App>, new: NewGame) -> Result<Created, ActionError> {
     let control = new.control.map(check_control).transpose()?;
+    let correspondence = check_correspondence(&new)?;
     let creator = match new.color {
         ColorChoice::Color(color) => color,
         ColorChoice::Random if coin()? => Color::White,
@@ -98,6 +125,8 @@ pub async fn create(app: &Arc<App>, new: NewGame) -> Result<Created, ActionError
     };
     let token = random_hex(16)?;
     let mut round = Round::new(new_game_id()?, new.mode, new.start, control);
+    // The first deadline starts once the second player takes the free seat.
+    round.correspondence = correspondence;
     let name = new.name.unwrap_or_default();
     let seat = match new.mode {
         Mode::Local => Seat::Both,
@@ -531,6 +560,9 @@ pub fn pdn_text(round: &Round) -> String {
         ];
         if let Some(control) = round.control() {
             tags.push(("TimeControl".to_string(), control.pdn_tag()));
+        }
+        if let Some(rule) = round.correspondence {
+            tags.push(("TimeControl".to_string(), rule.control().pdn_tag()));
         }
         tags
     } else {

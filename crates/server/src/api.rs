@@ -82,15 +82,48 @@ fn read_variant(name: &str) -> Result<Variant, ApiError> {
     Ok(actions::variant_named(name)?)
 }
 
-/// The `time` of a new game: minutes for the game and seconds added per move.
+/// The `time` of a new game: minutes for the game and seconds added per move, or days per
+/// move for a correspondence game.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TimeRequest {
     /// Minutes for the game.
-    pub minutes: f64,
+    pub minutes: Option<f64>,
     /// Seconds added after each move.
-    #[serde(default)]
-    pub increment_s: f64,
+    pub increment_s: Option<f64>,
+    /// Days for each move of a correspondence game: 1, 2, 3 or 7.
+    pub days_per_move: Option<f64>,
+}
+
+/// A game's `time`: a clock, or days per move (checked against the offered days later).
+fn time_rule(time: &TimeRequest) -> Result<(Option<TimeControl>, Option<u32>), ApiError> {
+    if let Some(days) = time.days_per_move {
+        if time.minutes.is_some() || time.increment_s.is_some() {
+            return Err(ApiError::bad_request(
+                "time: give minutes and increment_s for a clock, or days_per_move alone for \
+                 correspondence",
+            ));
+        }
+        if days.fract() != 0.0 || !(0.0..=f64::from(u32::MAX)).contains(&days) {
+            return Err(ApiError::bad_request(
+                "time.days_per_move: expected a whole number of days: 1, 2, 3 or 7",
+            ));
+        }
+        return Ok((None, Some(days as u32)));
+    }
+    let minutes = time.minutes.ok_or_else(|| {
+        ApiError::bad_request("time.minutes: missing (or give days_per_move for correspondence)")
+    })?;
+    let control =
+        TimeControl::from_numbers(minutes, BaseUnit::Minutes, time.increment_s.unwrap_or(0.0))
+            .map_err(|error| {
+                let field = match error {
+                    TimeControlError::IncrementOutOfRange => "time.increment_s",
+                    _ => "time.minutes",
+                };
+                ApiError::bad_request(format!("{field}: {error}"))
+            })?;
+    Ok((Some(control), None))
 }
 
 /// `POST /api/games`.
@@ -131,21 +164,10 @@ fn new_game(request: CreateRequest) -> Result<NewGame, ApiError> {
                 .ok_or_else(|| ApiError::bad_request("color: expected white, black or random"))?,
         ),
     };
-    let control = request
-        .time
-        .as_ref()
-        .map(|time| {
-            TimeControl::from_numbers(time.minutes, BaseUnit::Minutes, time.increment_s).map_err(
-                |error| {
-                    let field = match error {
-                        TimeControlError::IncrementOutOfRange => "time.increment_s",
-                        _ => "time.minutes",
-                    };
-                    ApiError::bad_request(format!("{field}: {error}"))
-                },
-            )
-        })
-        .transpose()?;
+    let (control, days_per_move) = match &request.time {
+        Some(time) => time_rule(time)?,
+        None => (None, None),
+    };
     Ok(NewGame {
         mode,
         start,
@@ -154,6 +176,7 @@ fn new_game(request: CreateRequest) -> Result<NewGame, ApiError> {
         control,
         name: name_field(request.name.as_deref())?,
         opponent_name: name_field(request.opponent_name.as_deref())?,
+        days_per_move,
     })
 }
 
@@ -165,6 +188,8 @@ pub async fn create(
 ) -> Result<Response, ApiError> {
     let request: CreateRequest = parse_body(body)?;
     let new = new_game(request)?;
+    // A refused time rule does not count as a new game.
+    actions::check_correspondence(&new)?;
     app.allow_new_games(client, 1)?;
     let created = actions::create(&app, new).await?;
     let state: Value = serde_json::from_str(&created.state.json).unwrap_or_default();

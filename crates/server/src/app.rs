@@ -256,6 +256,8 @@ pub struct Settings {
     /// Whether the server runs behind a balancer that adds the client's address to
     /// `X-Forwarded-For` (limits per address then count that address).
     pub behind_proxy: bool,
+    /// How often the server looks for correspondence games past their deadline.
+    pub deadline_sweep: Duration,
 }
 
 impl Settings {
@@ -278,6 +280,7 @@ impl Default for Settings {
             keep_idle: Duration::from_secs(600),
             keep_finished: Duration::from_secs(5),
             behind_proxy: false,
+            deadline_sweep: Duration::from_secs(10),
         }
     }
 }
@@ -515,22 +518,66 @@ impl App {
         Ok((live.state_text(seat), seat))
     }
 
-    /// Stores a flag fall if the side to move has run out of time; says whether it did.
+    /// Stores a flag fall if the side to move has run out of time (on the clock, or past a
+    /// correspondence deadline); says whether it did.
     async fn settle_flag(
         &self,
         slot: &Arc<GameSlot>,
         live: &mut Live,
     ) -> Result<bool, ActionError> {
-        if live.round.clock.flagged(Instant::now()).is_none() {
+        let now = Instant::now();
+        let now_ms = crate::round::now_ms();
+        if live.round.clock.flagged(now).is_none() && live.round.overdue(now_ms).is_none() {
             return Ok(false);
         }
         let mut next = live.round.clone();
         let was = next.version;
-        if !next.check_flag(Instant::now()) {
+        if !next.check_flag(now) && !next.end_overdue(now, now_ms) {
             return Ok(false);
         }
         self.commit(slot, live, next, Change::Game, was).await?;
         Ok(true)
+    }
+
+    /// Ends the correspondence games whose deadline has passed at `now_ms`, whether anyone
+    /// watches them or not; returns how many this server ended. With a database shared by
+    /// several servers each ending is stored only against the version it was computed on:
+    /// a game another server ended first is found changed (and read again), not ended twice.
+    pub async fn end_overdue_games(self: &Arc<Self>, now_ms: i64) -> Result<usize, StoreError> {
+        let ids = self
+            .database
+            .overdue(now_ms, crate::store::OVERDUE_PER_SWEEP)
+            .await?;
+        let mut ended = 0;
+        for id in ids {
+            let slot = match self.slot(&id).await {
+                Ok(slot) => slot,
+                Err(error) => {
+                    tracing::warn!(game = %id, "an overdue game cannot be read: {error:?}");
+                    continue;
+                }
+            };
+            let mut live = slot.live.lock().await;
+            let mut next = live.round.clone();
+            let was = next.version;
+            if !next.end_overdue(Instant::now(), now_ms) {
+                continue;
+            }
+            match self.commit(&slot, &mut live, next, Change::Game, was).await {
+                Ok(()) => {
+                    ended += 1;
+                    tracing::debug!(game = %id, "the time for a correspondence move ran out");
+                }
+                Err(ActionError::Store(error)) if error.kind == StoreErrorKind::Stale => {
+                    tracing::debug!(game = %id, "another server changed the overdue game first");
+                }
+                // Logged where it failed; the next sweep tries again.
+                Err(_) => {}
+            }
+            drop(live);
+            self.after_change(&slot);
+        }
+        Ok(ended)
     }
 
     /// Stores `next` (the round after `change`, computed on version `was`); on success it
@@ -759,8 +806,22 @@ impl App {
         before - games.len()
     }
 
-    /// Sweeps the games in memory every few seconds, for as long as the server runs.
+    /// Sweeps the games in memory every few seconds, and ends correspondence games past
+    /// their deadline every [`Settings::deadline_sweep`], for as long as the server runs.
     pub fn start_sweeping(self: &Arc<Self>) {
+        let app = Arc::downgrade(self);
+        let every = self.settings.deadline_sweep;
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(every);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tick.tick().await;
+                let Some(app) = app.upgrade() else { break };
+                if let Err(error) = app.end_overdue_games(crate::round::now_ms()).await {
+                    tracing::warn!("cannot look for games past their deadline: {error}");
+                }
+            }
+        });
         let app = Arc::downgrade(self);
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(Duration::from_secs(2));

@@ -40,6 +40,7 @@ const FILES: &[(&str, &str)] = &[
         "analysis-board.js",
         include_str!("../web/analysis-board.js"),
     ),
+    ("your-turn.js", include_str!("../web/your-turn.js")),
 ];
 
 /// The modules every view imports.

@@ -14,6 +14,7 @@ pub mod api;
 pub mod app;
 pub mod assets;
 pub mod connections;
+pub mod correspondence;
 pub mod diagram;
 pub mod engines;
 pub mod error;
@@ -21,6 +22,7 @@ pub mod export;
 pub mod round;
 pub mod secret;
 pub mod store;
+pub mod turns;
 pub mod variation;
 pub mod view;
 pub mod ws;
@@ -71,6 +73,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/diagram.png", get(export::position_png))
         .route("/api/games/{id}/diagram.png", get(export::game_png))
         .route("/api/games/{id}/game.gif", get(export::game_gif))
+        .route("/api/your-turn", post(turns::your_turn))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES));
     let upload = Router::new()
         .route("/api/pdn", post(api::upload))

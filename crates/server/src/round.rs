@@ -12,6 +12,8 @@ use bashni_rules::{
     Variant,
 };
 
+use crate::correspondence::Correspondence;
+
 /// The most plies a game may hold, played or uploaded; beyond it a move is refused.
 pub const MAX_PLIES: usize = 1000;
 
@@ -290,6 +292,9 @@ pub struct Round {
     pub aborted: bool,
     /// A rematch offered after the game, and the new game once it is made.
     pub rematch: Option<Rematch>,
+    /// Days per move and the side to move's deadline, in a correspondence game (see
+    /// [`crate::correspondence`]).
+    pub correspondence: Option<Correspondence>,
 }
 
 /// A rematch offered after a game between people (or asked for against the engine or at one
@@ -363,6 +368,7 @@ impl Round {
             move_clocks: Vec::new(),
             aborted: false,
             rematch: None,
+            correspondence: None,
         }
     }
 
@@ -504,6 +510,7 @@ impl Round {
             Some(_) => self.clock.stop(now),
             None => {}
         }
+        self.settle_deadline();
     }
 
     /// Starts the engine's clock at `now`, when its search starts and its clock runs (see
@@ -600,6 +607,9 @@ impl Round {
             self.check_flag(now);
             return Err(conflict(format!("{mover} ran out of time")));
         }
+        if self.end_overdue(now, now_ms()) {
+            return Err(conflict(format!("{mover}'s time for this move ran out")));
+        }
         if self.game.ply() >= MAX_PLIES {
             return Err(conflict(format!(
                 "the game has reached the server's limit of {MAX_PLIES} plies; \
@@ -615,6 +625,7 @@ impl Round {
         self.clock.moved(now);
         self.settle_clock(now);
         self.touch();
+        self.start_turn();
         let times = [Color::White, Color::Black].map(|c| self.clock.stored(c).map(millis));
         self.move_clocks.push(times);
         Ok(())
@@ -663,15 +674,20 @@ impl Round {
         if let Some(refusal) = self.abort_refusal(Some(seat)) {
             return Err(refusal);
         }
+        self.mark_aborted();
+        self.settle_clock(now);
+        self.touch();
+        Ok(())
+    }
+
+    /// Marks the game aborted: it ends without a result and does not count.
+    pub fn mark_aborted(&mut self) {
         self.aborted = true;
         // Nobody can join an aborted game, nor answer a draw offer in it.
         self.invite = None;
         if let Some(by) = self.game.draw_offer() {
             let _ = self.game.decline_draw(by.opponent());
         }
-        self.settle_clock(now);
-        self.touch();
-        Ok(())
     }
 
     /// A rematch action by `seat` after the game. Between people online an offer waits for
@@ -757,7 +773,8 @@ impl Round {
     /// The rematch of this game, with id `id`: the same variant, mode, clock, start position,
     /// players and engine level, the colours swapped, both seats taken. Each player keeps
     /// their seat token (so the token of White here holds Black there); the engine's seat
-    /// has none, as always.
+    /// has none, as always. A correspondence game's rematch has the same days per move, and
+    /// its first deadline starts at once.
     pub fn rematch_round(&self, id: String, now: Instant) -> Round {
         let mut round = Round::new(id, self.mode, *self.game.start_position(), self.control());
         round.white = self.black.clone();
@@ -769,7 +786,12 @@ impl Round {
             Seat::Black => Seat::White,
             other => other,
         });
+        round.correspondence = self.correspondence.map(|rule| Correspondence {
+            deadline_ms: None,
+            ..rule
+        });
         round.settle_clock(now);
+        round.start_turn();
         round
     }
 
@@ -930,6 +952,8 @@ impl Round {
         self.invite = None;
         self.settle_clock(now);
         self.touch();
+        // With both seats taken a correspondence game's first deadline starts.
+        self.start_turn();
         Ok(Seat::of(color))
     }
 

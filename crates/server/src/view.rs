@@ -155,6 +155,7 @@ pub struct GameStateView<'a> {
     result: Option<Value>,
     rematch: Option<Value>,
     invite_url: Option<String>,
+    correspondence: Option<Value>,
     /// Grows with every change of the game.
     pub version: u64,
 }
@@ -252,6 +253,12 @@ pub fn update_view<'a>(
             })
         }),
         invite_url,
+        correspondence: round.correspondence.map(|rule| {
+            serde_json::json!({
+                "days_per_move": rule.days_per_move,
+                "deadline_ms": rule.deadline_ms,
+            })
+        }),
         version: round.version,
     }
 }

@@ -8,7 +8,7 @@ import { GameSocket } from './socket.js';
 import { premoveMatch } from './selection.js';
 import * as S from './state.js';
 import { capital, otherColor, towerText, formatClock, resultText, variantName, modeName,
-  moveLabel, positionLines, timeOfClock } from './text.js';
+  moveLabel, positionLines, timeOfGame, timeLeftText, perMoveText } from './text.js';
 import { analysisView, evalBar, evalGraph } from './analysis.js';
 import { play as playSound, soundElements } from './sound.js';
 
@@ -121,6 +121,7 @@ class GamePage {
     e('inspector', el('p', { id: 'inspector', class: 'inspector', 'aria-live': 'polite' }, 'Point at a tower (or tap and hold) to see what it is made of.'));
     e('announce', el('p', { id: 'announce', class: 'visually-hidden', 'aria-live': 'polite', role: 'log' }));
     e('status', el('p', { id: 'status', class: 'status' }));
+    e('deadline', el('p', { id: 'deadline', class: 'deadline', hidden: true }));
     e('forced', el('p', { id: 'forced', class: 'forced', hidden: true }, 'Capture is forced.'));
     e('thinking', el('p', { id: 'thinking', class: 'thinking', hidden: true }, 'The engine is thinking…'));
     e('result', el('p', { id: 'result', class: 'result', hidden: true }));
@@ -145,10 +146,11 @@ class GamePage {
       el('button', { type: 'button', id: 'nav-last', title: 'Now (End)', onclick: () => this.goTo(null) }, 'Now »'));
     this.clockTop = el('span', { class: 'clock', role: 'timer' });
     this.clockBottom = el('span', { class: 'clock', role: 'timer' });
+    this.timeLeft = el('span', { class: 'clock days', id: 'time-left' });
     const boardWrap = el('div', { class: 'board-wrap' }, this.topName,
       el('div', { class: 'board-row' }, this.barBox, this.board.svg), this.bottomName, this.inspector);
     const side = el('aside', { class: 'side' },
-      this.title, this.status, this.forced, this.thinking, this.result, this.after, this.viewNote,
+      this.title, this.status, this.deadline, this.forced, this.thinking, this.result, this.after, this.viewNote,
       this.message, this.conn, this.chooserBox, this.drawBox,
       this.moveForm, el('div', { class: 'moves-box' }, this.moveList), navButtons,
       this.controls, this.analysis, this.links, this.positionList, this.announce);
@@ -470,6 +472,12 @@ class GamePage {
       this.clockTop.id = 'clock-' + topColor;
       this.clockBottom.id = 'clock-' + bottomColor;
     }
+    // Correspondence: the time left stands by the side to move, in words.
+    const c = this.state.correspondence;
+    if (c && c.deadline_ms && !this.state.result) {
+      (this.state.turn === topColor ? this.topName : this.bottomName).appendChild(this.timeLeft);
+      this.timeLeft.dataset.color = this.state.turn;
+    }
   }
 
   clockMs(color) {
@@ -480,8 +488,40 @@ class GamePage {
     return Math.max(0, ms);
   }
 
+  // Correspondence: the deadline in words instead of a ticking clock. A deadline that has
+  // passed is asked about, so the server ends the game.
+  tickDeadline() {
+    const s = this.state;
+    const c = s.correspondence;
+    const box = this.deadline;
+    box.hidden = !c;
+    if (!c) return;
+    const per = perMoveText(c.days_per_move);
+    let text;
+    let left = null;
+    if (s.result || !c.deadline_ms) {
+      text = 'Correspondence, ' + per + '.' + (s.result ? '' : ' The time starts when both players are in.');
+    } else {
+      left = c.deadline_ms - Date.now();
+      text = capital(s.turn) + ' to move: ' + timeLeftText(left) + ' (' + per + ').';
+    }
+    if (box.textContent !== text) box.textContent = text;
+    box.dataset.deadlineMs = c.deadline_ms && !s.result ? String(c.deadline_ms) : '';
+    box.title = c.deadline_ms && !s.result ? 'Until ' + new Date(c.deadline_ms).toLocaleString() : '';
+    if (left !== null) {
+      const words = timeLeftText(left);
+      if (this.timeLeft.textContent !== words) this.timeLeft.textContent = words;
+      this.timeLeft.classList.toggle('low', left < 6 * 3600000);
+      if (left <= 0) {
+        const now = Date.now();
+        if (now - this.flagCheck > 2000) { this.flagCheck = now; this.refresh(); }
+      }
+    }
+  }
+
   tickClocks() {
     const s = this.state;
+    if (s) this.tickDeadline();
     if (!s || !s.clock) return;
     for (const node of [this.clockTop, this.clockBottom]) {
       const color = node.dataset.color;
@@ -680,7 +720,7 @@ class GamePage {
 
   async newLikeThis() {
     const s = this.state;
-    const body = { variant: s.variant, mode: s.mode, time: timeOfClock(s.clock) };
+    const body = { variant: s.variant, mode: s.mode, time: timeOfGame(s) };
     const engineSeat = s.white.kind === 'engine' ? s.white : (s.black.kind === 'engine' ? s.black : null);
     if (s.mode === 'engine' && engineSeat) body.level = engineSeat.level;
     if (s.mode !== 'local') body.color = this.you === 'black' ? 'black' : 'white';

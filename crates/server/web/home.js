@@ -2,7 +2,8 @@
 
 import { el, append, clear, field, select } from './dom.js';
 import { api, seats, prefs, createGame } from './api.js';
-import { TIME_PRESETS, levelOptions, timeBody, variantName, modeName } from './text.js';
+import { TIME_PRESETS, levelOptions, timeBody, variantName, modeName, DAYS_PER_MOVE } from './text.js';
+import { yourTurnSection } from './your-turn.js';
 
 const PAGE = 10;
 
@@ -77,7 +78,10 @@ export function homePage(app) {
     { value: 'black', label: 'Black' },
     { value: 'random', label: 'Random' },
   ], 'white');
-  const time = select('time', TIME_PRESETS, 'none');
+  const time = select('time', TIME_PRESETS.concat([{ value: 'days', label: 'Correspondence (days per move)' }]), 'none');
+  const days = select('days', DAYS_PER_MOVE.map((d) => ({ value: d, label: d + (d === 1 ? ' day' : ' days') })), 3);
+  const daysField = field('Days per move', days, 'Each move may take this long. Time not used does not carry over.');
+  const daysOption = time.querySelector('option[value="days"]');
   const name = el('input', { id: 'name', type: 'text', maxlength: 40, value: savedName, placeholder: 'Your name', autocomplete: 'nickname' });
   const opponent = el('input', { id: 'opponent-name', type: 'text', maxlength: 40, placeholder: 'Second player' });
   const error = el('p', { class: 'error', id: 'create-error', role: 'alert' });
@@ -91,8 +95,13 @@ export function homePage(app) {
     colorField.hidden = mode.value === 'local';
     opponentField.hidden = mode.value !== 'local';
     nameField.querySelector('.label').textContent = mode.value === 'local' ? 'First player\'s name (White)' : 'Your name';
+    // Correspondence is for two people online only.
+    daysOption.disabled = daysOption.hidden = mode.value !== 'friend';
+    if (daysOption.disabled && time.value === 'days') time.value = 'none';
+    daysField.hidden = time.value !== 'days';
   };
   mode.addEventListener('change', sync);
+  time.addEventListener('change', sync);
   sync();
 
   const form = el('form', { id: 'new-game', class: 'card' },
@@ -102,6 +111,7 @@ export function homePage(app) {
     levelField,
     colorField,
     field('Clock', time),
+    daysField,
     nameField,
     opponentField,
     el('button', { type: 'submit', id: 'create', class: 'primary' }, 'Start the game'),
@@ -109,7 +119,8 @@ export function homePage(app) {
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     error.textContent = '';
-    const body = { variant: variant.value, mode: mode.value, time: timeBody(time.value) };
+    const body = { variant: variant.value, mode: mode.value,
+      time: time.value === 'days' ? { days_per_move: Number(days.value) } : timeBody(time.value) };
     if (mode.value === 'engine') body.level = Number(level.value);
     if (mode.value !== 'local') body.color = color.value;
     if (name.value.trim()) body.name = name.value.trim();
@@ -166,6 +177,7 @@ export function homePage(app) {
   lists.push(gameList('records', 'Game records', 'status=records', 'No records uploaded yet.'));
 
   append(app, [
+    yourTurnSection(document.title),
     el('div', { class: 'home' },
       el('div', { class: 'col' }, form,
         el('section', { class: 'card' }, el('h2', null, 'Study'),

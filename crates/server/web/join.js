@@ -2,7 +2,7 @@
 
 import { el, append, clear, field } from './dom.js';
 import { api, seats, prefs, gamePath } from './api.js';
-import { variantName } from './text.js';
+import { variantName, perMoveText } from './text.js';
 
 /** The join page of game `id` with invite code `invite`. */
 export function joinPage(app, id, invite) {
@@ -30,7 +30,8 @@ export function joinPage(app, id, invite) {
     const free = state.white && state.white.joined ? 'black' : 'white';
     if (!have) {
       info.textContent = (creator && creator.name ? creator.name : 'A player') + ' invites you to play ' +
-        variantName(state.variant) + '. You play ' + free + '.';
+        variantName(state.variant) + (state.correspondence ? ', ' + perMoveText(state.correspondence.days_per_move) : '') +
+        '. You play ' + free + '.';
     }
   }).catch((e) => {
     if (e.status === 404) {

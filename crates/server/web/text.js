@@ -127,3 +127,36 @@ export function scoreValue(text, limit = 5) {
 export function moveLabel(number, color) {
   return number + (color === 'black' ? '…' : '.');
 }
+
+/** The days per move a correspondence game may have. */
+export const DAYS_PER_MOVE = [1, 2, 3, 7];
+
+/** "1 day per move", "3 days per move". */
+export function perMoveText(days) {
+  return days + (days === 1 ? ' day' : ' days') + ' per move';
+}
+
+/** The API's `time` of a new game like `state`: its days per move, or its clock. */
+export function timeOfGame(state) {
+  if (state && state.correspondence) return { days_per_move: state.correspondence.days_per_move };
+  return timeOfClock(state && state.clock);
+}
+
+/** Time left before a deadline, in words: "2 days 4 h left", "5 h 12 min left", "12 min left".
+ * Whole units only, rounded down: it never shows more time than there is. */
+export function timeLeftText(ms) {
+  if (!(ms > 0)) return 'no time left';
+  const minutes = Math.floor(ms / 60000);
+  const days = Math.floor(minutes / 1440);
+  const hours = Math.floor((minutes % 1440) / 60);
+  const mins = minutes % 60;
+  if (days > 0) return days + (days === 1 ? ' day' : ' days') + (hours ? ' ' + hours + ' h' : '') + ' left';
+  if (hours > 0) return hours + ' h' + (mins ? ' ' + mins + ' min' : '') + ' left';
+  if (mins > 0) return mins + ' min left';
+  return 'less than a minute left';
+}
+
+/** The page's title with the number of games waiting for your move in front: "(2) Bashni". */
+export function countedTitle(count, title) {
+  return count > 0 ? '(' + count + ') ' + title : title;
+}

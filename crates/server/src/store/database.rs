@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use super::postgres::Heard;
-use super::{Change, GameSummary, ListFilter, PgStore, Store, StoreError};
+use super::{Change, GameSummary, ListFilter, PgStore, Store, StoreError, TurnSummary};
 use crate::round::Round;
 
 /// The SQLite store on a thread of its own: every call is queued and runs there, one at a
@@ -213,6 +213,27 @@ impl Database {
     pub fn listen(&self, changes: tokio::sync::mpsc::Sender<Heard>) {
         if let Backend::Postgres(store) = &self.backend {
             store.listen(changes);
+        }
+    }
+
+    /// The ids of correspondence games whose deadline is at or before `now_ms`, the longest
+    /// overdue first, at most `limit`.
+    pub async fn overdue(&self, now_ms: i64, limit: u32) -> Result<Vec<String>, StoreError> {
+        match &self.backend {
+            Backend::Sqlite { thread, .. } => {
+                thread
+                    .run(move |store| store.overdue(now_ms, limit))
+                    .await?
+            }
+            Backend::Postgres(store) => store.overdue(now_ms, limit).await,
+        }
+    }
+
+    /// The games among `ids` that go on between seated players, with their side to move.
+    pub async fn turns(&self, ids: Vec<String>) -> Result<Vec<TurnSummary>, StoreError> {
+        match &self.backend {
+            Backend::Sqlite { thread, .. } => thread.run(move |store| store.turns(&ids)).await?,
+            Backend::Postgres(store) => store.turns(&ids).await,
         }
     }
 }

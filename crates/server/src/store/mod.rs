@@ -187,3 +187,43 @@ pub(crate) const SUMMARY_COLUMNS: &str = "g.id, g.variant, g.mode, g.white_name,
 
 /// The order of every list: newest first, ties by id (as [`ListFilter::before`] counts).
 pub(crate) const LIST_ORDER: &str = "ORDER BY g.updated_ms DESC, g.id DESC";
+
+/// A game going on between seated players, as a list of whose turn it is needs it.
+#[derive(Clone, Debug)]
+pub struct TurnSummary {
+    /// The game's id.
+    pub id: String,
+    /// `bashni` or `russian`.
+    pub variant: String,
+    /// White's name.
+    pub white: String,
+    /// Black's name.
+    pub black: String,
+    /// White's seat token (compared, never shown).
+    pub white_token: Option<String>,
+    /// Black's seat token (compared, never shown).
+    pub black_token: Option<String>,
+    /// The engine's colour, in a game against the engine.
+    pub engine_color: Option<String>,
+    /// The side to move: `white` or `black`.
+    pub to_move: String,
+    /// Days per move of a correspondence game.
+    pub days_per_move: Option<u32>,
+    /// The side to move's deadline in a correspondence game (ms since 1970).
+    pub deadline_ms: Option<i64>,
+    /// How many plies have been played.
+    pub plies: u32,
+    /// When it last changed (ms since 1970).
+    pub updated_ms: i64,
+}
+
+/// The columns of [`TurnSummary`], in its order, read from `games g`.
+pub(crate) const TURN_COLUMNS: &str = "g.id, g.variant, g.white_name, g.black_name, \
+    g.white_token, g.black_token, g.engine_color, g.to_move, g.days_per_move, g.deadline_ms, \
+    (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id), g.updated_ms";
+
+/// The most games one list of turns reads.
+pub const MAX_TURN_GAMES: usize = 100;
+
+/// The most overdue games one sweep ends.
+pub const OVERDUE_PER_SWEEP: u32 = 100;

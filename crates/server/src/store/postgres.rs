@@ -12,6 +12,7 @@ use tokio_postgres::{AsyncMessage, NoTls, Row};
 use super::rows::{GameRow, MoveRow, move_row, round_of, row_of};
 use super::{
     Change, GameSummary, LIST_ORDER, ListFilter, SUMMARY_COLUMNS, StoreError, StoreErrorKind,
+    TURN_COLUMNS, TurnSummary,
 };
 use crate::round::Round;
 
@@ -86,6 +87,18 @@ const MIGRATIONS: &[&str] = &[
         WHERE result IS NOT NULL AND mode <> 'record' AND reason_code <> 'aborted';",
     // 7: the list of game records read from PDN.
     "CREATE INDEX games_records ON games(updated_ms, id) WHERE mode = 'record';",
+    // 8: correspondence games (days per move, the side to move's deadline, found by the
+    // sweeper through its index), and the side to move of every game going on (filled in
+    // for the games already stored: the start's side, or the other after an odd number of
+    // moves).
+    "ALTER TABLE games ADD COLUMN days_per_move INTEGER;
+    ALTER TABLE games ADD COLUMN deadline_ms BIGINT;
+    ALTER TABLE games ADD COLUMN to_move TEXT;
+    UPDATE games SET to_move = CASE
+        WHEN ((SELECT COUNT(*) FROM moves m WHERE m.game_id = games.id) % 2 = 0)
+            = (substr(start_fen, 1, 1) = 'W') THEN 'white' ELSE 'black' END
+        WHERE result IS NULL AND mode <> 'record' AND white_joined AND black_joined;
+    CREATE INDEX games_by_deadline ON games(deadline_ms) WHERE deadline_ms IS NOT NULL;",
 ];
 
 /// How long a server holds an engine job without renewing it, in ms.
@@ -102,7 +115,8 @@ const MIGRATION_LOCK: i64 = 0x6261_7368_6e69;
 const GAME_COLUMNS: &str = "id, variant, mode, start_fen, level, engine_color, creator, \
     white_name, black_name, white_token, black_token, white_joined, black_joined, invite, \
     base_ms, increment_ms, white_ms, black_ms, result, reason, reason_code, draw_offer, tags, \
-    created_ms, updated_ms, version, last_offer, rematch_by, rematch_game";
+    created_ms, updated_ms, version, last_offer, rematch_by, rematch_game, days_per_move, \
+    deadline_ms, to_move";
 
 impl From<tokio_postgres::Error> for StoreError {
     fn from(error: tokio_postgres::Error) -> StoreError {
@@ -171,6 +185,9 @@ fn game_from_row(row: &Row) -> Result<GameRow, tokio_postgres::Error> {
         last_offer: row.try_get(26)?,
         rematch_by: row.try_get(27)?,
         rematch_game: row.try_get(28)?,
+        days_per_move: row.try_get::<_, Option<i32>>(29)?.map(i64::from),
+        deadline_ms: row.try_get(30)?,
+        to_move: row.try_get(31)?,
     })
 }
 
@@ -278,12 +295,13 @@ impl PgStore {
         let mut client = self.pool.get().await?;
         let transaction = client.transaction().await?;
         let level = game.level.map(i32::from);
+        let days_per_move = game.days_per_move.and_then(|d| i32::try_from(d).ok());
         exec(
             &transaction,
             &format!(
                 "INSERT INTO games ({GAME_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, \
                      $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, \
-                     $24, $25, $26, $27, $28, $29)"
+                     $24, $25, $26, $27, $28, $29, $30, $31, $32)"
             ),
             &[
                 &game.id,
@@ -315,6 +333,9 @@ impl PgStore {
                 &game.last_offer,
                 &game.rematch_by,
                 &game.rematch_game,
+                &days_per_move,
+                &game.deadline_ms,
+                &game.to_move,
             ],
         )
         .await?;
@@ -395,7 +416,8 @@ impl PgStore {
                  black_token = $5, white_joined = $6, black_joined = $7, invite = $8, \
                  white_ms = $9, black_ms = $10, result = $11, reason = $12, reason_code = $13, \
                  draw_offer = $14, updated_ms = $15, version = $16, last_offer = $17, \
-                 rematch_by = $18, rematch_game = $19 WHERE id = $1 AND version = $20",
+                 rematch_by = $18, rematch_game = $19, deadline_ms = $21, to_move = $22 \
+                 WHERE id = $1 AND version = $20",
             &[
                 &game.id,
                 &game.white.0,
@@ -417,6 +439,8 @@ impl PgStore {
                 &game.rematch_by,
                 &game.rematch_game,
                 &was,
+                &game.deadline_ms,
+                &game.to_move,
             ],
         )
         .await?;
@@ -583,6 +607,61 @@ impl PgStore {
                 }
             }
         });
+    }
+}
+
+impl PgStore {
+    /// The ids of correspondence games whose deadline is at or before `now_ms`, the longest
+    /// overdue first, at most `limit`.
+    pub async fn overdue(&self, now_ms: i64, limit: u32) -> Result<Vec<String>, StoreError> {
+        let client = self.pool.get().await?;
+        let statement = client
+            .prepare_cached(
+                "SELECT id FROM games WHERE deadline_ms IS NOT NULL AND deadline_ms <= $1 \
+                 ORDER BY deadline_ms LIMIT $2",
+            )
+            .await?;
+        let rows = client
+            .query(&statement, &[&now_ms, &i64::from(limit)])
+            .await?;
+        rows.iter()
+            .map(|row| row.try_get(0).map_err(StoreError::from))
+            .collect()
+    }
+
+    /// The games among `ids` that go on between seated players, with their side to move.
+    pub async fn turns(&self, ids: &[String]) -> Result<Vec<TurnSummary>, StoreError> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let client = self.pool.get().await?;
+        let statement = client
+            .prepare_cached(&format!(
+                "SELECT {TURN_COLUMNS} FROM games g WHERE g.to_move IS NOT NULL \
+                 AND g.id = ANY($1)"
+            ))
+            .await?;
+        let rows = client.query(&statement, &[&ids]).await?;
+        rows.iter()
+            .map(|row| {
+                let days: Option<i32> = row.try_get(8)?;
+                let plies: i64 = row.try_get(10)?;
+                Ok(TurnSummary {
+                    id: row.try_get(0)?,
+                    variant: row.try_get(1)?,
+                    white: row.try_get(2)?,
+                    black: row.try_get(3)?,
+                    white_token: row.try_get(4)?,
+                    black_token: row.try_get(5)?,
+                    engine_color: row.try_get(6)?,
+                    to_move: row.try_get(7)?,
+                    days_per_move: days.and_then(|d| u32::try_from(d).ok()),
+                    deadline_ms: row.try_get(9)?,
+                    plies: u32::try_from(plies).unwrap_or(u32::MAX),
+                    updated_ms: row.try_get(11)?,
+                })
+            })
+            .collect()
     }
 }
 

@@ -4,6 +4,7 @@ use bashni_engine::Level;
 use bashni_rules::notation::{parse_fen, parse_move, write_fen};
 use bashni_rules::{Color, GameResult, TimeControl, Variant};
 
+use crate::correspondence::Correspondence;
 use crate::round::{Mode, Player, Rematch, Round, Seat, duration_of_ms, millis};
 
 /// A game's row, as both databases hold it.
@@ -33,6 +34,13 @@ pub(crate) struct GameRow {
     pub(crate) last_offer: Option<String>,
     pub(crate) rematch_by: Option<String>,
     pub(crate) rematch_game: Option<String>,
+    /// Days per move of a correspondence game.
+    pub(crate) days_per_move: Option<i64>,
+    /// The side to move's deadline in a correspondence game (ms since 1970).
+    pub(crate) deadline_ms: Option<i64>,
+    /// The side to move while the game goes on between seated players, for lists of games by
+    /// whose turn it is (a round read back takes it from its moves).
+    pub(crate) to_move: Option<String>,
 }
 
 /// A move's row.
@@ -78,6 +86,12 @@ pub(crate) fn row_of(round: &Round) -> GameRow {
             .as_ref()
             .map(|r| r.offered_by.code().to_string()),
         rematch_game: round.rematch.as_ref().and_then(|r| r.game.clone()),
+        days_per_move: round
+            .correspondence
+            .map(|rule| i64::from(rule.days_per_move)),
+        deadline_ms: round.deadline_ms(),
+        to_move: (round.mode != Mode::Record && round.seated() && !round.is_over())
+            .then(|| round.game.side_to_move().code().to_string()),
     }
 }
 
@@ -167,6 +181,12 @@ pub(crate) fn round_of(row: GameRow, moves: &[MoveRow]) -> Result<Round, String>
             game: row.rematch_game,
         });
     round.tags = serde_json::from_str(&row.tags).unwrap_or_default();
+    if let Some(days) = row.days_per_move {
+        let days = u32::try_from(days).map_err(|_| format!("days per move: {days}"))?;
+        let mut rule = Correspondence::new(days).map_err(|e| format!("days per move: {e}"))?;
+        rule.deadline_ms = row.deadline_ms;
+        round.correspondence = Some(rule);
+    }
     round.created_ms = row.created_ms;
     round.updated_ms = row.updated_ms;
     round.version = u64::try_from(row.version).unwrap_or(0);

@@ -9,7 +9,7 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 use super::rows::{GameRow, MoveRow, move_row, round_of, row_of};
 use super::{
     Change, GameSummary, LIST_ORDER, ListFilter, SUMMARY_COLUMNS, StoreError, StoreErrorKind,
-    StoreOptions,
+    StoreOptions, TURN_COLUMNS, TurnSummary,
 };
 use crate::round::Round;
 
@@ -70,6 +70,18 @@ const MIGRATIONS: &[&str] = &[
         WHERE result IS NOT NULL AND mode <> 'record' AND reason_code <> 'aborted';",
     // 6: the list of game records read from PDN.
     "CREATE INDEX games_records ON games(updated_ms, id) WHERE mode = 'record';",
+    // 7: correspondence games (days per move, the side to move's deadline, found by the
+    // sweeper through its index), and the side to move of every game going on (filled in
+    // for the games already stored: the start's side, or the other after an odd number of
+    // moves).
+    "ALTER TABLE games ADD COLUMN days_per_move INTEGER;
+    ALTER TABLE games ADD COLUMN deadline_ms INTEGER;
+    ALTER TABLE games ADD COLUMN to_move TEXT;
+    UPDATE games SET to_move = CASE
+        WHEN ((SELECT COUNT(*) FROM moves m WHERE m.game_id = games.id) % 2 = 0)
+            = (substr(start_fen, 1, 1) = 'W') THEN 'white' ELSE 'black' END
+        WHERE result IS NULL AND mode <> 'record' AND white_joined AND black_joined;
+    CREATE INDEX games_by_deadline ON games(deadline_ms) WHERE deadline_ms IS NOT NULL;",
 ];
 
 /// The games in an SQLite file.
@@ -82,7 +94,8 @@ pub struct Store {
 const GAME_COLUMNS: &str = "id, variant, mode, start_fen, level, engine_color, creator, \
     white_name, black_name, white_token, black_token, white_joined, black_joined, invite, \
     base_ms, increment_ms, white_ms, black_ms, result, reason, reason_code, draw_offer, tags, \
-    created_ms, updated_ms, version, last_offer, rematch_by, rematch_game";
+    created_ms, updated_ms, version, last_offer, rematch_by, rematch_game, days_per_move, \
+    deadline_ms, to_move";
 
 fn game_from_row(row: &Row<'_>) -> rusqlite::Result<GameRow> {
     Ok(GameRow {
@@ -111,6 +124,9 @@ fn game_from_row(row: &Row<'_>) -> rusqlite::Result<GameRow> {
         last_offer: row.get(26)?,
         rematch_by: row.get(27)?,
         rematch_game: row.get(28)?,
+        days_per_move: row.get(29)?,
+        deadline_ms: row.get(30)?,
+        to_move: row.get(31)?,
     })
 }
 
@@ -244,7 +260,7 @@ impl Store {
         transaction.execute(
             &format!(
                 "INSERT INTO games ({GAME_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, \
-                 ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29)"
+                 ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32)"
             ),
             params![
                 game.id,
@@ -276,6 +292,9 @@ impl Store {
                 game.last_offer,
                 game.rematch_by,
                 game.rematch_game,
+                game.days_per_move,
+                game.deadline_ms,
+                game.to_move,
             ],
         )?;
         for ply in 0..round.game.ply() {
@@ -380,6 +399,55 @@ impl Store {
                     reason: row.get(7)?,
                     updated_ms: row.get(8)?,
                     version: u64::try_from(row.get::<_, i64>(9)?).unwrap_or(0),
+                })
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(games)
+    }
+}
+
+impl Store {
+    /// The ids of correspondence games whose deadline is at or before `now_ms`, the longest
+    /// overdue first, at most `limit`.
+    pub fn overdue(&self, now_ms: i64, limit: u32) -> Result<Vec<String>, StoreError> {
+        let connection = self.lock();
+        let mut statement = connection.prepare_cached(
+            "SELECT id FROM games WHERE deadline_ms IS NOT NULL AND deadline_ms <= ?1 \
+             ORDER BY deadline_ms LIMIT ?2",
+        )?;
+        let ids = statement
+            .query_map(params![now_ms, limit], |row| row.get(0))?
+            .collect::<Result<Vec<String>, _>>()?;
+        Ok(ids)
+    }
+
+    /// The games among `ids` that go on between seated players, with their side to move.
+    pub fn turns(&self, ids: &[String]) -> Result<Vec<TurnSummary>, StoreError> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let places: Vec<String> = (1..=ids.len()).map(|n| format!("?{n}")).collect();
+        let sql = format!(
+            "SELECT {TURN_COLUMNS} FROM games g WHERE g.to_move IS NOT NULL AND g.id IN ({})",
+            places.join(", ")
+        );
+        let connection = self.lock();
+        let mut statement = connection.prepare(&sql)?;
+        let games = statement
+            .query_map(rusqlite::params_from_iter(ids), |row| {
+                Ok(TurnSummary {
+                    id: row.get(0)?,
+                    variant: row.get(1)?,
+                    white: row.get(2)?,
+                    black: row.get(3)?,
+                    white_token: row.get(4)?,
+                    black_token: row.get(5)?,
+                    engine_color: row.get(6)?,
+                    to_move: row.get(7)?,
+                    days_per_move: row.get(8)?,
+                    deadline_ms: row.get(9)?,
+                    plies: row.get(10)?,
+                    updated_ms: row.get(11)?,
                 })
             })?
             .collect::<Result<Vec<_>, _>>()?;
@@ -493,7 +561,8 @@ fn update_game(connection: &Connection, game: &GameRow, was: u64) -> Result<(), 
              black_token = ?5, white_joined = ?6, black_joined = ?7, invite = ?8, white_ms = ?9, \
              black_ms = ?10, result = ?11, reason = ?12, reason_code = ?13, draw_offer = ?14, \
              updated_ms = ?15, version = ?16, last_offer = ?17, rematch_by = ?18, \
-             rematch_game = ?19 WHERE id = ?1 AND version = ?20",
+             rematch_game = ?19, deadline_ms = ?21, to_move = ?22 \
+             WHERE id = ?1 AND version = ?20",
         )?
         .execute(params![
             game.id,
@@ -516,6 +585,8 @@ fn update_game(connection: &Connection, game: &GameRow, was: u64) -> Result<(), 
             game.rematch_by,
             game.rematch_game,
             i64::try_from(was).unwrap_or(i64::MAX),
+            game.deadline_ms,
+            game.to_move,
         ])?;
     if changed == 1 {
         Ok(())
@@ -729,6 +800,39 @@ mod tests {
         );
         play(&store, &mut round, "c3-d4")?;
         assert_eq!(load(&store, "g1")?.game.ply(), 1);
+        Ok(())
+    }
+
+    #[test]
+    fn an_older_database_learns_whose_turn_it_is() -> Result<(), StoreError> {
+        let connection = Connection::open_in_memory()?;
+        let before = MIGRATIONS
+            .iter()
+            .position(|sql| sql.contains("ADD COLUMN to_move"))
+            .ok_or(StoreError::other("no migration adds to_move"))?;
+        for sql in &MIGRATIONS[..before] {
+            connection.execute_batch(sql)?;
+        }
+        connection.pragma_update(None, "user_version", before as i64)?;
+        connection.execute_batch(
+            "INSERT INTO games (id, variant, mode, start_fen, white_name, black_name, \
+                 white_joined, black_joined, tags, created_ms, updated_ms, result) VALUES
+                 ('whitesfirst', 'russian', 'local', 'W:W:B', 'A', 'B', 1, 1, '[]', 1, 1, NULL),
+                 ('blacksfirst', 'russian', 'local', 'B:W:B', 'A', 'B', 1, 1, '[]', 1, 1, NULL),
+                 ('over', 'russian', 'local', 'W:W:B', 'A', 'B', 1, 1, '[]', 1, 1, '1-0');
+             INSERT INTO moves (game_id, ply, text, at_ms) VALUES ('whitesfirst', 0, 'c3-d4', 1);",
+        )?;
+        let store = Store::setup(connection, StoreOptions::default(), None)?;
+        let ids = ["whitesfirst", "blacksfirst", "over"].map(String::from);
+        let mut found: Vec<(String, String)> = store
+            .turns(&ids)?
+            .into_iter()
+            .map(|game| (game.id, game.to_move))
+            .collect();
+        found.sort();
+        let expected = [("blacksfirst", "black"), ("whitesfirst", "black")]
+            .map(|(id, side)| (id.to_string(), side.to_string()));
+        assert_eq!(found, expected);
         Ok(())
     }
 }
