@@ -189,6 +189,8 @@ pub enum EndReason {
     Recorded(Option<String>),
     /// Aborted by a player before both sides had moved: the game does not count.
     Aborted,
+    /// Claimed by a player whose opponent, this side, left the game on its turn.
+    Abandoned(Color),
 }
 
 /// How a game ended.
@@ -221,6 +223,7 @@ impl Ending {
             EndReason::Recorded(Some(text)) => text.clone(),
             EndReason::Recorded(None) => "as recorded".to_string(),
             EndReason::Aborted => ABORTED_TEXT.to_string(),
+            EndReason::Abandoned(left) => format!("{left} left the game"),
         }
     }
 
@@ -230,6 +233,7 @@ impl Ending {
             EndReason::Rules(reason) => reason_code(*reason),
             EndReason::Recorded(_) => "recorded",
             EndReason::Aborted => "aborted",
+            EndReason::Abandoned(_) => "abandoned",
         }
     }
 }
@@ -290,6 +294,12 @@ pub struct Round {
     pub aborted: bool,
     /// A rematch offered after the game, and the new game once it is made.
     pub rematch: Option<Rematch>,
+    /// The result claimed because the side to move's player left the game (see
+    /// [`Round::claim_abandoned`]); the side that left is the side to move.
+    pub abandoned: Option<GameResult>,
+    /// When the side to move's turn began (ms since 1970): its opponent's last move, or the
+    /// game's making.
+    pub turn_ms: i64,
 }
 
 /// A rematch offered after a game between people (or asked for against the engine or at one
@@ -363,6 +373,8 @@ impl Round {
             move_clocks: Vec::new(),
             aborted: false,
             rematch: None,
+            abandoned: None,
+            turn_ms: now,
         }
     }
 
@@ -393,6 +405,12 @@ impl Round {
             return Some(Ending {
                 result: None,
                 reason: EndReason::Aborted,
+            });
+        }
+        if let Some(result) = self.abandoned {
+            return Some(Ending {
+                result: Some(result),
+                reason: EndReason::Abandoned(self.game.side_to_move()),
             });
         }
         match self.game.outcome() {
@@ -615,6 +633,7 @@ impl Round {
         self.clock.moved(now);
         self.settle_clock(now);
         self.touch();
+        self.turn_ms = self.updated_ms;
         let times = [Color::White, Color::Black].map(|c| self.clock.stored(c).map(millis));
         self.move_clocks.push(times);
         Ok(())
@@ -844,6 +863,7 @@ impl Round {
         }
         self.settle_clock(now);
         self.touch();
+        self.turn_ms = self.updated_ms;
         Ok(self.game.ply())
     }
 

@@ -70,6 +70,23 @@ const MIGRATIONS: &[&str] = &[
         WHERE result IS NOT NULL AND mode <> 'record' AND reason_code <> 'aborted';",
     // 6: the list of game records read from PDN.
     "CREATE INDEX games_records ON games(updated_ms, id) WHERE mode = 'record';",
+    // 7: the chat of each game, in two rooms (players, watchers), and the players who muted
+    // their opponent (a row for the side that mutes).
+    "CREATE TABLE chat (
+        game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        room TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        author TEXT NOT NULL,
+        name TEXT NOT NULL,
+        text TEXT NOT NULL,
+        at_ms INTEGER NOT NULL,
+        PRIMARY KEY (game_id, room, seq)
+    ) WITHOUT ROWID;
+    CREATE TABLE chat_mutes (
+        game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        side TEXT NOT NULL,
+        PRIMARY KEY (game_id, side)
+    ) WITHOUT ROWID;",
 ];
 
 /// The games in an SQLite file.
@@ -196,7 +213,7 @@ impl Store {
         Ok(())
     }
 
-    fn lock(&self) -> MutexGuard<'_, Connection> {
+    pub(super) fn lock(&self) -> MutexGuard<'_, Connection> {
         // A panic while holding the lock leaves SQLite consistent (transactions roll back).
         self.connection
             .lock()
