@@ -3,7 +3,7 @@
 //! it the round in memory and tell the sockets. A failed store changes nothing anywhere.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -70,6 +70,8 @@ pub enum Event {
         version: u64,
         /// The update message for a watcher, White, Black and both seats.
         texts: [String; 4],
+        /// Its number among the game's updates (see [`GameSlot::published`]).
+        number: u64,
     },
     /// A stored chat line, as the socket message: sent to the sockets that may read its
     /// room, except those of the side that mutes its author.
@@ -111,6 +113,8 @@ pub struct GameSlot {
     pub chat: tokio::sync::Mutex<ChatMemory>,
     /// Who is there (shared with [`Live`], whose states show it).
     pub presence: Arc<std::sync::Mutex<Presence>>,
+    /// How many updates were published (counted while the game's lock is held).
+    published: AtomicU64,
 }
 
 impl GameSlot {
@@ -123,7 +127,15 @@ impl GameSlot {
             listening: Default::default(),
             chat: tokio::sync::Mutex::new(ChatMemory::default()),
             presence,
+            published: AtomicU64::new(0),
         })
+    }
+
+    /// How many updates were published: a whole state made while the game's lock is held
+    /// says everything the updates numbered up to this one said (a socket that sent it may
+    /// leave those out).
+    pub fn published(&self) -> u64 {
+        self.published.load(Ordering::SeqCst)
     }
 
     /// Counts a socket listening as `seat` until the returned guard is dropped.
@@ -811,9 +823,11 @@ impl App {
         if slot.events.receiver_count() == 0 {
             return;
         }
+        let number = slot.published.fetch_add(1, Ordering::SeqCst) + 1;
         let _ = slot.events.send(Arc::new(Event::Update {
             version: live.round.version,
             texts: live.update_texts(moves_from, &slot.listening),
+            number,
         }));
     }
 

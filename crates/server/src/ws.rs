@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::actions;
-use crate::app::{Acted, ActionError, Answer, App, Event, GameSlot, seat_index};
+use crate::app::{Acted, ActionError, Answer, App, Event, GameSlot, Listening, seat_index};
 use crate::chat::{self, LineRate};
 use crate::connections::MessageRate;
 use crate::error::ApiError;
@@ -100,13 +100,25 @@ pub(crate) async fn close(sink: &mut Sink, code: u16, reason: &'static str) {
     let _ = sink.send(Message::Close(Some(frame))).await;
 }
 
-/// The socket's seat: the token it presented, and the seat that token holds; and the chat
-/// lines it wrote as a watcher lately.
+/// The socket's seat: the token it presented, the seat that token holds and the count of
+/// sockets listening as it; and the chat lines it wrote as a watcher lately.
 #[derive(Default)]
 struct Bound {
     token: Option<String>,
     seat: Option<Seat>,
+    listening: Option<Listening>,
     chat_rate: LineRate,
+    /// The number of the last update the last whole state sent includes.
+    state_at: u64,
+}
+
+impl Bound {
+    /// The whole state for this socket's seat, noting which updates it makes needless.
+    async fn state(&mut self, slot: &GameSlot) -> String {
+        let live = slot.live.lock().await;
+        self.state_at = slot.published();
+        live.state_message(self.seat)
+    }
 }
 
 async fn run(app: Arc<App>, slot: Arc<GameSlot>, socket: WebSocket, state_first: bool) {
@@ -139,7 +151,7 @@ async fn talk(
     let mut events = slot.events.subscribe();
     let mut rate = MessageRate::new(MESSAGE_BURST, MESSAGES_PER_SECOND);
     let mut refused = 0u32;
-    let mut _listening = slot.listen(None);
+    bound.listening = Some(slot.listen(None));
     // With several servers, who is there is read before the first state.
     app.refresh_presence(std::slice::from_ref(slot)).await;
     let idle = app.settings.idle_timeout;
@@ -148,7 +160,7 @@ async fn talk(
     let mut heard = Instant::now();
     let mut stopping = app.stopping();
     if state_first {
-        let first = slot.live.lock().await.state_message(None);
+        let first = bound.state(slot).await;
         if !send_text(&mut sink, first).await {
             return;
         }
@@ -163,11 +175,15 @@ async fn talk(
             event = events.recv() => {
                 let text = match event {
                     Ok(event) => match event.as_ref() {
-                        Event::Update { texts, .. } => {
+                        Event::Update { texts, number, .. } => {
                             let text = &texts[seat_index(bound.seat)];
+                            if *number <= bound.state_at {
+                                // A whole state sent since says it already.
+                                continue;
+                            }
                             if text.is_empty() {
                                 // Made before this socket was counted: the whole state instead.
-                                slot.live.lock().await.state_message(bound.seat)
+                                bound.state(slot).await
                             } else {
                                 text.clone()
                             }
@@ -190,7 +206,7 @@ async fn talk(
                         }
                     },
                     // Too far behind: the whole state says everything.
-                    Err(RecvError::Lagged(_)) => slot.live.lock().await.state_message(bound.seat),
+                    Err(RecvError::Lagged(_)) => bound.state(slot).await,
                     Err(RecvError::Closed) => break,
                 };
                 if !send_text(&mut sink, text).await {
@@ -218,14 +234,8 @@ async fn talk(
                     Screened::Close => break,
                 };
                 let replies = {
-                    let seat = bound.seat;
                     let _in_flight = app.in_flight();
-                    let replies = answer(app, slot, bound, text.as_str()).await;
-                    if bound.seat != seat {
-                        _listening = slot.listen(bound.seat);
-                        app.seat_moved(slot, seat, bound.seat).await;
-                    }
-                    replies
+                    answer(app, slot, bound, text.as_str()).await
                 };
                 for reply in replies {
                     if !send_text(&mut sink, reply).await {
@@ -327,24 +337,34 @@ async fn answer(
     let token = token.as_deref();
     let done: Result<Acted, ActionError> = match action.kind.as_str() {
         "seat" => {
+            let seat = match slot
+                .live
+                .lock()
+                .await
+                .round
+                .require_seat(action.token.as_deref())
+            {
+                Ok(seat) => seat,
+                Err(error) => return vec![error_reply(&id, error.into())],
+            };
+            let was = bound.seat;
+            bound.token = action.token.clone();
+            bound.seat = Some(seat);
+            bound.listening = Some(slot.listen(bound.seat));
+            // Who is there changes before the seat's state is made, so it shows itself online.
+            app.seat_moved(slot, was, bound.seat).await;
             let mut replies = {
                 let live = slot.live.lock().await;
-                match live.round.require_seat(action.token.as_deref()) {
-                    Ok(seat) => {
-                        bound.token = action.token.clone();
-                        bound.seat = Some(seat);
-                        let ack = json!({
-                            "type": "ack", "id": id, "version": live.round.version, "you": seat.name(),
-                        });
-                        vec![ack.to_string(), live.state_message(Some(seat))]
-                    }
-                    Err(error) => return vec![error_reply(&id, error.into())],
-                }
+                bound.state_at = slot.published();
+                let ack = json!({
+                    "type": "ack", "id": id, "version": live.round.version, "you": seat.name(),
+                });
+                vec![ack.to_string(), live.state_message(Some(seat))]
             };
             replies.extend(chat_history(app, slot, bound.seat).await);
             return replies;
         }
-        "state" => return vec![slot.live.lock().await.state_message(bound.seat)],
+        "state" => return vec![bound.state(slot).await],
         "chat_history" => {
             return match chat::history(app, slot, bound.seat).await {
                 Ok(history) => vec![history],
