@@ -40,6 +40,7 @@ const FILES: &[(&str, &str)] = &[
         "analysis-board.js",
         include_str!("../web/analysis-board.js"),
     ),
+    ("chat.js", include_str!("../web/chat.js")),
 ];
 
 /// The modules every view imports.
