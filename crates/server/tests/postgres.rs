@@ -593,9 +593,11 @@ async fn presence_and_claims_work_across_servers() -> Result<(), Error> {
     assert_eq!(state["black"]["online"], true);
     update_where(&mut anna, |u| u["black"]["online"] == true).await?;
 
-    for (socket, n, text) in [(&mut anna, 1, "c3-d4"), (&mut boris, 2, "f6-g5")] {
+    // Each moves once the other's move has reached their server.
+    for (socket, n, text, server) in [(&mut anna, 1, "c3-d4", &b), (&mut boris, 2, "f6-g5", &a)] {
         send_json(socket, json!({"type": "move", "id": n, "move": text})).await?;
         assert_eq!(answer_to(socket, n).await?["type"], "ack");
+        wait_for(server, &id, |s| move_texts(s).len() == n as usize).await?;
     }
     send_json(&mut anna, json!({"type": "move", "id": 3, "move": "g3-h4"})).await?;
     assert_eq!(answer_to(&mut anna, 3).await?["type"], "ack");
