@@ -20,10 +20,11 @@ export function tempDb() {
   return { dir, db: join(dir, 'games.db'), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-// Start `bashni serve`; resolves when the server prints its address.
-export function startServer({ db, addr = '127.0.0.1:0', env = {} } = {}) {
+// Start `bashni serve` (with more options in `args`); resolves when the server prints its
+// address.
+export function startServer({ db, addr = '127.0.0.1:0', env = {}, args = [] } = {}) {
   return new Promise((resolvePromise, reject) => {
-    const proc = spawn(BASHNI_BIN, ['serve', '--addr', addr, '--db', db], {
+    const proc = spawn(BASHNI_BIN, ['serve', '--addr', addr, '--db', db, ...args], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -578,9 +578,10 @@ pub fn pdn_text(round: &Round) -> String {
     }
     let mut raw = bashni_pdn::record(&round.game, &tags, bashni_pdn::MoveForm::Full);
     if round.game.outcome().is_none()
-        && let Some(result) = round.recorded
+        && let Some(result) = round.recorded.or(round.abandoned)
     {
-        // A record's result (the rules cannot rebuild it) is written as stored.
+        // A record's result, or one claimed when a player left (the rules cannot rebuild
+        // either from the moves), is written as stored.
         let token = ResultToken::Score(result);
         raw.result = Some(token);
         for (name, value) in raw.tags.iter_mut() {

@@ -24,6 +24,7 @@ use serde_json::{Value, json};
 use crate::actions::{self, ColorChoice, MAX_UPLOAD_GAMES, NewGame};
 use crate::app::{Answer, App, StateText};
 use crate::error::ApiError;
+use crate::presence::{self, AbandonClaim};
 use crate::round::{DrawAction, MAX_PLIES, Mode, RematchAction};
 use crate::secret::{is_game_id, typed_name};
 use crate::store::{ListFilter, ListStatus};
@@ -467,6 +468,27 @@ pub async fn takeback(
     let token = token_of(&headers);
     let token = token.as_deref();
     answer_state(actions::take_back(&app, &slot, token, Answer::State(token)).await?)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClaimRequest {
+    claim: String,
+}
+
+/// Claims the win or a draw when the opponent left the game (see [`crate::presence`]).
+pub async fn claim(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<StateText, ApiError> {
+    let request: ClaimRequest = parse_body(body)?;
+    let claim = AbandonClaim::parse(&request.claim)?;
+    let slot = app.slot(&id).await?;
+    let token = token_of(&headers);
+    let token = token.as_deref();
+    answer_state(presence::claim(&app, &slot, token, claim, Answer::State(token)).await?)
 }
 
 /// Downloads the game as PDN.

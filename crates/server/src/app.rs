@@ -3,7 +3,7 @@
 //! it the round in memory and tell the sockets. A failed store changes nothing anywhere.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -14,9 +14,13 @@ use tokio::sync::broadcast;
 
 use std::net::IpAddr;
 
+use bashni_rules::Color;
+
+use crate::chat::{ChatMemory, Room};
 use crate::connections::AddressRates;
 use crate::engines::{EnginePool, Priority};
-use crate::round::{Round, RoundError, Seat};
+use crate::presence::{self, Presence, Seen};
+use crate::round::{Round, RoundError, Seat, now_ms};
 use crate::store::{Change, Database, StoreError, StoreErrorKind};
 use crate::view::{GameStateView, game_state, move_record, update_view};
 
@@ -66,6 +70,23 @@ pub enum Event {
         version: u64,
         /// The update message for a watcher, White, Black and both seats.
         texts: [String; 4],
+        /// Its number among the game's updates (see [`GameSlot::published`]).
+        number: u64,
+    },
+    /// A stored chat line, as the socket message: sent to the sockets that may read its
+    /// room, except those of the side that mutes its author.
+    Chat {
+        /// The line's room.
+        room: Room,
+        /// The socket message.
+        text: String,
+        /// The side that mutes the line's author, if any.
+        hidden_from: Option<Color>,
+    },
+    /// A player muted or unmuted the other: that seat's sockets are sent their chat again.
+    Muted {
+        /// The side that did.
+        side: Color,
     },
 }
 
@@ -88,16 +109,33 @@ pub struct GameSlot {
     /// How many sockets listen as each seat (see [`seat_index`]); updates are made only
     /// for seats somebody listens as.
     listening: [AtomicUsize; 4],
+    /// What this server knows of the game's chat.
+    pub chat: tokio::sync::Mutex<ChatMemory>,
+    /// Who is there (shared with [`Live`], whose states show it).
+    pub presence: Arc<std::sync::Mutex<Presence>>,
+    /// How many updates were published (counted while the game's lock is held).
+    published: AtomicU64,
 }
 
 impl GameSlot {
-    fn new(round: Round) -> Arc<GameSlot> {
+    fn new(round: Round, presence: Presence) -> Arc<GameSlot> {
         let (events, _) = broadcast::channel(32);
+        let presence = Arc::new(std::sync::Mutex::new(presence));
         Arc::new(GameSlot {
-            live: tokio::sync::Mutex::new(Live::new(round)),
+            live: tokio::sync::Mutex::new(Live::new(round, Arc::clone(&presence))),
             events,
             listening: Default::default(),
+            chat: tokio::sync::Mutex::new(ChatMemory::default()),
+            presence,
+            published: AtomicU64::new(0),
         })
+    }
+
+    /// How many updates were published: a whole state made while the game's lock is held
+    /// says everything the updates numbered up to this one said (a socket that sent it may
+    /// leave those out).
+    pub fn published(&self) -> u64 {
+        self.published.load(Ordering::SeqCst)
     }
 
     /// Counts a socket listening as `seat` until the returned guard is dropped.
@@ -137,10 +175,12 @@ pub struct Live {
     engine_stop: Option<StopToken>,
     /// When the game was last used.
     used: Instant,
+    /// Who is there (see [`GameSlot::presence`]).
+    presence: Arc<std::sync::Mutex<Presence>>,
 }
 
 impl Live {
-    fn new(round: Round) -> Live {
+    fn new(round: Round, presence: Arc<std::sync::Mutex<Presence>>) -> Live {
         let mut live = Live {
             round,
             records: Vec::new(),
@@ -148,6 +188,7 @@ impl Live {
             thinking: false,
             engine_stop: None,
             used: Instant::now(),
+            presence,
         };
         live.sync_records();
         live
@@ -164,6 +205,12 @@ impl Live {
         }
     }
 
+    /// Who is there now, as the game's states show it.
+    pub fn seen(&self) -> (Seen, i64) {
+        let now = now_ms();
+        (presence::lock(&self.presence).seen(&self.round, now), now)
+    }
+
     /// The whole state as `seat` sees it.
     pub fn state(&self, seat: Option<Seat>) -> GameStateView<'_> {
         game_state(
@@ -172,6 +219,7 @@ impl Live {
             seat,
             self.thinking,
             Instant::now(),
+            self.seen(),
         )
     }
 
@@ -190,6 +238,7 @@ impl Live {
 
     fn update_texts(&self, moves_from: usize, listening: &[AtomicUsize; 4]) -> [String; 4] {
         let now = Instant::now();
+        let seen = self.seen();
         [None, Some(Seat::White), Some(Seat::Black), Some(Seat::Both)].map(|seat| {
             if listening[seat_index(seat)].load(Ordering::Relaxed) == 0 {
                 return String::new();
@@ -201,6 +250,7 @@ impl Live {
                 seat,
                 self.thinking,
                 now,
+                seen,
             );
             serde_json::json!({"type": "update", "update": update}).to_string()
         })
@@ -258,6 +308,12 @@ pub struct Settings {
     pub behind_proxy: bool,
     /// How often the server looks for correspondence games past their deadline.
     pub deadline_sweep: Duration,
+    /// How long the side to move's player in a game between people with a clock may be
+    /// offline on their turn before the other may claim the game (see [`crate::presence`]).
+    pub abandon_after: Duration,
+    /// With several servers: how often each renews its report of the sockets bound to seats
+    /// (a report counts for three beats).
+    pub presence_beat: Duration,
 }
 
 impl Settings {
@@ -281,6 +337,8 @@ impl Default for Settings {
             keep_finished: Duration::from_secs(5),
             behind_proxy: false,
             deadline_sweep: Duration::from_secs(10),
+            abandon_after: Duration::from_secs(60),
+            presence_beat: Duration::from_secs(5),
         }
     }
 }
@@ -300,14 +358,16 @@ pub struct App {
     creations: AddressRates,
     /// Wakes the engine-job taker (a shared database).
     jobs: tokio::sync::Notify,
-    /// How this server names itself when it takes an engine job.
-    server_name: String,
+    /// How this server names itself when it takes an engine job or reports its sockets.
+    pub(crate) server_name: String,
     /// Engine jobs this server is carrying out.
     jobs_running: Arc<AtomicUsize>,
     /// Set when the server is stopping: sockets are handed back, nothing new starts.
     stopping: tokio::sync::watch::Sender<bool>,
     /// Requests and socket actions being carried out.
     in_flight: Arc<AtomicUsize>,
+    /// Reports of this server's sockets are written one at a time (see [`crate::presence`]).
+    pub(crate) presence_writes: tokio::sync::Mutex<()>,
 }
 
 /// Waits until the server starts stopping (or its state is gone).
@@ -346,6 +406,7 @@ impl App {
                 .unwrap_or_else(|_| format!("{}-{}", std::process::id(), crate::round::now_ms())),
             jobs_running: Arc::new(AtomicUsize::new(0)),
             in_flight: Arc::new(AtomicUsize::new(0)),
+            presence_writes: tokio::sync::Mutex::new(()),
         })
     }
 
@@ -395,7 +456,7 @@ impl App {
         self.requests.allow(client, 1, Instant::now())
     }
 
-    fn games(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<GameSlot>>> {
+    pub(crate) fn games(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<GameSlot>>> {
         self.games.lock().unwrap_or_else(|p| p.into_inner())
     }
 
@@ -421,10 +482,22 @@ impl App {
             ActionError::Store(e)
         })?;
         let round = round.ok_or_else(missing)?;
-        let slot = GameSlot::new(round);
+        let slot = GameSlot::new(round, self.new_presence());
         let slot = Arc::clone(self.games().entry(id.to_string()).or_insert(slot));
         self.after_change(&slot);
         Ok(slot)
+    }
+
+    /// Nobody there yet in a game coming into memory. With one server nobody counts as away
+    /// from before now (a restart gives players their time again); with several, the others'
+    /// reports say since when.
+    fn new_presence(&self) -> Presence {
+        let floor = if self.database.is_shared() {
+            i64::MIN
+        } else {
+            now_ms()
+        };
+        Presence::new(floor, self.settings.abandon_after)
     }
 
     /// Stores a new game, then puts it in memory and starts whatever it needs.
@@ -436,7 +509,7 @@ impl App {
         }
         let round = round.ok_or_else(|| ActionError::Unavailable("the store failed".into()))?;
         let id = round.id.clone();
-        let slot = GameSlot::new(round);
+        let slot = GameSlot::new(round, self.new_presence());
         self.games().insert(id, Arc::clone(&slot));
         self.after_change(&slot);
         Ok(slot)
@@ -681,8 +754,31 @@ impl App {
                     }
                     crate::store::Heard::Gap => {
                         let ids: Vec<String> = app.games().keys().cloned().collect();
-                        for id in ids {
-                            app.heard(&id, None).await;
+                        for id in &ids {
+                            app.heard(id, None).await;
+                        }
+                        let slots: Vec<Arc<GameSlot>> = app.games().values().cloned().collect();
+                        for slot in &slots {
+                            crate::chat::heard_gap(&app, slot).await;
+                        }
+                        app.refresh_presence(&slots).await;
+                    }
+                    crate::store::Heard::Chat { id, room, seq } => {
+                        let slot = app.games().get(&id).cloned();
+                        if let Some(slot) = slot {
+                            crate::chat::heard_line(&app, &slot, &room, seq).await;
+                        }
+                    }
+                    crate::store::Heard::Muted { id, side } => {
+                        let slot = app.games().get(&id).cloned();
+                        if let Some(slot) = slot {
+                            crate::chat::heard_mute(&app, &slot, &side).await;
+                        }
+                    }
+                    crate::store::Heard::Presence { id } => {
+                        let slot = app.games().get(&id).cloned();
+                        if let Some(slot) = slot {
+                            app.refresh_presence(&[slot]).await;
                         }
                     }
                 }
@@ -770,13 +866,15 @@ impl App {
     }
 
     /// Tells the sockets about the round as it is now.
-    fn publish(&self, slot: &GameSlot, live: &Live, moves_from: usize) {
+    pub(crate) fn publish(&self, slot: &GameSlot, live: &Live, moves_from: usize) {
         if slot.events.receiver_count() == 0 {
             return;
         }
+        let number = slot.published.fetch_add(1, Ordering::SeqCst) + 1;
         let _ = slot.events.send(Arc::new(Event::Update {
             version: live.round.version,
             texts: live.update_texts(moves_from, &slot.listening),
+            number,
         }));
     }
 

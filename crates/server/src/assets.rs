@@ -41,6 +41,7 @@ const FILES: &[(&str, &str)] = &[
         include_str!("../web/analysis-board.js"),
     ),
     ("your-turn.js", include_str!("../web/your-turn.js")),
+    ("chat.js", include_str!("../web/chat.js")),
 ];
 
 /// The modules every view imports.

@@ -13,12 +13,14 @@ pub mod analysis;
 pub mod api;
 pub mod app;
 pub mod assets;
+pub mod chat;
 pub mod connections;
 pub mod correspondence;
 pub mod diagram;
 pub mod engines;
 pub mod error;
 pub mod export;
+pub mod presence;
 pub mod round;
 pub mod secret;
 pub mod store;
@@ -63,6 +65,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/rematch", post(api::rematch))
         .route("/api/games/{id}/draw", post(api::draw))
         .route("/api/games/{id}/takeback", post(api::takeback))
+        .route("/api/games/{id}/claim", post(api::claim))
         .route("/api/games/{id}/pdn", get(api::pdn))
         .route("/api/games/{id}/diagram.svg", get(diagram::svg))
         .route("/api/games/{id}/ws", get(ws::handler))
@@ -166,6 +169,7 @@ pub async fn serve(listener: tokio::net::TcpListener, app: Arc<App>) -> std::io:
     app.start_sweeping();
     app.start_listening();
     app.start_engine_jobs();
+    app.start_presence();
     let limits = connections::ConnectionLimits::new(app.settings.connections_per_address);
     let mut listener = connections::LimitedListener::new(listener, limits);
     let router = router(Arc::clone(&app));

@@ -191,6 +191,8 @@ pub enum EndReason {
     Recorded(Option<String>),
     /// Aborted by a player before both sides had moved: the game does not count.
     Aborted,
+    /// Claimed by a player whose opponent, this side, left the game on its turn.
+    Abandoned(Color),
 }
 
 /// How a game ended.
@@ -223,6 +225,7 @@ impl Ending {
             EndReason::Recorded(Some(text)) => text.clone(),
             EndReason::Recorded(None) => "as recorded".to_string(),
             EndReason::Aborted => ABORTED_TEXT.to_string(),
+            EndReason::Abandoned(left) => format!("{left} left the game"),
         }
     }
 
@@ -232,6 +235,7 @@ impl Ending {
             EndReason::Rules(reason) => reason_code(*reason),
             EndReason::Recorded(_) => "recorded",
             EndReason::Aborted => "aborted",
+            EndReason::Abandoned(_) => "abandoned",
         }
     }
 }
@@ -295,6 +299,12 @@ pub struct Round {
     /// Days per move and the side to move's deadline, in a correspondence game (see
     /// [`crate::correspondence`]).
     pub correspondence: Option<Correspondence>,
+    /// The result claimed because the side to move's player left the game (see
+    /// [`Round::claim_abandoned`]); the side that left is the side to move.
+    pub abandoned: Option<GameResult>,
+    /// When the side to move's turn began (ms since 1970): its opponent's last move, or the
+    /// game's making.
+    pub turn_ms: i64,
 }
 
 /// A rematch offered after a game between people (or asked for against the engine or at one
@@ -369,6 +379,8 @@ impl Round {
             aborted: false,
             rematch: None,
             correspondence: None,
+            abandoned: None,
+            turn_ms: now,
         }
     }
 
@@ -399,6 +411,12 @@ impl Round {
             return Some(Ending {
                 result: None,
                 reason: EndReason::Aborted,
+            });
+        }
+        if let Some(result) = self.abandoned {
+            return Some(Ending {
+                result: Some(result),
+                reason: EndReason::Abandoned(self.game.side_to_move()),
             });
         }
         match self.game.outcome() {
@@ -626,6 +644,7 @@ impl Round {
         self.settle_clock(now);
         self.touch();
         self.start_turn();
+        self.turn_ms = self.updated_ms;
         let times = [Color::White, Color::Black].map(|c| self.clock.stored(c).map(millis));
         self.move_clocks.push(times);
         Ok(())
@@ -866,6 +885,7 @@ impl Round {
         }
         self.settle_clock(now);
         self.touch();
+        self.turn_ms = self.updated_ms;
         Ok(self.game.ply())
     }
 

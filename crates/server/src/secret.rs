@@ -47,7 +47,7 @@ pub fn same_token(given: &str, stored: &str) -> bool {
 
 /// Characters that change how text around them is shown or hide themselves: direction
 /// overrides and isolates, zero-width characters, the byte-order mark.
-fn is_hidden_format(c: char) -> bool {
+pub(crate) fn is_hidden_format(c: char) -> bool {
     matches!(c,
         '\u{200B}'..='\u{200F}'
         | '\u{202A}'..='\u{202E}'

@@ -9,6 +9,7 @@ use serde::Serialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
+use crate::presence::Seen;
 use crate::round::{Mode, Round, Seat};
 
 /// A position: who moves, its text in both notations, and every tower.
@@ -156,19 +157,22 @@ pub struct GameStateView<'a> {
     rematch: Option<Value>,
     invite_url: Option<String>,
     correspondence: Option<Value>,
+    abandon: Option<Value>,
     /// Grows with every change of the game.
     pub version: u64,
 }
 
-/// The whole state of a game as `seat` (or a watcher, `None`) sees it.
+/// The whole state of a game as `seat` (or a watcher, `None`) sees it, with who is there
+/// (`seen`, at a time in ms since 1970).
 pub fn game_state<'a>(
     round: &'a Round,
     records: &'a [Box<RawValue>],
     seat: Option<Seat>,
     engine_thinking: bool,
     now: Instant,
+    seen: (Seen, i64),
 ) -> GameStateView<'a> {
-    let mut view = update_view(round, records, 0, seat, engine_thinking, now);
+    let mut view = update_view(round, records, 0, seat, engine_thinking, now, seen);
     view.start = Some(PositionView::of(round.game.start_position()));
     view.moves_from = None;
     view
@@ -183,6 +187,7 @@ pub fn update_view<'a>(
     seat: Option<Seat>,
     engine_thinking: bool,
     now: Instant,
+    (seen, now_ms): (Seen, i64),
 ) -> GameStateView<'a> {
     let position = round.game.position();
     let over = round.is_over();
@@ -224,12 +229,28 @@ pub fn update_view<'a>(
         None => round.game.may_offer_draw(),
     };
     let from = moves_from.min(records.len());
+    let [mut white, mut black] = [Color::White, Color::Black].map(|c| seat_view(round, c));
+    white["online"] = Value::Bool(seen.online[0]);
+    black["online"] = Value::Bool(seen.online[1]);
+    let abandon = seen.away.map(|away| {
+        let claim_in_ms = (away.claim_at_ms - now_ms).max(0);
+        let waiting = match seat {
+            Some(Seat::White) => Some(Color::White),
+            Some(Seat::Black) => Some(Color::Black),
+            _ => None,
+        };
+        serde_json::json!({
+            "side": away.side.code(),
+            "claim_in_ms": claim_in_ms,
+            "may_claim": claim_in_ms == 0 && waiting == Some(away.side.opponent()),
+        })
+    });
     GameStateView {
         id: &round.id,
         variant: round.variant().name(),
         mode: round.mode.name(),
-        white: seat_view(round, Color::White),
-        black: seat_view(round, Color::Black),
+        white,
+        black,
         you: seat.map(Seat::name),
         start: None,
         moves_from: Some(from),
@@ -259,6 +280,7 @@ pub fn update_view<'a>(
                 "deadline_ms": rule.deadline_ms,
             })
         }),
+        abandon,
         version: round.version,
     }
 }

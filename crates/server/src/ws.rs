@@ -16,9 +16,11 @@ use serde_json::{Value, json};
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::actions;
-use crate::app::{Acted, ActionError, Answer, App, Event, GameSlot, seat_index};
+use crate::app::{Acted, ActionError, Answer, App, Event, GameSlot, Listening, seat_index};
+use crate::chat::{self, LineRate};
 use crate::connections::MessageRate;
 use crate::error::ApiError;
+use crate::presence::{self, AbandonClaim};
 use crate::round::{DrawAction, RematchAction, RoundError, Seat};
 
 /// The largest message a client may send; a larger one closes the socket (code 1009).
@@ -77,6 +79,11 @@ struct Action {
     action: Option<String>,
     #[serde(default)]
     claim_draw: bool,
+    room: Option<String>,
+    #[serde(rename = "text")]
+    chat_text: Option<String>,
+    name: Option<String>,
+    claim: Option<String>,
 }
 
 type Sink = SplitSink<WebSocket, Message>;
@@ -93,28 +100,73 @@ pub(crate) async fn close(sink: &mut Sink, code: u16, reason: &'static str) {
     let _ = sink.send(Message::Close(Some(frame))).await;
 }
 
-/// The socket's seat: the token it presented, and the seat that token holds.
+/// The socket's seat: the token it presented, the seat that token holds and the count of
+/// sockets listening as it; and the chat lines it wrote as a watcher lately.
 #[derive(Default)]
 struct Bound {
     token: Option<String>,
     seat: Option<Seat>,
+    listening: Option<Listening>,
+    chat_rate: LineRate,
+    /// The number of the last update the last whole state sent includes.
+    state_at: u64,
+}
+
+impl Bound {
+    /// The whole state for this socket's seat, noting which updates it makes needless.
+    async fn state(&mut self, slot: &GameSlot) -> String {
+        let live = slot.live.lock().await;
+        self.state_at = slot.published();
+        live.state_message(self.seat)
+    }
 }
 
 async fn run(app: Arc<App>, slot: Arc<GameSlot>, socket: WebSocket, state_first: bool) {
+    let mut bound = Bound::default();
+    talk(&app, &slot, socket, state_first, &mut bound).await;
+    // The socket is closed: its seat may have nobody left here.
+    app.seat_moved(&slot, bound.seat, None).await;
+}
+
+/// The chat a socket bound to `seat` is sent when it opens or binds its seat; `None` (and a
+/// line in the log) when the store cannot be read: the client may ask again.
+async fn chat_history(app: &Arc<App>, slot: &Arc<GameSlot>, seat: Option<Seat>) -> Option<String> {
+    match chat::history(app, slot, seat).await {
+        Ok(text) => Some(text),
+        Err(error) => {
+            tracing::warn!("socket: no chat history: {:?}", ApiError::from(error).error);
+            None
+        }
+    }
+}
+
+async fn talk(
+    app: &Arc<App>,
+    slot: &Arc<GameSlot>,
+    socket: WebSocket,
+    state_first: bool,
+    bound: &mut Bound,
+) {
     let (mut sink, mut stream) = socket.split();
     let mut events = slot.events.subscribe();
     let mut rate = MessageRate::new(MESSAGE_BURST, MESSAGES_PER_SECOND);
     let mut refused = 0u32;
-    let mut bound = Bound::default();
-    let mut _listening = slot.listen(None);
+    bound.listening = Some(slot.listen(None));
+    // With several servers, who is there is read before the first state.
+    app.refresh_presence(std::slice::from_ref(slot)).await;
     let idle = app.settings.idle_timeout;
     let mut ping = tokio::time::interval(idle / 2);
     ping.reset();
     let mut heard = Instant::now();
     let mut stopping = app.stopping();
     if state_first {
-        let first = slot.live.lock().await.state_message(None);
+        let first = bound.state(slot).await;
         if !send_text(&mut sink, first).await {
+            return;
+        }
+        if let Some(history) = chat_history(app, slot, None).await
+            && !send_text(&mut sink, history).await
+        {
             return;
         }
     }
@@ -122,18 +174,39 @@ async fn run(app: Arc<App>, slot: Arc<GameSlot>, socket: WebSocket, state_first:
         tokio::select! {
             event = events.recv() => {
                 let text = match event {
-                    Ok(event) => {
-                        let Event::Update { texts, .. } = event.as_ref();
-                        let text = &texts[seat_index(bound.seat)];
-                        if text.is_empty() {
-                            // Made before this socket was counted: the whole state instead.
-                            slot.live.lock().await.state_message(bound.seat)
-                        } else {
+                    Ok(event) => match event.as_ref() {
+                        Event::Update { texts, number, .. } => {
+                            let text = &texts[seat_index(bound.seat)];
+                            if *number <= bound.state_at {
+                                // A whole state sent since says it already.
+                                continue;
+                            }
+                            if text.is_empty() {
+                                // Made before this socket was counted: the whole state instead.
+                                bound.state(slot).await
+                            } else {
+                                text.clone()
+                            }
+                        }
+                        Event::Chat { room, text, hidden_from } => {
+                            let muted = hidden_from.is_some_and(|c| bound.seat == Some(Seat::of(c)));
+                            if !chat::may_read(bound.seat, *room) || muted {
+                                continue;
+                            }
                             text.clone()
                         }
-                    }
+                        Event::Muted { side } => {
+                            if bound.seat != Some(Seat::of(*side)) {
+                                continue;
+                            }
+                            match chat_history(app, slot, bound.seat).await {
+                                Some(history) => history,
+                                None => continue,
+                            }
+                        }
+                    },
                     // Too far behind: the whole state says everything.
-                    Err(RecvError::Lagged(_)) => slot.live.lock().await.state_message(bound.seat),
+                    Err(RecvError::Lagged(_)) => bound.state(slot).await,
                     Err(RecvError::Closed) => break,
                 };
                 if !send_text(&mut sink, text).await {
@@ -161,13 +234,8 @@ async fn run(app: Arc<App>, slot: Arc<GameSlot>, socket: WebSocket, state_first:
                     Screened::Close => break,
                 };
                 let replies = {
-                    let seat = bound.seat;
                     let _in_flight = app.in_flight();
-                    let replies = answer(&app, &slot, &mut bound, text.as_str()).await;
-                    if bound.seat != seat {
-                        _listening = slot.listen(bound.seat);
-                    }
-                    replies
+                    answer(app, slot, bound, text.as_str()).await
                 };
                 for reply in replies {
                     if !send_text(&mut sink, reply).await {
@@ -269,20 +337,81 @@ async fn answer(
     let token = token.as_deref();
     let done: Result<Acted, ActionError> = match action.kind.as_str() {
         "seat" => {
-            let live = slot.live.lock().await;
-            return match live.round.require_seat(action.token.as_deref()) {
-                Ok(seat) => {
-                    bound.token = action.token.clone();
-                    bound.seat = Some(seat);
-                    let ack = json!({
-                        "type": "ack", "id": id, "version": live.round.version, "you": seat.name(),
-                    });
-                    vec![ack.to_string(), live.state_message(Some(seat))]
-                }
+            let seat = match slot
+                .live
+                .lock()
+                .await
+                .round
+                .require_seat(action.token.as_deref())
+            {
+                Ok(seat) => seat,
+                Err(error) => return vec![error_reply(&id, error.into())],
+            };
+            let was = bound.seat;
+            bound.token = action.token.clone();
+            bound.seat = Some(seat);
+            bound.listening = Some(slot.listen(bound.seat));
+            // Who is there changes before the seat's state is made, so it shows itself online.
+            app.seat_moved(slot, was, bound.seat).await;
+            let mut replies = {
+                let live = slot.live.lock().await;
+                bound.state_at = slot.published();
+                let ack = json!({
+                    "type": "ack", "id": id, "version": live.round.version, "you": seat.name(),
+                });
+                vec![ack.to_string(), live.state_message(Some(seat))]
+            };
+            replies.extend(chat_history(app, slot, bound.seat).await);
+            return replies;
+        }
+        "state" => return vec![bound.state(slot).await],
+        "chat_history" => {
+            return match chat::history(app, slot, bound.seat).await {
+                Ok(history) => vec![history],
                 Err(error) => vec![error_reply(&id, error.into())],
             };
         }
-        "state" => return vec![slot.live.lock().await.state_message(bound.seat)],
+        "chat" => {
+            let posted = match (action.room.as_deref(), action.chat_text.as_deref()) {
+                (Some(room), Some(text)) => match chat::Room::parse(room) {
+                    Ok(room) => {
+                        chat::post(
+                            app,
+                            slot,
+                            bound.seat,
+                            room,
+                            text,
+                            action.name.as_deref(),
+                            &mut bound.chat_rate,
+                        )
+                        .await
+                    }
+                    Err(error) => Err(error.into()),
+                },
+                (None, _) => Err(RoundError::Invalid("room: missing".into()).into()),
+                (_, None) => Err(RoundError::Invalid("text: missing".into()).into()),
+            };
+            return match posted {
+                Ok(seq) => vec![json!({"type": "ack", "id": id, "seq": seq}).to_string()],
+                Err(error) => vec![refusal(&id, error)],
+            };
+        }
+        "mute" => {
+            let muted = match action.action.as_deref().map(chat::MuteAction::parse) {
+                Some(Ok(kind)) => chat::mute(app, slot, bound.seat, kind).await,
+                Some(Err(error)) => Err(error.into()),
+                None => Err(RoundError::Invalid("action: missing".into()).into()),
+            };
+            return match muted {
+                Ok(()) => vec![json!({"type": "ack", "id": id}).to_string()],
+                Err(error) => vec![refusal(&id, error)],
+            };
+        }
+        "claim" => match action.claim.as_deref().map(AbandonClaim::parse) {
+            Some(Ok(claim)) => presence::claim(app, slot, token, claim, Answer::Version).await,
+            Some(Err(error)) => Err(error.into()),
+            None => Err(RoundError::Invalid("claim: missing (win or draw)".into()).into()),
+        },
         "move" => match &action.text {
             Some(text) => {
                 actions::play(app, slot, token, text, action.claim_draw, Answer::Version).await
@@ -314,7 +443,9 @@ async fn answer(
             None => Err(RoundError::Invalid("action: missing".into()).into()),
         },
         _ => Err(RoundError::Invalid(
-            "type: expected seat, state, move, resign, abort, draw, takeback or rematch".into(),
+            "type: expected seat, state, move, resign, abort, draw, takeback, rematch, claim, \
+             chat, chat_history or mute"
+                .into(),
         )
         .into()),
     };
@@ -322,10 +453,13 @@ async fn answer(
         Ok(acted) => {
             vec![json!({"type": "ack", "id": id, "version": acted.version}).to_string()]
         }
-        Err(error) => {
-            let error = ApiError::from(error);
-            tracing::info!(code = error.code, "socket: refused: {}", error.error);
-            vec![error_reply(&id, error)]
-        }
+        Err(error) => vec![refusal(&id, error)],
     }
+}
+
+/// The answer to a refused message, logged.
+fn refusal(id: &Value, error: ActionError) -> String {
+    let error = ApiError::from(error);
+    tracing::info!(code = error.code, "socket: refused: {}", error.error);
+    error_reply(id, error)
 }

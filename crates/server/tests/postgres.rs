@@ -373,3 +373,288 @@ async fn engine_moves_are_jobs_any_server_takes_also_after_a_server_died() -> Re
     assert_eq!(jobs, 0, "a done job was left");
     Ok(())
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_chat_store_keeps_the_last_lines_on_postgres() -> Result<(), Error> {
+    let postgres = Postgres::start("chatstore")?;
+    let url = postgres.database("chatstore").await?;
+    let db = Database::from(PgStore::connect(&url).await?);
+    let (_, stored) = db.insert(local_round("c1")).await;
+    stored?;
+    chat_store_suite(&db, "c1").await
+}
+
+/// Two servers on one database, with short waits for claims and reports of presence.
+async fn two_quick_servers(
+    name: &str,
+    abandon_after: Duration,
+) -> Result<(Postgres, String, [Arc<App>; 2]), Error> {
+    let postgres = Postgres::start(name)?;
+    let url = postgres.database(name).await?;
+    let quick = Settings {
+        abandon_after,
+        presence_beat: Duration::from_millis(200),
+        ..settings()
+    };
+    let a = App::new(PgStore::connect(&url).await?, quick.clone());
+    let b = App::new(PgStore::connect(&url).await?, quick);
+    Ok((postgres, url, [a, b]))
+}
+
+/// A game between two people with a clock, made on `app`: its id and both tokens.
+async fn timed_friend_game(app: &Arc<App>) -> Result<(String, String, String), Error> {
+    let (id, white, created) = create(
+        app,
+        json!({"variant": "russian", "mode": "friend", "color": "white", "name": "Anna",
+               "time": {"minutes": 5}}),
+    )
+    .await?;
+    let invite = created["invite_url"]
+        .as_str()
+        .and_then(|url| url.rsplit('/').next())
+        .ok_or("no invite")?;
+    let (status, joined) = call(
+        app,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        None,
+        Some(&json!({"invite": invite, "name": "Boris"}).to_string()),
+    )
+    .await?;
+    assert_eq!(status, StatusCode::OK, "{joined}");
+    let black = joined["token"].as_str().ok_or("no token")?.to_string();
+    Ok((id, white, black))
+}
+
+/// A socket on game `id` at `address`, bound with `token` (or a watcher's), past its state
+/// and chat history; returns the state too.
+async fn open_socket(
+    address: std::net::SocketAddr,
+    id: &str,
+    token: Option<&str>,
+) -> Result<(Socket, serde_json::Value), Error> {
+    let url = format!("ws://{address}/api/games/{id}/ws");
+    let (mut socket, _) = tokio_tungstenite::connect_async(&url).await?;
+    let mut state = next_json(&mut socket, "state").await?;
+    next_json(&mut socket, "chat_history").await?;
+    if let Some(token) = token {
+        send_json(
+            &mut socket,
+            json!({"type": "seat", "id": 0, "token": token}),
+        )
+        .await?;
+        next_json(&mut socket, "ack").await?;
+        state = next_json(&mut socket, "state").await?;
+        next_json(&mut socket, "chat_history").await?;
+    }
+    Ok((socket, state["state"].clone()))
+}
+
+/// The next update on `socket` for which `check` holds.
+async fn update_where(
+    socket: &mut Socket,
+    check: impl Fn(&serde_json::Value) -> bool,
+) -> Result<serde_json::Value, Error> {
+    for _ in 0..100 {
+        let update = next_json(socket, "update").await?;
+        if check(&update["update"]) {
+            return Ok(update["update"].clone());
+        }
+    }
+    Err("no such update came".into())
+}
+
+/// The ack or error answering message `n` on `socket`.
+async fn answer_to(socket: &mut Socket, n: u64) -> Result<serde_json::Value, Error> {
+    loop {
+        let value = next_json_any(socket).await?;
+        if (value["type"] == "ack" || value["type"] == "error") && value["id"] == n {
+            return Ok(value);
+        }
+    }
+}
+
+async fn next_json_any(socket: &mut Socket) -> Result<serde_json::Value, Error> {
+    use futures_util::StreamExt;
+    let message = tokio::time::timeout(Duration::from_secs(5), socket.next())
+        .await?
+        .ok_or("socket closed")??;
+    Ok(serde_json::from_str(message.to_text()?)?)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chat_and_mutes_reach_the_sockets_of_every_server() -> Result<(), Error> {
+    let (_postgres, _, [a, b]) = two_quick_servers("chat", Duration::from_secs(60)).await?;
+    let at_a = serve(&a).await?;
+    let at_b = serve(&b).await?;
+    let (id, white, black) = timed_friend_game(&a).await?;
+    let (mut anna, _) = open_socket(at_a, &id, Some(&white)).await?;
+    let (mut boris, _) = open_socket(at_b, &id, Some(&black)).await?;
+    let (mut watcher, _) = open_socket(at_b, &id, None).await?;
+
+    // A line written on A reaches the player on B, not the watcher there.
+    send_json(
+        &mut anna,
+        json!({"type": "chat", "id": 1, "room": "players", "text": "hi from A"}),
+    )
+    .await?;
+    assert_eq!(answer_to(&mut anna, 1).await?["seq"], 1);
+    let line = next_json(&mut boris, "chat").await?;
+    assert_eq!(line["line"]["text"], "hi from A");
+    assert_eq!(line["line"]["name"], "Anna");
+    // A watcher's line on B reaches the player on A, after her own line.
+    send_json(
+        &mut watcher,
+        json!({"type": "chat", "id": 2, "room": "watchers", "text": "from B"}),
+    )
+    .await?;
+    let mut seen_by_anna = Vec::new();
+    while seen_by_anna.len() < 2 {
+        let message = next_json(&mut anna, "chat").await?;
+        seen_by_anna.push((
+            message["room"].as_str().unwrap_or_default().to_string(),
+            message["line"]["seq"].as_u64().unwrap_or_default(),
+        ));
+    }
+    assert_eq!(
+        seen_by_anna,
+        [("players".to_string(), 1), ("watchers".to_string(), 1)],
+        "Anna's own line, then the watcher's from B"
+    );
+    assert_eq!(
+        next_json(&mut watcher, "chat").await?["line"]["text"],
+        "from B",
+        "the watcher never heard the players' line"
+    );
+
+    // Boris mutes Anna on B: Anna's next line on A does not reach him.
+    send_json(
+        &mut boris,
+        json!({"type": "mute", "id": 3, "action": "mute"}),
+    )
+    .await?;
+    assert_eq!(answer_to(&mut boris, 3).await?["type"], "ack");
+    let history = next_json(&mut boris, "chat_history").await?;
+    assert_eq!(history["muted"], true);
+    // A new socket of Boris's seat on A hears of the mute too.
+    let (mut boris_at_a, _) = open_socket(at_a, &id, Some(&black)).await?;
+    send_json(
+        &mut anna,
+        json!({"type": "chat", "id": 4, "room": "players", "text": "still there?"}),
+    )
+    .await?;
+    assert_eq!(answer_to(&mut anna, 4).await?["seq"], 2);
+    send_json(
+        &mut anna,
+        json!({"type": "chat", "id": 5, "room": "watchers", "text": "x"}),
+    )
+    .await?;
+    assert_eq!(answer_to(&mut anna, 5).await?["code"], "forbidden");
+    // Boris writes after Anna: his line comes, hers never did (on either server).
+    send_json(
+        &mut boris,
+        json!({"type": "chat", "id": 6, "room": "players", "text": "busy"}),
+    )
+    .await?;
+    assert_eq!(answer_to(&mut boris, 6).await?["seq"], 3);
+    for socket in [&mut boris, &mut boris_at_a] {
+        assert_eq!(next_json(socket, "chat").await?["line"]["text"], "busy");
+    }
+    // Unmuted on A: both of his sockets are sent the chat again, with her line.
+    send_json(
+        &mut boris_at_a,
+        json!({"type": "mute", "id": 7, "action": "unmute"}),
+    )
+    .await?;
+    assert_eq!(answer_to(&mut boris_at_a, 7).await?["type"], "ack");
+    for socket in [&mut boris_at_a, &mut boris] {
+        let history = next_json(socket, "chat_history").await?;
+        assert_eq!(history["muted"], false);
+        let texts: Vec<&str> = history["rooms"]["players"]
+            .as_array()
+            .map(|lines| lines.iter().filter_map(|l| l["text"].as_str()).collect())
+            .unwrap_or_default();
+        assert_eq!(texts, ["hi from A", "still there?", "busy"]);
+    }
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn presence_and_claims_work_across_servers() -> Result<(), Error> {
+    let wait = Duration::from_millis(1500);
+    let (_postgres, url, [a, b]) = two_quick_servers("presence", wait).await?;
+    let at_a = serve(&a).await?;
+    let at_b = serve(&b).await?;
+    let (id, white, black) = timed_friend_game(&a).await?;
+    let (mut anna, state) = open_socket(at_a, &id, Some(&white)).await?;
+    assert_eq!(state["black"]["online"], false);
+    let (mut boris, state) = open_socket(at_b, &id, Some(&black)).await?;
+    assert_eq!(state["white"]["online"], true, "B knows Anna is on A");
+    assert_eq!(state["black"]["online"], true);
+    update_where(&mut anna, |u| u["black"]["online"] == true).await?;
+
+    // Each moves once the other's move has reached their server.
+    for (socket, n, text, server) in [(&mut anna, 1, "c3-d4", &b), (&mut boris, 2, "f6-g5", &a)] {
+        send_json(socket, json!({"type": "move", "id": n, "move": text})).await?;
+        assert_eq!(answer_to(socket, n).await?["type"], "ack");
+        wait_for(server, &id, |s| move_texts(s).len() == n as usize).await?;
+    }
+    send_json(&mut anna, json!({"type": "move", "id": 3, "move": "g3-h4"})).await?;
+    assert_eq!(answer_to(&mut anna, 3).await?["type"], "ack");
+
+    // Boris closes his socket on B: A hears it and Anna sees the wait.
+    drop(boris);
+    let update = update_where(&mut anna, |u| u["black"]["online"] == false).await?;
+    assert_eq!(update["abandon"]["side"], "black", "{update}");
+    send_json(&mut anna, json!({"type": "claim", "id": 4, "claim": "win"})).await?;
+    let early = answer_to(&mut anna, 4).await?;
+    assert!(
+        early["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("offline for")),
+        "{early}"
+    );
+
+    // A server that dies leaves a report that goes stale: Black counts as online until
+    // three beats after its last renewal, then as away since then.
+    let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await?;
+    tokio::spawn(connection);
+    let now = bashni_server::round::now_ms();
+    client
+        .execute(
+            "INSERT INTO presence (game_id, side, server, sockets, seen_ms) \
+             VALUES ($1, 'black', 'dead', 1, $2)",
+            &[&id, &now],
+        )
+        .await?;
+    client
+        .execute(
+            "SELECT pg_notify('bashni_people', $1)",
+            &[&format!("presence {id}")],
+        )
+        .await?;
+    let back = update_where(&mut anna, |u| u["black"]["online"] == true).await?;
+    assert!(back["abandon"].is_null(), "{back}");
+    let gone = update_where(&mut anna, |u| u["black"]["online"] == false).await?;
+    let claim_in = gone["abandon"]["claim_in_ms"].as_i64().ok_or("no wait")?;
+    assert!(
+        claim_in > 0 && claim_in <= wait.as_millis() as i64,
+        "{gone}"
+    );
+    // After the wait the claim is taken, and both servers show the result.
+    tokio::time::sleep(Duration::from_millis(claim_in as u64 + 100)).await;
+    let (status, state) = call(
+        &b,
+        "POST",
+        &format!("/api/games/{id}/claim"),
+        Some(&white),
+        Some(r#"{"claim": "win"}"#),
+    )
+    .await?;
+    assert_eq!(status, StatusCode::OK, "{state}");
+    assert_eq!(state["result"]["code"], "abandoned");
+    assert_eq!(state["result"]["reason"], "Black left the game");
+    let seen = wait_for(&a, &id, |s| !s["result"].is_null()).await?;
+    assert_eq!(seen["result"], state["result"]);
+    Ok(())
+}

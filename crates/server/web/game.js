@@ -11,6 +11,7 @@ import { capital, otherColor, towerText, formatClock, resultText, variantName, m
   moveLabel, positionLines, timeOfGame, timeLeftText, perMoveText } from './text.js';
 import { analysisView, evalBar, evalGraph } from './analysis.js';
 import { play as playSound, soundElements } from './sound.js';
+import { ChatPanel } from './chat.js';
 
 const LOW_TIME_MS = 20000;
 
@@ -81,9 +82,10 @@ class GamePage {
         this.flash('Premove ' + p.from + '–' + p.to + ': played when your turn comes, if it is legal then. Click the board to cancel it.');
       },
     });
+    this.chat = new ChatPanel((msg) => this.socket.send(msg));
     this.build();
     soundElements();
-    setInterval(() => this.tickClocks(), 100);
+    setInterval(() => { this.tickClocks(); this.tickAbandon(); }, 100);
     document.addEventListener('keydown', (ev) => this.onKey(ev));
     this.socket = new GameSocket(id, this.token, {
       onOpen: () => {
@@ -105,6 +107,10 @@ class GamePage {
         this.conn.textContent = 'Connection lost. Trying again…';
       },
       onError: (message) => this.flash(message, true),
+      onChat: (msg) => {
+        if (msg.type === 'chat') this.chat.line(msg);
+        else this.chat.history(msg);
+      },
     });
     // The socket brings the state; if it is slow to come, ask the API.
     this.socket.connect();
@@ -132,6 +138,7 @@ class GamePage {
     e('chooserBox', el('div', { id: 'chooser', class: 'chooser', hidden: true }));
     e('moveList', el('ol', { id: 'moves', class: 'moves' }));
     e('drawBox', el('div', { id: 'draw-box', class: 'draw-box', hidden: true }));
+    e('abandonBox', el('div', { id: 'abandon-box', class: 'draw-box abandon-box', hidden: true, 'aria-live': 'polite' }));
     e('controls', el('div', { id: 'controls', class: 'controls' }));
     e('links', el('div', { id: 'links', class: 'links' }));
     e('analysis', el('div', { id: 'analysis', class: 'analysis card', hidden: true }));
@@ -151,9 +158,9 @@ class GamePage {
       el('div', { class: 'board-row' }, this.barBox, this.board.svg), this.bottomName, this.inspector);
     const side = el('aside', { class: 'side' },
       this.title, this.status, this.deadline, this.forced, this.thinking, this.result, this.after, this.viewNote,
-      this.message, this.conn, this.chooserBox, this.drawBox,
+      this.message, this.conn, this.chooserBox, this.drawBox, this.abandonBox,
       this.moveForm, el('div', { class: 'moves-box' }, this.moveList), navButtons,
-      this.controls, this.analysis, this.links, this.positionList, this.announce);
+      this.controls, this.chat.node, this.analysis, this.links, this.positionList, this.announce);
     append(this.app, el('div', { class: 'game' }, boardWrap, side));
     this.moveForm.addEventListener('submit', async (ev) => {
       ev.preventDefault();
@@ -414,6 +421,8 @@ class GamePage {
     this.drawStatus();
     this.drawMoves();
     this.drawControls();
+    this.drawAbandon();
+    this.drawChat();
     this.drawAfterGame();
     this.drawPositionList();
     this.updatePlayable();
@@ -452,6 +461,10 @@ class GamePage {
       el('span', { class: 'name', dataset: { color } }, p.name || capital(color)),
       p.joined === false ? el('span', { class: 'waiting' }, ' (waiting for a player)') : null,
       this.you === color ? el('span', { class: 'you' }, ' (you)') : null,
+      s.mode === 'friend' && p.joined !== false && typeof p.online === 'boolean'
+        ? el('span', { class: 'presence ' + (p.online ? 'online' : 'offline'), id: 'presence-' + color,
+          dataset: { online: String(p.online) } }, p.online ? 'online' : 'offline')
+        : null,
       s.turn === color && !s.result ? el('span', { class: 'to-move' }, ' • to move') : null);
   }
 
@@ -692,6 +705,56 @@ class GamePage {
       el('span', { class: 'label' }, 'Link to watch:'),
       watchInput,
       button('copy-watch', 'Copy watch link', () => copyText(watch, watchInput, watchNote)), watchNote));
+  }
+
+  // The other player of a game between people left on their turn: a countdown, then the
+  // claim of the win or a draw for the player waiting (everyone else sees who is away).
+  drawAbandon() {
+    const s = this.state;
+    const box = this.abandonBox;
+    clear(box);
+    const a = s.abandon;
+    box.hidden = !a || !!s.result;
+    this.abandonText = null;
+    this.abandonButtons = null;
+    if (box.hidden) return;
+    box.dataset.side = a.side;
+    this.abandonText = el('p', { id: 'abandon-text' });
+    box.appendChild(this.abandonText);
+    if (this.you === otherColor(a.side)) {
+      this.abandonButtons = el('div', { class: 'row', hidden: true },
+        button('claim-win', 'Claim the win', () => this.action('/claim', { claim: 'win' }), 'primary'),
+        button('claim-draw', 'Claim a draw', () => this.action('/claim', { claim: 'draw' })));
+      box.appendChild(this.abandonButtons);
+    }
+    this.tickAbandon();
+  }
+
+  tickAbandon() {
+    const s = this.state;
+    if (!s || !s.abandon || !this.abandonText) return;
+    const a = s.abandon;
+    const left = Math.max(0, a.claim_in_ms - (performance.now() - this.receivedAt));
+    const secs = Math.ceil(left / 1000);
+    const name = (s[a.side] && s[a.side].name) || capital(a.side);
+    let text;
+    if (this.abandonButtons) {
+      text = name + ' left the game. ' + (left > 0
+        ? 'If they do not come back, you can claim the win in ' + secs + ' s.'
+        : 'You can claim the win or a draw now.');
+      this.abandonButtons.hidden = left > 0;
+    } else {
+      const other = otherColor(a.side);
+      const otherName = (s[other] && s[other].name) || capital(other);
+      text = name + ' is offline. ' + otherName + (left > 0 ? ' can claim the game in ' + secs + ' s.' : ' can claim the game now.');
+    }
+    if (this.abandonText.textContent !== text) this.abandonText.textContent = text;
+  }
+
+  drawChat() {
+    const s = this.state;
+    const opponent = this.you === 'white' || this.you === 'black' ? s[otherColor(this.you)] : null;
+    this.chat.setSeat(s.mode, this.holdsSeat() ? this.you : null, opponent && opponent.name);
   }
 
   // After the end: a rematch (offer, accept, decline) and a new game like this one.

@@ -6,8 +6,9 @@ import { ApiError } from './api.js';
 /**
  * Events: `onOpen()`, `onState(state, fresh)` for a whole state, `onUpdate(update)` for a
  * change, `onSeat(you)` once the seat is bound (null: the token is not known),
- * `onClose()`, `onError(message)` for an error that answers nothing sent, and
- * `onAnalysis(message)` for analysis lines streamed by the server.
+ * `onClose()`, `onError(message)` for an error that answers nothing sent,
+ * `onAnalysis(message)` for analysis lines streamed by the server, and `onChat(message)`
+ * for a chat line or the chat's history (`chat`, `chat_history`).
  */
 export class GameSocket {
   constructor(id, token, events) {
@@ -87,6 +88,7 @@ export class GameSocket {
           this.binding = false;
           this.events.onSeat(null);
           this.askState();
+          this.post({ type: 'chat_history' });
         });
       }
       this.events.onOpen();
@@ -102,6 +104,8 @@ export class GameSocket {
         this.events.onUpdate(msg.update);
       } else if (msg.type === 'analysis') {
         if (this.events.onAnalysis) this.events.onAnalysis(msg);
+      } else if (msg.type === 'chat' || msg.type === 'chat_history') {
+        if (this.events.onChat) this.events.onChat(msg);
       } else if (msg.type === 'ack' || msg.type === 'error') {
         const p = this.pending.get(msg.id);
         if (!p) {

@@ -57,6 +57,10 @@ pub struct Args {
     /// (for working on the page).
     #[arg(long, env = "BASHNI_WEB_DIR")]
     web_dir: Option<PathBuf>,
+    /// Seconds the player to move in a game between two people with a clock may be offline
+    /// on their turn before the other player may claim the win or a draw.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    abandon_after_secs: u64,
 }
 
 /// Runs the server until it is stopped.
@@ -96,6 +100,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
         new_games_per_minute: args.new_games_per_minute,
         requests_per_second: args.requests_per_second,
         idle_timeout: Duration::from_secs(args.idle_timeout),
+        abandon_after: Duration::from_secs(args.abandon_after_secs),
         ..Settings::default()
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -9,11 +9,13 @@
 //! [`Database`] is the one interface the server uses.
 
 mod database;
+mod people;
 mod postgres;
 mod rows;
 mod sqlite;
 
 pub use database::Database;
+pub use people::{CHAT_LINES_KEPT, ChatLine, PEOPLE_CHANNEL, SeatSeen};
 pub use postgres::{Heard, JOB_LEASE_MS, PgStore, migrations as postgres_migrations};
 pub use sqlite::Store;
 

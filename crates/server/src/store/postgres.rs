@@ -9,6 +9,7 @@ use futures_util::StreamExt;
 use tokio_postgres::error::SqlState;
 use tokio_postgres::{AsyncMessage, NoTls, Row};
 
+use super::people::PEOPLE_CHANNEL;
 use super::rows::{GameRow, MoveRow, move_row, round_of, row_of};
 use super::{
     Change, GameSummary, LIST_ORDER, ListFilter, SUMMARY_COLUMNS, StoreError, StoreErrorKind,
@@ -99,6 +100,33 @@ const MIGRATIONS: &[&str] = &[
             = (substr(start_fen, 1, 1) = 'W') THEN 'white' ELSE 'black' END
         WHERE result IS NULL AND mode <> 'record' AND white_joined AND black_joined;
     CREATE INDEX games_by_deadline ON games(deadline_ms) WHERE deadline_ms IS NOT NULL;",
+    // 9: the chat of each game, in two rooms (players, watchers); the players who muted their
+    // opponent (a row for the side that mutes); and which server has sockets bound to which
+    // seat, renewed while they are open (a server that dies leaves rows that go stale).
+    "CREATE TABLE chat (
+        game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        room TEXT NOT NULL,
+        seq BIGINT NOT NULL,
+        author TEXT NOT NULL,
+        name TEXT NOT NULL,
+        text TEXT NOT NULL,
+        at_ms BIGINT NOT NULL,
+        PRIMARY KEY (game_id, room, seq)
+    );
+    CREATE TABLE chat_mutes (
+        game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        side TEXT NOT NULL,
+        PRIMARY KEY (game_id, side)
+    );
+    CREATE TABLE presence (
+        game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        side TEXT NOT NULL,
+        server TEXT NOT NULL,
+        sockets INTEGER NOT NULL,
+        seen_ms BIGINT NOT NULL,
+        PRIMARY KEY (game_id, side, server)
+    );
+    CREATE INDEX presence_by_seen ON presence(seen_ms);",
 ];
 
 /// How long a server holds an engine job without renewing it, in ms.
@@ -153,7 +181,7 @@ impl From<deadpool_postgres::PoolError> for StoreError {
 
 /// The games in PostgreSQL.
 pub struct PgStore {
-    pool: Pool,
+    pub(super) pool: Pool,
     url: String,
 }
 
@@ -192,7 +220,7 @@ fn game_from_row(row: &Row) -> Result<GameRow, tokio_postgres::Error> {
 }
 
 /// Runs one statement, prepared once per connection.
-async fn exec(
+pub(super) async fn exec(
     client: &impl GenericClient,
     sql: &str,
     params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
@@ -677,6 +705,46 @@ pub enum Heard {
     },
     /// The connection was lost: any change may have been missed.
     Gap,
+    /// Line `seq` of room `room` of game `id`'s chat was stored.
+    Chat {
+        /// The game's id.
+        id: String,
+        /// `players` or `watchers`.
+        room: String,
+        /// The line's number.
+        seq: u64,
+    },
+    /// A player of game `id` muted or unmuted the opponent.
+    Muted {
+        /// The game's id.
+        id: String,
+        /// The side that mutes or unmutes: `white` or `black`.
+        side: String,
+    },
+    /// A server's sockets bound to a seat of game `id` came or went.
+    Presence {
+        /// The game's id.
+        id: String,
+    },
+}
+
+/// What a notification on [`PEOPLE_CHANNEL`] says, if it can be read.
+fn heard_of_people(payload: &str) -> Option<Heard> {
+    let mut parts = payload.split(' ');
+    let (kind, id) = (parts.next()?, parts.next()?.to_string());
+    match kind {
+        "chat" => Some(Heard::Chat {
+            id,
+            room: parts.next()?.to_string(),
+            seq: parts.next()?.parse().ok()?,
+        }),
+        "mute" => Some(Heard::Muted {
+            id,
+            side: parts.next()?.to_string(),
+        }),
+        "presence" => Some(Heard::Presence { id }),
+        _ => None,
+    }
 }
 
 /// Keeps the game's engine job as the round needs it: one for this version when the engine
@@ -732,7 +800,9 @@ async fn listen_once(
             }
         }
     });
-    client.batch_execute(&format!("LISTEN {CHANNEL}")).await?;
+    client
+        .batch_execute(&format!("LISTEN {CHANNEL}; LISTEN {PEOPLE_CHANNEL}"))
+        .await?;
     // A change stored before LISTEN took effect would be missed: say so once.
     if changes.send(Heard::Gap).await.is_err() {
         driver.abort();
@@ -747,6 +817,16 @@ async fn listen_once(
             }
         };
         if let AsyncMessage::Notification(note) = message {
+            if note.channel() == PEOPLE_CHANNEL {
+                let Some(heard) = heard_of_people(note.payload()) else {
+                    continue;
+                };
+                if changes.send(heard).await.is_err() {
+                    driver.abort();
+                    return Ok(());
+                }
+                continue;
+            }
             let mut parts = note.payload().split(' ');
             let heard = match (parts.next(), parts.next().and_then(|v| v.parse().ok())) {
                 (Some(id), Some(version)) => Heard::Changed {

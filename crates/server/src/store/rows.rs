@@ -146,6 +146,9 @@ pub(crate) fn round_of(row: GameRow, moves: &[MoveRow]) -> Result<Round, String>
         let loser = result.and_then(GameResult::winner).map(Color::opponent);
         let game = &mut round.game;
         round.aborted = code == "aborted";
+        if code == "abandoned" {
+            round.abandoned = result;
+        }
         let _ = match (code, loser) {
             ("resignation", Some(loser)) => game.resign(loser),
             ("time", Some(loser)) => game.flag(loser),
@@ -154,7 +157,7 @@ pub(crate) fn round_of(row: GameRow, moves: &[MoveRow]) -> Result<Round, String>
             _ => Ok(()),
         };
     }
-    if round.game.outcome().is_none() {
+    if round.game.outcome().is_none() && round.abandoned.is_none() {
         round.recorded = result;
     }
     round.game.restore_draw_offers(
@@ -189,6 +192,8 @@ pub(crate) fn round_of(row: GameRow, moves: &[MoveRow]) -> Result<Round, String>
     }
     round.created_ms = row.created_ms;
     round.updated_ms = row.updated_ms;
+    // The side to move's turn began with the last stored move.
+    round.turn_ms = moves.last().map_or(row.created_ms, |mv| mv.at_ms);
     round.version = u64::try_from(row.version).unwrap_or(0);
     for (color, stored) in [(Color::White, row.white_ms), (Color::Black, row.black_ms)] {
         if let Some(ms) = stored {

@@ -82,6 +82,23 @@ const MIGRATIONS: &[&str] = &[
             = (substr(start_fen, 1, 1) = 'W') THEN 'white' ELSE 'black' END
         WHERE result IS NULL AND mode <> 'record' AND white_joined AND black_joined;
     CREATE INDEX games_by_deadline ON games(deadline_ms) WHERE deadline_ms IS NOT NULL;",
+    // 8: the chat of each game, in two rooms (players, watchers), and the players who muted
+    // their opponent (a row for the side that mutes).
+    "CREATE TABLE chat (
+        game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        room TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        author TEXT NOT NULL,
+        name TEXT NOT NULL,
+        text TEXT NOT NULL,
+        at_ms INTEGER NOT NULL,
+        PRIMARY KEY (game_id, room, seq)
+    ) WITHOUT ROWID;
+    CREATE TABLE chat_mutes (
+        game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        side TEXT NOT NULL,
+        PRIMARY KEY (game_id, side)
+    ) WITHOUT ROWID;",
 ];
 
 /// The games in an SQLite file.
@@ -212,7 +229,7 @@ impl Store {
         Ok(())
     }
 
-    fn lock(&self) -> MutexGuard<'_, Connection> {
+    pub(super) fn lock(&self) -> MutexGuard<'_, Connection> {
         // A panic while holding the lock leaves SQLite consistent (transactions roll back).
         self.connection
             .lock()

@@ -189,3 +189,51 @@ pub async fn serve(app: &Arc<App>) -> Result<std::net::SocketAddr, Box<dyn std::
     tokio::spawn(bashni_server::serve(listener, Arc::clone(app)));
     Ok(address)
 }
+
+/// The store keeps the last lines of each room, numbered, on any database.
+pub async fn chat_store_suite(
+    db: &bashni_server::Database,
+    game: &str,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let line = |room: &str, text: String| bashni_server::store::ChatLine {
+        room: room.into(),
+        seq: 0,
+        author: "watcher".into(),
+        name: "W".into(),
+        text,
+        at_ms: 1,
+    };
+    let extra = 5;
+    for n in 1..=bashni_server::store::CHAT_LINES_KEPT + extra {
+        let seq = db.add_chat(game, line("watchers", format!("w{n}"))).await?;
+        assert_eq!(seq, n);
+    }
+    assert_eq!(db.add_chat(game, line("players", "p1".into())).await?, 1);
+    let kept = db.chat_lines(game, "watchers", 0, 1000).await?;
+    assert_eq!(kept.len() as u64, bashni_server::store::CHAT_LINES_KEPT);
+    assert_eq!(kept[0].seq, extra + 1);
+    assert_eq!(kept.last().map(|l| l.text.as_str()), Some("w205"));
+    let after = db.chat_lines(game, "watchers", 200, 1000).await?;
+    assert_eq!(
+        after.iter().map(|l| l.seq).collect::<Vec<_>>(),
+        [201, 202, 203, 204, 205]
+    );
+    let last_two = db.chat_lines(game, "watchers", 0, 2).await?;
+    assert_eq!(
+        last_two.iter().map(|l| l.seq).collect::<Vec<_>>(),
+        [204, 205]
+    );
+    assert_eq!(db.chat_lines(game, "players", 0, 10).await?.len(), 1);
+    assert!(db.mutes(game).await?.is_empty());
+    db.set_mute(game, "black", true).await?;
+    db.set_mute(game, "black", true).await?;
+    assert_eq!(db.mutes(game).await?, ["black"]);
+    db.set_mute(game, "black", false).await?;
+    assert!(db.mutes(game).await?.is_empty());
+    assert!(
+        db.add_chat("nosuchgame", line("players", "x".into()))
+            .await
+            .is_err()
+    );
+    Ok(())
+}

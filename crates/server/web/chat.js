@@ -1,0 +1,210 @@
+// The game's chat panel: the players' room and the watchers' room, each line inserted as
+// text (never markup), a counter of characters, and the mute button for a player. The server
+// decides who reads and writes where; the panel offers only what the seat may do.
+
+import { el, clear } from './dom.js';
+
+/** The longest line, in characters (the server's limit too). */
+export const MAX_CHAT_CHARS = 300;
+
+/** The longest name a watcher may give. */
+export const MAX_NAME_CHARS = 20;
+
+/**
+ * The rooms a seat reads and the room it writes in: a player of a game between people reads
+ * both and writes in the players' room; a watcher reads and writes in the watchers' room;
+ * anyone else (against the engine, at one screen) has no chat.
+ */
+export function chatRooms(mode, you) {
+  const player = you === 'white' || you === 'black';
+  if (mode === 'friend' && player) return { read: ['players', 'watchers'], write: 'players' };
+  if (!you) return { read: ['watchers'], write: 'watchers' };
+  return { read: [], write: null };
+}
+
+/** Lines with `line` added in order of `seq`; a line already there is not added again. */
+export function withLine(lines, line) {
+  if (lines.some((l) => l.seq === line.seq)) return lines;
+  return lines.concat([line]).sort((a, b) => a.seq - b.seq);
+}
+
+/** The counter under the input: characters typed (after trimming) of the limit. */
+export function countText(text) {
+  return [...text.trim()].length + '/' + MAX_CHAT_CHARS;
+}
+
+function stored(key) {
+  try { return window.localStorage.getItem(key) || ''; } catch (e) { return ''; }
+}
+
+function store(key, value) {
+  try { window.localStorage.setItem(key, value); } catch (e) { /* private mode */ }
+}
+
+const NAME_KEY = 'bashni.chatName';
+const ROOM_TITLES = { players: 'Players', watchers: 'Watchers' };
+
+/**
+ * The chat panel. `send(msg)` sends a socket message and resolves with its answer (or throws
+ * the server's refusal).
+ */
+export class ChatPanel {
+  constructor(send) {
+    this.send = send;
+    this.lines = { players: [], watchers: [] };
+    this.rooms = { read: [], write: null };
+    this.shown = null;
+    this.muted = false;
+    this.opponent = '';
+    this.unread = { players: false, watchers: false };
+    this.node = el('section', { id: 'chat', class: 'chat card', hidden: true, 'aria-label': 'Chat' });
+  }
+
+  /** Who the page is now: the game's mode, the seat (`null` for a watcher), the other player's name. */
+  setSeat(mode, you, opponent) {
+    const rooms = chatRooms(mode, you);
+    const changed = rooms.write !== this.rooms.write || rooms.read.join() !== this.rooms.read.join();
+    this.rooms = rooms;
+    this.opponent = opponent || 'your opponent';
+    if (!rooms.read.includes(this.shown)) this.shown = rooms.write || rooms.read[0] || null;
+    if (changed) this.build();
+    else this.drawMute();
+  }
+
+  /** A `chat_history` message: every room's lines again. */
+  history(msg) {
+    for (const room of ['players', 'watchers']) {
+      if (msg.rooms && msg.rooms[room]) this.lines[room] = msg.rooms[room].slice();
+    }
+    if (typeof msg.muted === 'boolean') this.muted = msg.muted;
+    this.drawLines();
+    this.drawMute();
+  }
+
+  /** A `chat` message: one new line. */
+  line(msg) {
+    const room = msg.room;
+    if (!this.lines[room] || !msg.line) return;
+    this.lines[room] = withLine(this.lines[room], msg.line);
+    if (room !== this.shown) this.unread[room] = true;
+    this.drawLines();
+    this.drawTabs();
+  }
+
+  build() {
+    const box = this.node;
+    clear(box);
+    box.hidden = this.rooms.read.length === 0;
+    if (box.hidden) return;
+    this.tabs = el('div', { class: 'chat-tabs', role: 'tablist' });
+    this.list = el('ol', { id: 'chat-lines', class: 'chat-lines', 'aria-live': 'polite' });
+    this.note = el('p', { id: 'chat-note', class: 'chat-note' });
+    this.error = el('p', { id: 'chat-error', class: 'chat-error', role: 'alert' });
+    this.input = el('input', { id: 'chat-input', type: 'text', maxlength: String(MAX_CHAT_CHARS),
+      autocomplete: 'off', placeholder: 'Write a message', 'aria-label': 'Message' });
+    this.count = el('span', { id: 'chat-count', class: 'chat-count' }, countText(''));
+    this.input.addEventListener('input', () => { this.count.textContent = countText(this.input.value); });
+    this.nameInput = this.rooms.write === 'watchers'
+      ? el('input', { id: 'chat-name', type: 'text', maxlength: String(MAX_NAME_CHARS), value: stored(NAME_KEY),
+        placeholder: 'Your name', 'aria-label': 'Your name in the chat' })
+      : null;
+    this.form = el('form', { id: 'chat-form', class: 'chat-form' },
+      this.nameInput, this.input, el('button', { type: 'submit', id: 'chat-send' }, 'Send'), this.count);
+    this.form.addEventListener('submit', (ev) => { ev.preventDefault(); this.submit(); });
+    this.muteButton = el('button', { type: 'button', id: 'chat-mute', class: 'link', onclick: () => this.toggleMute() });
+    box.appendChild(el('h2', null, this.rooms.read.length > 1 ? 'Chat' : 'Watchers’ chat'));
+    box.appendChild(this.tabs);
+    box.appendChild(this.list);
+    box.appendChild(this.note);
+    box.appendChild(this.form);
+    box.appendChild(this.error);
+    box.appendChild(this.muteButton);
+    this.drawTabs();
+    this.drawLines();
+    this.drawMute();
+  }
+
+  drawTabs() {
+    if (!this.tabs) return;
+    clear(this.tabs);
+    if (this.rooms.read.length < 2) {
+      this.tabs.hidden = true;
+      return;
+    }
+    this.tabs.hidden = false;
+    for (const room of this.rooms.read) {
+      const tab = el('button', { type: 'button', role: 'tab', id: 'chat-tab-' + room,
+        class: 'chat-tab' + (room === this.shown ? ' shown' : '') + (this.unread[room] ? ' unread' : ''),
+        'aria-selected': room === this.shown ? 'true' : 'false',
+        onclick: () => this.show(room) }, ROOM_TITLES[room]);
+      this.tabs.appendChild(tab);
+    }
+  }
+
+  show(room) {
+    this.shown = room;
+    this.unread[room] = false;
+    this.error.textContent = '';
+    this.drawTabs();
+    this.drawLines();
+  }
+
+  drawLines() {
+    if (!this.list) return;
+    const room = this.shown;
+    const list = this.list;
+    list.dataset.room = room || '';
+    clear(list);
+    for (const line of this.lines[room] || []) {
+      // Names and texts are people's words: always inserted as text.
+      const name = el('span', { class: 'chat-name' });
+      name.textContent = line.name + ': ';
+      const text = el('span', { class: 'chat-text' });
+      text.textContent = line.text;
+      list.appendChild(el('li', { class: 'chat-line', dataset: { seq: String(line.seq), from: line.from } }, name, text));
+    }
+    if (!list.firstChild) {
+      list.appendChild(el('li', { class: 'chat-empty' }, room === 'players' ? 'No messages between the players yet.' : 'No messages from watchers yet.'));
+    }
+    list.scrollTop = list.scrollHeight;
+    const writes = room === this.rooms.write;
+    this.form.hidden = !writes;
+    this.note.hidden = writes;
+    this.note.textContent = writes ? '' : 'Only watchers write here.';
+  }
+
+  drawMute() {
+    if (!this.muteButton) return;
+    this.muteButton.hidden = this.rooms.write !== 'players';
+    this.muteButton.textContent = (this.muted ? 'Unmute ' : 'Mute ') + this.opponent;
+    this.muteButton.dataset.muted = this.muted ? 'true' : 'false';
+  }
+
+  async submit() {
+    const text = this.input.value.trim();
+    if (!text || !this.rooms.write) return;
+    const msg = { type: 'chat', room: this.rooms.write, text };
+    if (this.nameInput) {
+      const name = this.nameInput.value.trim();
+      store(NAME_KEY, name);
+      if (name) msg.name = name;
+    }
+    this.error.textContent = '';
+    try {
+      await this.send(msg);
+      this.input.value = '';
+      this.count.textContent = countText('');
+    } catch (e) {
+      this.error.textContent = e.message;
+    }
+  }
+
+  async toggleMute() {
+    this.error.textContent = '';
+    try {
+      await this.send({ type: 'mute', action: this.muted ? 'unmute' : 'mute' });
+    } catch (e) {
+      this.error.textContent = e.message;
+    }
+  }
+}
