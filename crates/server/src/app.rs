@@ -256,6 +256,13 @@ pub struct Settings {
     /// Whether the server runs behind a balancer that adds the client's address to
     /// `X-Forwarded-For` (limits per address then count that address).
     pub behind_proxy: bool,
+    /// Whether the session cookie is sent only over HTTPS (`Secure`): needed behind TLS.
+    pub secure_cookies: bool,
+    /// The site's own origin (`https://example.org`) when the server is behind a proxy that
+    /// changes the `Host`; without it a request's `Origin` must name the `Host` it was sent to.
+    pub site_origin: Option<String>,
+    /// Log-in attempts per minute for one account name, and for one address.
+    pub login_attempts_per_minute: u32,
 }
 
 impl Settings {
@@ -278,6 +285,9 @@ impl Default for Settings {
             keep_idle: Duration::from_secs(600),
             keep_finished: Duration::from_secs(5),
             behind_proxy: false,
+            secure_cookies: false,
+            site_origin: None,
+            login_attempts_per_minute: 5,
         }
     }
 }
@@ -305,6 +315,8 @@ pub struct App {
     stopping: tokio::sync::watch::Sender<bool>,
     /// Requests and socket actions being carried out.
     in_flight: Arc<AtomicUsize>,
+    /// The limits of log-ins (see [`crate::account`]).
+    pub accounts: crate::account::Accounts,
 }
 
 /// Waits until the server starts stopping (or its state is gone).
@@ -336,6 +348,7 @@ impl App {
                 settings.new_games_per_minute,
                 f64::from(settings.new_games_per_minute) / 60.0,
             ),
+            accounts: crate::account::Accounts::new(settings.login_attempts_per_minute),
             settings,
             stopping: tokio::sync::watch::channel(false).0,
             jobs: tokio::sync::Notify::new(),
@@ -612,6 +625,12 @@ impl App {
         self.refresh_locked(&slot, &mut live).await;
         drop(live);
         self.after_change(&slot);
+    }
+
+    /// Brings game `id` up to `version` if it is in memory and older: for changes stored
+    /// outside the path of actions (a deleted account's seats renamed).
+    pub async fn changed_in_store(self: &Arc<Self>, id: &str, version: u64) {
+        self.heard(id, Some(version)).await;
     }
 
     /// With a database shared by several servers: listens for the changes the others

@@ -157,6 +157,10 @@ pub struct GameStateView<'a> {
     invite_url: Option<String>,
     /// Grows with every change of the game.
     pub version: u64,
+    /// The account name holding White's seat (`null` for a guest or the engine).
+    white_player: Option<&'a str>,
+    /// The account name holding Black's seat.
+    black_player: Option<&'a str>,
 }
 
 /// The whole state of a game as `seat` (or a watcher, `None`) sees it.
@@ -253,6 +257,8 @@ pub fn update_view<'a>(
         }),
         invite_url,
         version: round.version,
+        white_player: round.account_name(Color::White),
+        black_player: round.account_name(Color::Black),
     }
 }
 

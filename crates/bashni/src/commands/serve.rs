@@ -57,6 +57,17 @@ pub struct Args {
     /// (for working on the page).
     #[arg(long, env = "BASHNI_WEB_DIR")]
     web_dir: Option<PathBuf>,
+    /// Send the session cookie only over HTTPS (`Secure`): required when the site is served
+    /// over TLS (by this server's balancer or proxy).
+    #[arg(long)]
+    secure_cookies: bool,
+    /// The site's origin as browsers see it (`https://bashni.example`), when a proxy in front
+    /// changes the Host header: requests of logged-in players must come from it.
+    #[arg(long, value_parser = bashni_server::account::site_origin)]
+    site_origin: Option<String>,
+    /// Log-in attempts allowed per minute for one account name, and from one address.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
+    login_attempts_per_minute: u32,
 }
 
 /// Runs the server until it is stopped.
@@ -96,6 +107,9 @@ pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
         new_games_per_minute: args.new_games_per_minute,
         requests_per_second: args.requests_per_second,
         idle_timeout: Duration::from_secs(args.idle_timeout),
+        secure_cookies: args.secure_cookies,
+        site_origin: args.site_origin.clone(),
+        login_attempts_per_minute: args.login_attempts_per_minute,
         ..Settings::default()
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()

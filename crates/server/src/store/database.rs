@@ -8,7 +8,7 @@ use crate::round::Round;
 
 /// The SQLite store on a thread of its own: every call is queued and runs there, one at a
 /// time, so no async thread waits for the file and callers do not pile up on its lock.
-struct StoreThread {
+pub(super) struct StoreThread {
     jobs: std::sync::mpsc::Sender<StoreJob>,
 }
 
@@ -35,7 +35,7 @@ impl StoreThread {
         StoreThread { jobs }
     }
 
-    async fn run<T: Send + 'static>(
+    pub(super) async fn run<T: Send + 'static>(
         &self,
         work: impl FnOnce(&Store) -> T + Send + 'static,
     ) -> Result<T, StoreError> {
@@ -50,7 +50,7 @@ impl StoreThread {
     }
 }
 
-enum Backend {
+pub(super) enum Backend {
     Sqlite {
         store: Arc<Store>,
         thread: StoreThread,
@@ -60,7 +60,7 @@ enum Backend {
 
 /// Where the games are: an SQLite file or PostgreSQL.
 pub struct Database {
-    backend: Backend,
+    pub(super) backend: Backend,
 }
 
 impl From<Store> for Database {

@@ -9,11 +9,15 @@
 //! [`Database`] is the one interface the server uses.
 
 mod database;
+mod players;
 mod postgres;
 mod rows;
 mod sqlite;
 
 pub use database::Database;
+pub use players::{
+    NewPlayer, PlayerGame, PlayerRow, SessionRow, SessionSeen, Signup, VariantResults,
+};
 pub use postgres::{Heard, JOB_LEASE_MS, PgStore, migrations as postgres_migrations};
 pub use sqlite::Store;
 

@@ -86,6 +86,8 @@ const MIGRATIONS: &[&str] = &[
         WHERE result IS NOT NULL AND mode <> 'record' AND reason_code <> 'aborted';",
     // 7: the list of game records read from PDN.
     "CREATE INDEX games_records ON games(updated_ms, id) WHERE mode = 'record';",
+    // 8: player accounts, their log-in sessions, and the accounts holding a game's seats.
+    super::players::POSTGRES_MIGRATION,
 ];
 
 /// How long a server holds an engine job without renewing it, in ms.
@@ -139,7 +141,7 @@ impl From<deadpool_postgres::PoolError> for StoreError {
 
 /// The games in PostgreSQL.
 pub struct PgStore {
-    pool: Pool,
+    pub(super) pool: Pool,
     url: String,
 }
 
@@ -175,7 +177,7 @@ fn game_from_row(row: &Row) -> Result<GameRow, tokio_postgres::Error> {
 }
 
 /// Runs one statement, prepared once per connection.
-async fn exec(
+pub(super) async fn exec(
     client: &impl GenericClient,
     sql: &str,
     params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
@@ -323,6 +325,7 @@ impl PgStore {
                 insert_move(&transaction, &game.id, &mv).await?;
             }
         }
+        super::players::write_seats_postgres(&transaction, round).await?;
         sync_job(&transaction, round).await?;
         notify(&transaction, &game.id, round.version).await?;
         transaction.commit().await?;
@@ -448,7 +451,8 @@ impl PgStore {
                     .await
                     .map(|_| ())
                 }
-                Change::Game => Ok(()),
+                // Seats are taken (by an account too) only in changes of this kind.
+                Change::Game => super::players::write_seats_postgres(&transaction, round).await,
             }
         };
         tokio::try_join!(
@@ -488,8 +492,9 @@ impl PgStore {
                 at_ms: row.try_get(4)?,
             });
         }
+        let seats = super::players::read_seats_postgres(&client, id).await?;
         round_of(game, &moves)
-            .map(Some)
+            .map(|round| Some(seats.apply(round)))
             .map_err(|e| StoreError::new(StoreErrorKind::Corrupt, format!("game {id}: {e}")))
     }
 

@@ -70,6 +70,8 @@ const MIGRATIONS: &[&str] = &[
         WHERE result IS NOT NULL AND mode <> 'record' AND reason_code <> 'aborted';",
     // 6: the list of game records read from PDN.
     "CREATE INDEX games_records ON games(updated_ms, id) WHERE mode = 'record';",
+    // 7: player accounts, their log-in sessions, and the accounts holding a game's seats.
+    super::players::SQLITE_MIGRATION,
 ];
 
 /// The games in an SQLite file.
@@ -196,7 +198,7 @@ impl Store {
         Ok(())
     }
 
-    fn lock(&self) -> MutexGuard<'_, Connection> {
+    pub(super) fn lock(&self) -> MutexGuard<'_, Connection> {
         // A panic while holding the lock leaves SQLite consistent (transactions roll back).
         self.connection
             .lock()
@@ -283,6 +285,7 @@ impl Store {
                 insert_move(&transaction, &game.id, &mv)?;
             }
         }
+        super::players::write_seats_sqlite(&transaction, round)?;
         transaction.commit()?;
         Ok(())
     }
@@ -312,7 +315,8 @@ impl Store {
                     params![game.id, ply as i64],
                 )?;
             }
-            Change::Game => {}
+            // Seats are taken (by an account too) only in changes of this kind.
+            Change::Game => super::players::write_seats_sqlite(&transaction, round)?,
         }
         transaction.commit()?;
         Ok(())
@@ -346,9 +350,10 @@ impl Store {
             })?
             .collect::<Result<Vec<_>, _>>()?;
         drop(statement);
+        let seats = super::players::read_seats_sqlite(&connection, id)?;
         drop(connection);
         round_of(game, &moves)
-            .map(Some)
+            .map(|round| Some(seats.apply(round)))
             .map_err(|e| StoreError::new(StoreErrorKind::Corrupt, format!("game {id}: {e}")))
     }
 
