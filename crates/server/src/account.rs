@@ -311,10 +311,12 @@ pub async fn refuse_cross_site(
     next.run(request).await
 }
 
-/// The limits on log-in attempts: per account name and per address.
+/// The limits on log-in attempts (per account name and per address) and on new accounts
+/// (per address).
 pub struct Accounts {
     by_address: AddressRates,
     by_name: AddressRates<String>,
+    signups: AddressRates,
     per_minute: u32,
 }
 
@@ -326,6 +328,7 @@ impl Accounts {
         Accounts {
             by_address: AddressRates::new(per_minute, rate),
             by_name: AddressRates::new(per_minute, rate),
+            signups: AddressRates::new(per_minute, rate),
             per_minute,
         }
     }
@@ -353,14 +356,18 @@ impl Accounts {
         Ok(())
     }
 
-    /// Counts a new account from `client` as an attempt from its address (each costs a
-    /// password hash).
+    /// Counts a new account from `client` (each costs a password hash): as many a minute
+    /// as log-in attempts.
     pub fn allow_signup(&self, client: IpAddr) -> Result<(), ApiError> {
-        if self.by_address.allow(client, 1, Instant::now()) {
+        if self.signups.allow(client, 1, Instant::now()) {
             Ok(())
         } else {
-            tracing::warn!(%client, "limit: too many new accounts and log-ins from one address");
-            Err(self.refused("from your address"))
+            tracing::warn!(%client, "limit: too many new accounts from one address");
+            Err(ApiError::too_many(format!(
+                "too many new accounts from your address (at most {} a minute); wait a minute \
+                 and try again",
+                self.per_minute
+            )))
         }
     }
 }

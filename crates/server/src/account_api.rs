@@ -99,11 +99,11 @@ pub async fn signup(
     let request: Credentials = parse_body(body)?;
     let (name, key) = account_name(&request.name).map_err(ApiError::bad_request)?;
     check_password(&request.password)?;
-    app.accounts.allow_signup(client)?;
-    // Looked up first so that a taken name costs no password hash.
+    // Looked up first so that a taken name costs no password hash (nor counts as a try).
     if let Some(taken) = app.database.player_by_key(&key).await? {
         return Err(name_taken(&name, &taken.name));
     }
+    app.accounts.allow_signup(client)?;
     let password_hash = hash_password(request.password).await?;
     let now = now_ms();
     let (id, session) = new_session(client, now)?;

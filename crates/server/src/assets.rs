@@ -40,6 +40,9 @@ const FILES: &[(&str, &str)] = &[
         "analysis-board.js",
         include_str!("../web/analysis-board.js"),
     ),
+    ("account.js", include_str!("../web/account.js")),
+    ("login.js", include_str!("../web/login.js")),
+    ("player.js", include_str!("../web/player.js")),
 ];
 
 /// The modules every view imports.
@@ -50,6 +53,7 @@ const CORE: &[&str] = &[
     "text.js",
     "settings.js",
     "sound.js",
+    "account.js",
 ];
 
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";

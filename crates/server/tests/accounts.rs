@@ -689,6 +689,19 @@ async fn log_in_attempts_are_limited_per_name_and_per_address() -> Result<(), Er
             .is_some_and(|e| e.contains("for this name")),
         "{refusal}"
     );
+    // New accounts have a budget of their own: the guesser may still make one, and five.
+    for name in ["Gleb", "Hanna", "Igor", "Julia", "Kira"] {
+        let (status, refusal) = guesser.signup(name, "long enough").await?;
+        assert_eq!(status, StatusCode::CREATED, "{name}: {refusal}");
+    }
+    let (status, refusal) = guesser.signup("Lev", "long enough").await?;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{refusal}");
+    assert!(
+        refusal["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("new accounts")),
+        "{refusal}"
+    );
     // Another name from another address still logs in.
     let mut boris = Visitor::new(&app, 80);
     assert_eq!(
