@@ -174,7 +174,7 @@ pub fn session_hash(id: &str) -> String {
 /// A new session started at `now` from `client`: its id (for the cookie only) and its row.
 pub fn new_session(client: IpAddr, now: i64) -> Result<(String, SessionRow), ApiError> {
     let id = crate::secret::random_hex(32)
-        .map_err(|_| ApiError::from(crate::app::ActionError::from(crate::secret::NoRandomness)))?;
+        .map_err(|missing| ApiError::from(crate::app::ActionError::from(missing)))?;
     let row = SessionRow {
         hash: session_hash(&id),
         created_ms: now,

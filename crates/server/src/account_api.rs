@@ -137,7 +137,9 @@ pub async fn login(
 ) -> Result<Response, ApiError> {
     require_same_site(&app.settings, &headers)?;
     let request: Credentials = parse_body(body)?;
-    let key = name_key(request.name.trim());
+    // No account's name is longer: a longer one is cut before its key is made.
+    let typed: String = request.name.trim().chars().take(64).collect();
+    let key = name_key(&typed);
     app.accounts.allow_login(client, &key)?;
     if request.password.chars().count() > crate::account::MAX_PASSWORD_CHARS {
         return Err(wrong_login());

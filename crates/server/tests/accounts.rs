@@ -80,7 +80,10 @@ impl Visitor {
         token: Option<&str>,
         body: Option<Value>,
     ) -> Result<(StatusCode, Value), Error> {
-        let cookie = self.cookie.as_ref().map(|id| format!("bashni_session={id}"));
+        let cookie = self
+            .cookie
+            .as_ref()
+            .map(|id| format!("bashni_session={id}"));
         let mut headers = vec![(header::HOST, HOST), (header::ORIGIN, SITE)];
         if let Some(cookie) = &cookie {
             headers.push((header::COOKIE, cookie.as_str()));
@@ -177,7 +180,10 @@ async fn sessions_suite(app: &Arc<App>) -> Result<(), Error> {
 
     // Another browser logs in too; logging out everywhere ends both sessions.
     let mut phone = Visitor::new(app, 3);
-    assert_eq!(phone.login("ANNA", "correct horse").await?.0, StatusCode::OK);
+    assert_eq!(
+        phone.login("ANNA", "correct horse").await?.0,
+        StatusCode::OK
+    );
     assert_eq!(anna.who().await?.0, StatusCode::OK);
     let (status, _) = phone
         .call("POST", "/api/account/logout-all", None, Some(json!({})))
@@ -419,9 +425,7 @@ async fn games_suite(app: &Arc<App>) -> Result<(), Error> {
     assert_eq!(all.len(), 4, "{first} {second}");
     assert!(all.contains(&id) && all.contains(&rematch.to_string()));
     assert_eq!(second["next"], Value::Null);
-    let (status, _) = guest
-        .call("GET", "/api/players/Nobody", None, None)
-        .await?;
+    let (status, _) = guest.call("GET", "/api/players/Nobody", None, None).await?;
     assert_eq!(status, StatusCode::NOT_FOUND);
 
     // Deleting takes the password again.
@@ -645,7 +649,13 @@ async fn behind_a_proxy_the_site_is_the_origin_given() -> Result<(), Error> {
         .get(header::SET_COOKIE)
         .ok_or("no cookie")?
         .to_str()?;
-    for part in ["HttpOnly", "SameSite=Lax", "Path=/", "Max-Age=2592000", "Secure"] {
+    for part in [
+        "HttpOnly",
+        "SameSite=Lax",
+        "Path=/",
+        "Max-Age=2592000",
+        "Secure",
+    ] {
         assert!(cookie.contains(part), "{cookie}");
     }
     Ok(())
