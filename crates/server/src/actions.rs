@@ -10,6 +10,7 @@ use bashni_engine::{Info, Level, Limits, Past, Score, StopToken};
 use bashni_pdn::{RawGame, ResultToken};
 use bashni_rules::{Color, Game, Position, TimeControl, Variant};
 
+use crate::account::Account;
 use crate::app::{Acted, ActionError, Answer, App, GameSlot, StateText};
 use crate::correspondence::Correspondence;
 use crate::round::{
@@ -116,6 +117,15 @@ pub fn check_correspondence(new: &NewGame) -> Result<Option<Correspondence>, Act
 
 /// Makes a game.
 pub async fn create(app: &Arc<App>, new: NewGame) -> Result<Created, ActionError> {
+    create_as(app, new, None).await
+}
+
+/// Makes a game; the creator's seat goes to `account` when a player is logged in.
+pub async fn create_as(
+    app: &Arc<App>,
+    new: NewGame,
+    account: Option<&Account>,
+) -> Result<Created, ActionError> {
     let control = new.control.map(check_control).transpose()?;
     let correspondence = check_correspondence(&new)?;
     let creator = match new.color {
@@ -186,6 +196,9 @@ pub async fn create(app: &Arc<App>, new: NewGame) -> Result<Created, ActionError
             };
         }
     }
+    if let Some(account) = account {
+        round.seat_account(creator, account.id, &account.name)?;
+    }
     // No clock runs yet: each side's first move is free of time (see `Round::clock_runs`).
     round.settle_clock(Instant::now());
     let invite = round.invite.clone();
@@ -210,11 +223,25 @@ pub async fn join(
     invite: &str,
     name: Option<String>,
 ) -> Result<(Seat, String, StateText), ActionError> {
+    join_as(app, slot, invite, name, None).await
+}
+
+/// Like [`join`], for a logged-in player: the seat taken goes to `account`.
+pub async fn join_as(
+    app: &Arc<App>,
+    slot: &Arc<GameSlot>,
+    invite: &str,
+    name: Option<String>,
+    account: Option<&Account>,
+) -> Result<(Seat, String, StateText), ActionError> {
     let token = random_hex(16)?;
     let given = token.clone();
     let (seat, acted) = app
         .act(slot, Answer::State(Some(&token)), move |round| {
             let seat = round.join(invite, name.unwrap_or_default(), given, Instant::now())?;
+            if let (Some(account), Some(color)) = (account, seat.color()) {
+                round.seat_account(color, account.id, &account.name)?;
+            }
             Ok((seat, Some(Change::Game)))
         })
         .await?;

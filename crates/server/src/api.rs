@@ -21,13 +21,14 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
+use crate::account::Viewer;
 use crate::actions::{self, ColorChoice, MAX_UPLOAD_GAMES, NewGame};
 use crate::app::{Answer, App, StateText};
 use crate::error::ApiError;
 use crate::presence::{self, AbandonClaim};
 use crate::round::{DrawAction, MAX_PLIES, Mode, RematchAction};
 use crate::secret::{is_game_id, typed_name};
-use crate::store::{ListFilter, ListStatus};
+use crate::store::{GameSummary, ListFilter, ListStatus};
 
 /// The header that carries a seat's token.
 pub const TOKEN_HEADER: &str = "x-seat-token";
@@ -181,10 +182,11 @@ fn new_game(request: CreateRequest) -> Result<NewGame, ApiError> {
     })
 }
 
-/// Makes a new game.
+/// Makes a new game; a logged-in creator's seat is their account's.
 pub async fn create(
     State(app): State<Arc<App>>,
     Extension(Client(client)): Extension<Client>,
+    Viewer(account): Viewer,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let request: CreateRequest = parse_body(body)?;
@@ -192,7 +194,7 @@ pub async fn create(
     // A refused time rule does not count as a new game.
     actions::check_correspondence(&new)?;
     app.allow_new_games(client, 1)?;
-    let created = actions::create(&app, new).await?;
+    let created = actions::create_as(&app, new, account.as_ref()).await?;
     let state: Value = serde_json::from_str(&created.state.json).unwrap_or_default();
     let id = created.id;
     let answer = json!({
@@ -220,12 +222,12 @@ pub struct ListQuery {
 
 /// The place in the list after the game `id` last changed at `updated_ms`: the `next` of an
 /// answer, for `before` of the next request.
-fn list_cursor(updated_ms: i64, id: &str) -> String {
+pub fn list_cursor(updated_ms: i64, id: &str) -> String {
     format!("{updated_ms}.{id}")
 }
 
 /// Reads a `before`: a cursor from `next`, or a time in ms since 1970.
-fn read_cursor(text: &str) -> Result<(i64, String), ApiError> {
+pub fn read_cursor(text: &str) -> Result<(i64, String), ApiError> {
     let (ms, id) = text.split_once('.').unwrap_or((text, ""));
     let ms = ms.trim().parse::<i64>().ok();
     match ms {
@@ -291,25 +293,25 @@ pub async fn list(
         .flatten()
         .map(|game| list_cursor(game.updated_ms, &game.id));
     games.truncate(limit);
-    let games: Vec<Value> = games
-        .into_iter()
-        .map(|game| {
-            json!({
-                "id": game.id,
-                "variant": game.variant,
-                "mode": game.mode,
-                "white": game.white,
-                "black": game.black,
-                "moves": game.plies.div_ceil(2),
-                "plies": game.plies,
-                "result": game.result,
-                "reason": game.reason,
-                "updated_ms": game.updated_ms,
-                "version": game.version,
-            })
-        })
-        .collect();
+    let games: Vec<Value> = games.into_iter().map(game_item).collect();
     Ok(Json(json!({ "games": games, "next": next })))
+}
+
+/// A game as lists show it (`GET /api/games`, a player's games).
+pub fn game_item(game: GameSummary) -> Value {
+    json!({
+        "id": game.id,
+        "variant": game.variant,
+        "mode": game.mode,
+        "white": game.white,
+        "black": game.black,
+        "moves": game.plies.div_ceil(2),
+        "plies": game.plies,
+        "result": game.result,
+        "reason": game.reason,
+        "updated_ms": game.updated_ms,
+        "version": game.version,
+    })
 }
 
 /// The game's state.
@@ -331,16 +333,18 @@ struct JoinRequest {
     name: Option<String>,
 }
 
-/// Takes the free seat of a friend game.
+/// Takes the free seat of a friend game; a logged-in player's seat is their account's.
 pub async fn join(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
+    Viewer(account): Viewer,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let request: JoinRequest = parse_body(body)?;
     let name = name_field(request.name.as_deref())?;
     let slot = app.slot(&id).await?;
-    let (seat, token, state) = actions::join(&app, &slot, &request.invite, name).await?;
+    let (seat, token, state) =
+        actions::join_as(&app, &slot, &request.invite, name, account.as_ref()).await?;
     let state: Value = serde_json::from_str(&state.json).unwrap_or_default();
     Ok(Json(json!({
         "seat": seat.name(),

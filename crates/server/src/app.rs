@@ -314,6 +314,13 @@ pub struct Settings {
     /// With several servers: how often each renews its report of the sockets bound to seats
     /// (a report counts for three beats).
     pub presence_beat: Duration,
+    /// Whether the session cookie is sent only over HTTPS (`Secure`): needed behind TLS.
+    pub secure_cookies: bool,
+    /// The site's own origin (`https://example.org`) when the server is behind a proxy that
+    /// changes the `Host`; without it a request's `Origin` must name the `Host` it was sent to.
+    pub site_origin: Option<String>,
+    /// Log-in attempts per minute for one account name, and for one address.
+    pub login_attempts_per_minute: u32,
 }
 
 impl Settings {
@@ -339,6 +346,9 @@ impl Default for Settings {
             deadline_sweep: Duration::from_secs(10),
             abandon_after: Duration::from_secs(60),
             presence_beat: Duration::from_secs(5),
+            secure_cookies: false,
+            site_origin: None,
+            login_attempts_per_minute: 5,
         }
     }
 }
@@ -368,6 +378,8 @@ pub struct App {
     in_flight: Arc<AtomicUsize>,
     /// Reports of this server's sockets are written one at a time (see [`crate::presence`]).
     pub(crate) presence_writes: tokio::sync::Mutex<()>,
+    /// The limits of log-ins (see [`crate::account`]).
+    pub accounts: crate::account::Accounts,
 }
 
 /// Waits until the server starts stopping (or its state is gone).
@@ -399,6 +411,7 @@ impl App {
                 settings.new_games_per_minute,
                 f64::from(settings.new_games_per_minute) / 60.0,
             ),
+            accounts: crate::account::Accounts::new(settings.login_attempts_per_minute),
             settings,
             stopping: tokio::sync::watch::channel(false).0,
             jobs: tokio::sync::Notify::new(),
@@ -732,6 +745,12 @@ impl App {
         self.refresh_locked(&slot, &mut live).await;
         drop(live);
         self.after_change(&slot);
+    }
+
+    /// Brings game `id` up to `version` if it is in memory and older: for changes stored
+    /// outside the path of actions (a deleted account's seats renamed).
+    pub async fn changed_in_store(self: &Arc<Self>, id: &str, version: u64) {
+        self.heard(id, Some(version)).await;
     }
 
     /// With a database shared by several servers: listens for the changes the others

@@ -42,6 +42,9 @@ const FILES: &[(&str, &str)] = &[
     ),
     ("your-turn.js", include_str!("../web/your-turn.js")),
     ("chat.js", include_str!("../web/chat.js")),
+    ("account.js", include_str!("../web/account.js")),
+    ("login.js", include_str!("../web/login.js")),
+    ("player.js", include_str!("../web/player.js")),
 ];
 
 /// The modules every view imports.
@@ -52,6 +55,7 @@ const CORE: &[&str] = &[
     "text.js",
     "settings.js",
     "sound.js",
+    "account.js",
 ];
 
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";

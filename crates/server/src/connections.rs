@@ -252,17 +252,18 @@ impl MessageRate {
     }
 }
 
-/// A token bucket per address, for limits such as requests per second or new games per
-/// minute. Addresses whose bucket is full again are forgotten now and then.
-pub struct AddressRates {
+/// A token bucket per address (or per any other key, such as an account's name), for limits
+/// such as requests per second or new games per minute. Keys whose bucket is full again are
+/// forgotten now and then.
+pub struct AddressRates<K = IpAddr> {
     burst: u32,
     per_second: f64,
-    buckets: Mutex<HashMap<IpAddr, MessageRate>>,
+    buckets: Mutex<HashMap<K, MessageRate>>,
 }
 
-impl AddressRates {
+impl<K: std::hash::Hash + Eq> AddressRates<K> {
     /// `burst` at once per address, then `per_second` on average.
-    pub fn new(burst: u32, per_second: f64) -> AddressRates {
+    pub fn new(burst: u32, per_second: f64) -> AddressRates<K> {
         AddressRates {
             burst: burst.max(1),
             per_second,
@@ -270,14 +271,14 @@ impl AddressRates {
         }
     }
 
-    /// Takes `count` tokens of `ip`'s bucket at `now`; `false` (taking none) when there are
+    /// Takes `count` tokens of `key`'s bucket at `now`; `false` (taking none) when there are
     /// not enough.
-    pub fn allow(&self, ip: IpAddr, count: u32, now: Instant) -> bool {
+    pub fn allow(&self, key: K, count: u32, now: Instant) -> bool {
         let mut buckets = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
         if buckets.len() > 10_000 {
             buckets.retain(|_, bucket| !bucket.is_full(now));
         }
-        let bucket = buckets.entry(ip).or_insert_with(|| MessageRate {
+        let bucket = buckets.entry(key).or_insert_with(|| MessageRate {
             burst: f64::from(self.burst),
             per_second: self.per_second,
             tokens: f64::from(self.burst),

@@ -69,6 +69,12 @@ impl ApiError {
     pub fn internal(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", message)
     }
+
+    /// A refusal with a code of its own, for the parts of the API that have their own codes
+    /// (accounts: `not_logged_in`, `wrong_login`, `name_taken`, `cross_site`).
+    pub fn coded(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError::new(status, code, message)
+    }
 }
 
 impl std::fmt::Display for ApiError {

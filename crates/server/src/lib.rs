@@ -8,6 +8,8 @@
 //! the [`engines`]; [`actions`] are what people do, the same for every transport; [`api`]
 //! (HTTP) and [`ws`] (WebSocket) only translate. Both are described in `docs/api.md`.
 
+pub mod account;
+pub mod account_api;
 pub mod actions;
 pub mod analysis;
 pub mod api;
@@ -77,6 +79,15 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/diagram.png", get(export::game_png))
         .route("/api/games/{id}/game.gif", get(export::game_gif))
         .route("/api/your-turn", post(turns::your_turn))
+        .route(
+            "/api/account",
+            get(account_api::show).delete(account_api::delete),
+        )
+        .route("/api/account/signup", post(account_api::signup))
+        .route("/api/account/login", post(account_api::login))
+        .route("/api/account/logout", post(account_api::logout))
+        .route("/api/account/logout-all", post(account_api::logout_all))
+        .route("/api/players/{name}", get(account_api::player))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES));
     let upload = Router::new()
         .route("/api/pdn", post(api::upload))
@@ -88,9 +99,15 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/study", get(assets::page))
         .route("/analysis", get(assets::page))
         .route("/assets/{name}", get(assets::asset))
+        .route("/login", get(assets::page))
+        .route("/players/{name}", get(assets::page))
         .merge(api)
         .merge(upload)
         .fallback(not_found)
+        .layer(middleware::from_fn_with_state(
+            Arc::clone(&app),
+            account::refuse_cross_site,
+        ))
         .layer(middleware::from_fn_with_state(Arc::clone(&app), gate))
         // Text (the page, its script, JSON answers, PDN, SVG) goes out compressed when the
         // browser accepts it: brotli or gzip.

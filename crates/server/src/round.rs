@@ -71,6 +71,15 @@ impl Seat {
             Color::Black => Seat::Black,
         }
     }
+
+    /// The one colour of a seat that holds one (not both, not the engine's).
+    pub fn color(self) -> Option<Color> {
+        match self {
+            Seat::White => Some(Color::White),
+            Seat::Black => Some(Color::Black),
+            Seat::Both | Seat::Engine => None,
+        }
+    }
 }
 
 /// The kind of game.
@@ -305,6 +314,10 @@ pub struct Round {
     /// When the side to move's turn began (ms since 1970): its opponent's last move, or the
     /// game's making.
     pub turn_ms: i64,
+    /// The player account (its id) holding White's seat; `None` for a guest or the engine.
+    pub white_account: Option<i64>,
+    /// The player account holding Black's seat.
+    pub black_account: Option<i64>,
 }
 
 /// A rematch offered after a game between people (or asked for against the engine or at one
@@ -381,6 +394,8 @@ impl Round {
             correspondence: None,
             abandoned: None,
             turn_ms: now,
+            white_account: None,
+            black_account: None,
         }
     }
 
@@ -798,6 +813,8 @@ impl Round {
         let mut round = Round::new(id, self.mode, *self.game.start_position(), self.control());
         round.white = self.black.clone();
         round.black = self.white.clone();
+        round.white_account = self.black_account;
+        round.black_account = self.white_account;
         round.level = self.level;
         round.engine_color = self.engine_color.map(Color::opponent);
         round.creator = self.creator.map(|seat| match seat {
@@ -1034,6 +1051,37 @@ impl Round {
     /// The variant.
     pub fn variant(&self) -> Variant {
         self.game.variant()
+    }
+
+    /// The player account holding the seat of `color`, if any.
+    pub fn account(&self, color: Color) -> Option<i64> {
+        match color {
+            Color::White => self.white_account,
+            Color::Black => self.black_account,
+        }
+    }
+
+    /// Gives the seat of `color` to the player account `id`, shown by its name: the name
+    /// typed for the seat gives way, so nobody sits under an account's name but its owner.
+    /// Refused when the account already holds the other seat (nobody plays themselves).
+    pub fn seat_account(&mut self, color: Color, id: i64, name: &str) -> Result<(), RoundError> {
+        if self.account(color.opponent()) == Some(id) {
+            return Err(conflict(
+                "your account holds the other seat of this game; you cannot play yourself",
+            ));
+        }
+        match color {
+            Color::White => self.white_account = Some(id),
+            Color::Black => self.black_account = Some(id),
+        }
+        self.player_mut(color).name = name.to_string();
+        Ok(())
+    }
+
+    /// The account name shown for the seat of `color`: `None` for a guest or the engine.
+    pub fn account_name(&self, color: Color) -> Option<&str> {
+        self.account(color)
+            .map(|_| self.player(color).name.as_str())
     }
 }
 

@@ -160,6 +160,10 @@ pub struct GameStateView<'a> {
     abandon: Option<Value>,
     /// Grows with every change of the game.
     pub version: u64,
+    /// The account name holding White's seat (`null` for a guest or the engine).
+    white_player: Option<&'a str>,
+    /// The account name holding Black's seat.
+    black_player: Option<&'a str>,
 }
 
 /// The whole state of a game as `seat` (or a watcher, `None`) sees it, with who is there
@@ -282,6 +286,8 @@ pub fn update_view<'a>(
         }),
         abandon,
         version: round.version,
+        white_player: round.account_name(Color::White),
+        black_player: round.account_name(Color::Black),
     }
 }
 

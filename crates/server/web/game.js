@@ -12,6 +12,7 @@ import { capital, otherColor, towerText, formatClock, resultText, variantName, m
 import { analysisView, evalBar, evalGraph } from './analysis.js';
 import { play as playSound, soundElements } from './sound.js';
 import { ChatPanel } from './chat.js';
+import { seatName } from './account.js';
 
 const LOW_TIME_MS = 20000;
 
@@ -458,7 +459,7 @@ class GamePage {
     const p = s[color] || {};
     return el('div', { class: 'player-row', dataset: { color } },
       el('span', { class: 'dot ' + color }),
-      el('span', { class: 'name', dataset: { color } }, p.name || capital(color)),
+      el('span', { class: 'name', dataset: { color } }, seatName(p.name || capital(color), s[color + '_player'])),
       p.joined === false ? el('span', { class: 'waiting' }, ' (waiting for a player)') : null,
       this.you === color ? el('span', { class: 'you' }, ' (you)') : null,
       s.mode === 'friend' && p.joined !== false && typeof p.online === 'boolean'

@@ -4,10 +4,12 @@ import { el, append, clear, field, select } from './dom.js';
 import { api, seats, prefs, createGame } from './api.js';
 import { TIME_PRESETS, levelOptions, timeBody, variantName, modeName, DAYS_PER_MOVE } from './text.js';
 import { yourTurnSection } from './your-turn.js';
+import { currentAccount } from './account.js';
 
 const PAGE = 10;
 
-function gameItem(g) {
+/** A game of a list, linking to it. */
+export function gameItem(g) {
   const nameOf = (p, fallback) => (typeof p === 'string' ? p : (p && p.name)) || fallback;
   const w = nameOf(g.white, 'White');
   const b = nameOf(g.black, 'Black');
@@ -103,6 +105,13 @@ export function homePage(app) {
   mode.addEventListener('change', sync);
   time.addEventListener('change', sync);
   sync();
+  // A logged-in player plays under the account's name.
+  currentAccount().then((account) => {
+    if (!account) return;
+    name.value = account.name;
+    name.disabled = true;
+    nameField.appendChild(el('span', { class: 'hint' }, 'The name of your account.'));
+  });
 
   const form = el('form', { id: 'new-game', class: 'card' },
     el('h2', null, 'New game'),
@@ -125,7 +134,7 @@ export function homePage(app) {
     if (mode.value !== 'local') body.color = color.value;
     if (name.value.trim()) body.name = name.value.trim();
     if (mode.value === 'local' && opponent.value.trim()) body.opponent_name = opponent.value.trim();
-    prefs.set('name', name.value.trim());
+    if (!name.disabled) prefs.set('name', name.value.trim());
     form.querySelector('#create').disabled = true;
     try {
       await createGame(body);

@@ -3,6 +3,7 @@
 import { el, append, clear, field } from './dom.js';
 import { api, seats, prefs, gamePath } from './api.js';
 import { variantName, perMoveText } from './text.js';
+import { currentAccount } from './account.js';
 
 /** The join page of game `id` with invite code `invite`. */
 export function joinPage(app, id, invite) {
@@ -21,6 +22,12 @@ export function joinPage(app, id, invite) {
     error,
     el('p', null, el('a', { href: '/g/' + encodeURIComponent(id) }, 'Only watch the game')));
   append(app, form);
+  // A logged-in player joins under the account's name.
+  currentAccount().then((account) => {
+    if (!account) return;
+    name.value = account.name;
+    name.disabled = true;
+  });
   if (have && have.token) {
     info.textContent = 'You already have a seat in this game. ';
     info.appendChild(el('a', { href: '/g/' + encodeURIComponent(id) }, 'Go to the game'));
@@ -50,7 +57,7 @@ export function joinPage(app, id, invite) {
     try {
       const body = { invite };
       if (name.value.trim()) body.name = name.value.trim();
-      prefs.set('name', name.value.trim());
+      if (!name.disabled) prefs.set('name', name.value.trim());
       const data = await api('POST', gamePath(id, '/join'), body);
       seats.set(id, { token: data.token, seat: data.seat });
       location.assign('/g/' + encodeURIComponent(id));

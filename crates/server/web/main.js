@@ -3,10 +3,11 @@
 
 import { el, append } from './dom.js';
 import { applySettings, settingsPanel } from './settings.js';
+import { accountCorner } from './account.js';
 
 applySettings();
 const nav = document.querySelector('header.top nav');
-if (nav) nav.after(settingsPanel());
+if (nav) nav.after(settingsPanel(), accountCorner());
 
 const app = document.getElementById('app');
 const path = location.pathname.replace(/\/+$/, '') || '/';
@@ -14,6 +15,10 @@ let m;
 if (path === '/') (await import('./home.js')).homePage(app);
 else if (path === '/study') (await import('./study.js')).studyPage(app);
 else if (path === '/analysis') (await import('./analysis-board.js')).analysisPage(app);
+else if (path === '/login') (await import('./login.js')).loginPage(app);
+else if ((m = path.match(/^\/players\/([^/]+)$/))) {
+  (await import('./player.js')).playerPage(app, decodeURIComponent(m[1]));
+}
 else if ((m = path.match(/^\/g\/([^/]+)\/join\/([^/]+)$/))) {
   (await import('./join.js')).joinPage(app, decodeURIComponent(m[1]), decodeURIComponent(m[2]));
 } else if ((m = path.match(/^\/g\/([^/]+)$/))) {

@@ -61,6 +61,17 @@ pub struct Args {
     /// on their turn before the other player may claim the win or a draw.
     #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=3600))]
     abandon_after_secs: u64,
+    /// Send the session cookie only over HTTPS (`Secure`): required when the site is served
+    /// over TLS (by this server's balancer or proxy).
+    #[arg(long)]
+    secure_cookies: bool,
+    /// The site's origin as browsers see it (`https://bashni.example`), when a proxy in front
+    /// changes the Host header: requests of logged-in players must come from it.
+    #[arg(long, value_parser = bashni_server::account::site_origin)]
+    site_origin: Option<String>,
+    /// Log-in attempts allowed per minute for one account name, and from one address.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
+    login_attempts_per_minute: u32,
 }
 
 /// Runs the server until it is stopped.
@@ -101,6 +112,9 @@ pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
         requests_per_second: args.requests_per_second,
         idle_timeout: Duration::from_secs(args.idle_timeout),
         abandon_after: Duration::from_secs(args.abandon_after_secs),
+        secure_cookies: args.secure_cookies,
+        site_origin: args.site_origin.clone(),
+        login_attempts_per_minute: args.login_attempts_per_minute,
         ..Settings::default()
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -10,12 +10,16 @@
 
 mod database;
 mod people;
+mod players;
 mod postgres;
 mod rows;
 mod sqlite;
 
 pub use database::Database;
 pub use people::{CHAT_LINES_KEPT, ChatLine, PEOPLE_CHANNEL, SeatSeen};
+pub use players::{
+    NewPlayer, PlayerGame, PlayerRow, SessionRow, SessionSeen, Signup, VariantResults,
+};
 pub use postgres::{Heard, JOB_LEASE_MS, PgStore, migrations as postgres_migrations};
 pub use sqlite::Store;
 

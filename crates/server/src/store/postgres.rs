@@ -127,6 +127,8 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (game_id, side, server)
     );
     CREATE INDEX presence_by_seen ON presence(seen_ms);",
+    // 10: player accounts, their log-in sessions, and the accounts holding a game's seats.
+    super::players::POSTGRES_MIGRATION,
 ];
 
 /// How long a server holds an engine job without renewing it, in ms.
@@ -372,6 +374,7 @@ impl PgStore {
                 insert_move(&transaction, &game.id, &mv).await?;
             }
         }
+        super::players::write_seats_postgres(&transaction, round).await?;
         sync_job(&transaction, round).await?;
         notify(&transaction, &game.id, round.version).await?;
         transaction.commit().await?;
@@ -500,7 +503,8 @@ impl PgStore {
                     .await
                     .map(|_| ())
                 }
-                Change::Game => Ok(()),
+                // Seats are taken (by an account too) only in changes of this kind.
+                Change::Game => super::players::write_seats_postgres(&transaction, round).await,
             }
         };
         tokio::try_join!(
@@ -540,8 +544,9 @@ impl PgStore {
                 at_ms: row.try_get(4)?,
             });
         }
+        let seats = super::players::read_seats_postgres(&client, id).await?;
         round_of(game, &moves)
-            .map(Some)
+            .map(|round| Some(seats.apply(round)))
             .map_err(|e| StoreError::new(StoreErrorKind::Corrupt, format!("game {id}: {e}")))
     }
 

@@ -99,6 +99,8 @@ const MIGRATIONS: &[&str] = &[
         side TEXT NOT NULL,
         PRIMARY KEY (game_id, side)
     ) WITHOUT ROWID;",
+    // 9: player accounts, their log-in sessions, and the accounts holding a game's seats.
+    super::players::SQLITE_MIGRATION,
 ];
 
 /// The games in an SQLite file.
@@ -319,6 +321,7 @@ impl Store {
                 insert_move(&transaction, &game.id, &mv)?;
             }
         }
+        super::players::write_seats_sqlite(&transaction, round)?;
         transaction.commit()?;
         Ok(())
     }
@@ -348,7 +351,8 @@ impl Store {
                     params![game.id, ply as i64],
                 )?;
             }
-            Change::Game => {}
+            // Seats are taken (by an account too) only in changes of this kind.
+            Change::Game => super::players::write_seats_sqlite(&transaction, round)?,
         }
         transaction.commit()?;
         Ok(())
@@ -382,9 +386,10 @@ impl Store {
             })?
             .collect::<Result<Vec<_>, _>>()?;
         drop(statement);
+        let seats = super::players::read_seats_sqlite(&connection, id)?;
         drop(connection);
         round_of(game, &moves)
-            .map(Some)
+            .map(|round| Some(seats.apply(round)))
             .map_err(|e| StoreError::new(StoreErrorKind::Corrupt, format!("game {id}: {e}")))
     }
 

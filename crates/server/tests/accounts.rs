@@ -1,0 +1,796 @@
+//! Player accounts over HTTP: signing up, logging in and out, sessions, look-alike names,
+//! requests from other sites, the limits on log-ins, seats held by accounts, players' pages
+//! and deleting an account; the same on SQLite and on PostgreSQL (a throw-away server, see
+//! `common/pg.rs`).
+
+mod common;
+
+use std::net::IpAddr;
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::http::{HeaderMap, Request, StatusCode, header};
+use bashni_server::{App, PgStore, Settings, Store, StoreOptions, router};
+use common::pg::Postgres;
+use common::*;
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+type Error = Box<dyn std::error::Error>;
+
+const HOST: &str = "bashni.test";
+const SITE: &str = "http://bashni.test";
+
+/// Sends a request with exactly these headers (besides the body's type); returns the status,
+/// the headers and the body (JSON if it is JSON, else a string).
+async fn send(
+    app: &Arc<App>,
+    client: IpAddr,
+    method: &str,
+    uri: &str,
+    headers: &[(header::HeaderName, &str)],
+    body: Option<&Value>,
+) -> Result<(StatusCode, HeaderMap, Value), Error> {
+    let mut request = Request::builder().method(method).uri(uri);
+    for (name, value) in headers {
+        request = request.header(name, *value);
+    }
+    if body.is_some() {
+        request = request.header(header::CONTENT_TYPE, "application/json");
+    }
+    let text = body.map(Value::to_string).unwrap_or_default();
+    let mut request = request.body(Body::from(text))?;
+    request
+        .extensions_mut()
+        .insert(axum::extract::ConnectInfo(std::net::SocketAddr::new(
+            client, 40000,
+        )));
+    let response = router(Arc::clone(app)).oneshot(request).await?;
+    let status = response.status();
+    let headers = response.headers().clone();
+    let bytes = response.into_body().collect().await?.to_bytes();
+    let value = serde_json::from_slice(&bytes)
+        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));
+    Ok((status, headers, value))
+}
+
+/// One browser on the site: its address and the session cookie it holds.
+struct Visitor {
+    app: Arc<App>,
+    address: IpAddr,
+    cookie: Option<String>,
+}
+
+impl Visitor {
+    fn new(app: &Arc<App>, last_byte: u8) -> Visitor {
+        Visitor {
+            app: Arc::clone(app),
+            address: IpAddr::from([10, 0, 0, last_byte]),
+            cookie: None,
+        }
+    }
+
+    /// A request as the site's page sends it: its Host and Origin, the cookie, a seat token
+    /// when given. The cookie follows `Set-Cookie` as a browser's would.
+    async fn call(
+        &mut self,
+        method: &str,
+        uri: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> Result<(StatusCode, Value), Error> {
+        let cookie = self
+            .cookie
+            .as_ref()
+            .map(|id| format!("bashni_session={id}"));
+        let mut headers = vec![(header::HOST, HOST), (header::ORIGIN, SITE)];
+        if let Some(cookie) = &cookie {
+            headers.push((header::COOKIE, cookie.as_str()));
+        }
+        if let Some(token) = token {
+            headers.push((header::HeaderName::from_static("x-seat-token"), token));
+        }
+        let (status, answer_headers, value) = send(
+            &self.app,
+            self.address,
+            method,
+            uri,
+            &headers,
+            body.as_ref(),
+        )
+        .await?;
+        if let Some(set) = answer_headers.get(header::SET_COOKIE) {
+            let set = set.to_str()?;
+            let value = set
+                .strip_prefix("bashni_session=")
+                .and_then(|rest| rest.split(';').next())
+                .ok_or("a Set-Cookie of another cookie")?;
+            self.cookie = (!value.is_empty()).then(|| value.to_string());
+        }
+        Ok((status, value))
+    }
+
+    async fn signup(&mut self, name: &str, password: &str) -> Result<(StatusCode, Value), Error> {
+        let body = json!({"name": name, "password": password});
+        self.call("POST", "/api/account/signup", None, Some(body))
+            .await
+    }
+
+    async fn login(&mut self, name: &str, password: &str) -> Result<(StatusCode, Value), Error> {
+        let body = json!({"name": name, "password": password});
+        self.call("POST", "/api/account/login", None, Some(body))
+            .await
+    }
+
+    async fn who(&mut self) -> Result<(StatusCode, Value), Error> {
+        self.call("GET", "/api/account", None, None).await
+    }
+
+    /// Makes a game; returns its id, the token and the state.
+    async fn create(&mut self, body: Value) -> Result<(String, String, Value), Error> {
+        let (status, answer) = self.call("POST", "/api/games", None, Some(body)).await?;
+        assert_eq!(status, StatusCode::CREATED, "{answer}");
+        let id = answer["id"].as_str().ok_or("no id")?.to_string();
+        let token = answer["token"].as_str().ok_or("no token")?.to_string();
+        Ok((id, token, answer["state"].clone()))
+    }
+}
+
+/// Settings with the log-in limit high enough for tests that sign up many accounts.
+fn roomy() -> Settings {
+    Settings {
+        login_attempts_per_minute: 1000,
+        ..test_settings()
+    }
+}
+
+fn sqlite_app(settings: Settings) -> Result<Arc<App>, Error> {
+    Ok(App::new(Store::in_memory()?, settings))
+}
+
+/// Signing up, logging in (a new session every time), out, and out everywhere.
+async fn sessions_suite(app: &Arc<App>) -> Result<(), Error> {
+    let mut anna = Visitor::new(app, 1);
+    let (status, account) = anna.signup("Anna", "correct horse").await?;
+    assert_eq!(status, StatusCode::CREATED, "{account}");
+    assert_eq!(account["name"], "Anna");
+    let first = anna.cookie.clone().ok_or("no session cookie")?;
+    assert_eq!(first.len(), 64);
+    assert!(
+        !account.to_string().contains(&first),
+        "the session id is in the JSON"
+    );
+    assert_eq!(anna.who().await?.1["name"], "Anna");
+
+    // A guest is told so.
+    let mut guest = Visitor::new(app, 2);
+    let (status, refusal) = guest.who().await?;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert_eq!(refusal["code"], "not_logged_in");
+
+    // A new log-in gives a new session id and ends the one it replaces.
+    let (status, _) = anna.login("anna", "correct horse").await?;
+    assert_eq!(status, StatusCode::OK);
+    let second = anna.cookie.clone().ok_or("no session after log-in")?;
+    assert_ne!(first, second);
+    let mut old = Visitor::new(app, 1);
+    old.cookie = Some(first);
+    assert_eq!(old.who().await?.0, StatusCode::UNAUTHORIZED);
+
+    // Another browser logs in too; logging out everywhere ends both sessions.
+    let mut phone = Visitor::new(app, 3);
+    assert_eq!(
+        phone.login("ANNA", "correct horse").await?.0,
+        StatusCode::OK
+    );
+    assert_eq!(anna.who().await?.0, StatusCode::OK);
+    let (status, _) = phone
+        .call("POST", "/api/account/logout-all", None, Some(json!({})))
+        .await?;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(phone.cookie, None, "the cookie is cleared");
+    let mut kept = Visitor::new(app, 1);
+    kept.cookie = Some(second);
+    assert_eq!(kept.who().await?.0, StatusCode::UNAUTHORIZED);
+
+    // Logging out ends this session only.
+    anna.login("Anna", "correct horse").await?;
+    phone.login("Anna", "correct horse").await?;
+    let ended = anna.cookie.clone();
+    let (status, _) = anna
+        .call("POST", "/api/account/logout", None, Some(json!({})))
+        .await?;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(anna.cookie, None);
+    let mut stale = Visitor::new(app, 1);
+    stale.cookie = ended;
+    assert_eq!(stale.who().await?.0, StatusCode::UNAUTHORIZED);
+    assert_eq!(phone.who().await?.0, StatusCode::OK);
+    assert_eq!(
+        phone
+            .call("POST", "/api/account/logout-all", None, Some(json!({})))
+            .await?
+            .0,
+        StatusCode::OK
+    );
+    assert_eq!(
+        guest
+            .call("POST", "/api/account/logout-all", None, Some(json!({})))
+            .await?
+            .0,
+        StatusCode::UNAUTHORIZED
+    );
+
+    // A wrong password and an unknown name get the same answer.
+    let (status, wrong) = anna.login("Anna", "wrong horse!").await?;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert_eq!(wrong["code"], "wrong_login");
+    let (status, unknown) = anna.login("Nobody", "correct horse").await?;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert_eq!(unknown, wrong);
+    assert_eq!(anna.cookie, None);
+    Ok(())
+}
+
+/// Names that look like an account's are refused; bad names and passwords say what is wrong.
+async fn names_suite(app: &Arc<App>) -> Result<(), Error> {
+    let mut visitor = Visitor::new(app, 20);
+    assert_eq!(
+        visitor.signup("admin", "long enough").await?.0,
+        StatusCode::CREATED
+    );
+    for same in ["Admin", "ADMIN", "ad_min", "adrnin"] {
+        let (status, refusal) = visitor.signup(same, "long enough").await?;
+        assert_eq!(status, StatusCode::CONFLICT, "{same}: {refusal}");
+        assert_eq!(refusal["code"], "name_taken");
+    }
+    // A Cyrillic а in a Latin name mixes two alphabets.
+    let (status, refusal) = visitor.signup("\u{430}dmin", "long enough").await?;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{refusal}");
+    assert!(
+        refusal["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("alphabets")),
+        "{refusal}"
+    );
+    // A whole Cyrillic word that looks like a Latin name.
+    assert_eq!(
+        visitor.signup("paca", "long enough").await?.0,
+        StatusCode::CREATED
+    );
+    let (status, refusal) = visitor
+        .signup("\u{440}\u{430}\u{441}\u{430}", "long enough")
+        .await?;
+    assert_eq!(status, StatusCode::CONFLICT, "{refusal}");
+    assert!(
+        refusal["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("looks too much like paca")),
+        "{refusal}"
+    );
+    for (name, password, field) in [
+        ("ab", "long enough", "name"),
+        ("anna b", "long enough", "name"),
+        ("anna", "short", "password"),
+    ] {
+        let (status, refusal) = visitor.signup(name, password).await?;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{name}: {refusal}");
+        assert!(
+            refusal["error"]
+                .as_str()
+                .is_some_and(|e| e.starts_with(field)),
+            "{refusal}"
+        );
+    }
+    // A Russian name is a name.
+    assert_eq!(
+        visitor.signup("Иван", "long enough").await?.0,
+        StatusCode::CREATED
+    );
+    Ok(())
+}
+
+/// Games made and joined by logged-in players hold their accounts; players' pages show
+/// their results and games; a deleted account's games stay and show "deleted player".
+async fn games_suite(app: &Arc<App>) -> Result<(), Error> {
+    let mut anna = Visitor::new(app, 30);
+    let mut boris = Visitor::new(app, 31);
+    let mut guest = Visitor::new(app, 32);
+    anna.signup("Anna", "anna's secret").await?;
+    boris.signup("Boris", "boris's secret").await?;
+
+    // The creator's name is the account's, whatever was typed.
+    let (id, white_token, state) = anna
+        .create(json!({"variant": "bashni", "mode": "friend", "name": "Boris"}))
+        .await?;
+    assert_eq!(state["white"]["name"], "Anna");
+    assert_eq!(state["white_player"], "Anna");
+    assert_eq!(state["black_player"], Value::Null);
+    let invite = state["invite_url"]
+        .as_str()
+        .and_then(|url| url.rsplit('/').next())
+        .ok_or("no invite")?
+        .to_string();
+    // Nobody plays themselves.
+    let (status, refusal) = anna
+        .call(
+            "POST",
+            &format!("/api/games/{id}/join"),
+            None,
+            Some(json!({"invite": invite})),
+        )
+        .await?;
+    assert_eq!(status, StatusCode::CONFLICT, "{refusal}");
+    let (status, joined) = boris
+        .call(
+            "POST",
+            &format!("/api/games/{id}/join"),
+            None,
+            Some(json!({"invite": invite, "name": "Anna"})),
+        )
+        .await?;
+    assert_eq!(status, StatusCode::OK, "{joined}");
+    let black_token = joined["token"].as_str().ok_or("no token")?.to_string();
+    assert_eq!(joined["state"]["black"]["name"], "Boris");
+    assert_eq!(joined["state"]["black_player"], "Boris");
+
+    // A guest may type an account's name: it shows as typed, without the account.
+    let (_, _, typed) = guest
+        .create(json!({"variant": "bashni", "mode": "engine", "name": "Anna"}))
+        .await?;
+    assert_eq!(typed["white"]["name"], "Anna");
+    assert_eq!(typed["white_player"], Value::Null);
+
+    // Boris resigns: a win for Anna, a loss for Boris.
+    let (status, _) = boris
+        .call(
+            "POST",
+            &format!("/api/games/{id}/resign"),
+            Some(&black_token),
+            Some(json!({})),
+        )
+        .await?;
+    assert_eq!(status, StatusCode::OK);
+    let (_, page) = guest.call("GET", "/api/players/anna", None, None).await?;
+    assert_eq!(page["name"], "Anna");
+    assert_eq!(
+        page["results"]["bashni"],
+        json!({"wins": 1, "draws": 0, "losses": 0})
+    );
+    assert_eq!(
+        page["results"]["russian"],
+        json!({"wins": 0, "draws": 0, "losses": 0})
+    );
+    assert_eq!(page["ratings"], json!({}));
+    assert_eq!(page["games"][0]["id"], id.as_str());
+    assert_eq!(page["games"][0]["color"], "white");
+    assert_eq!(page["games"][0]["result"], "1-0");
+    let (_, page) = guest.call("GET", "/api/players/Boris", None, None).await?;
+    assert_eq!(page["results"]["bashni"]["losses"], 1);
+    assert_eq!(page["games"][0]["color"], "black");
+
+    // A rematch keeps the accounts, colours swapped.
+    for (visitor, token) in [(&mut anna, &white_token), (&mut boris, &black_token)] {
+        let (status, answer) = visitor
+            .call(
+                "POST",
+                &format!("/api/games/{id}/rematch"),
+                Some(token),
+                Some(json!({"action": "offer"})),
+            )
+            .await?;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+    }
+    let (_, old) = guest
+        .call("GET", &format!("/api/games/{id}"), None, None)
+        .await?;
+    let rematch = old["rematch"]["game"].as_str().ok_or("no rematch")?;
+    let (_, new) = guest
+        .call("GET", &format!("/api/games/{rematch}"), None, None)
+        .await?;
+    assert_eq!(new["white_player"], "Boris");
+    assert_eq!(new["black_player"], "Anna");
+
+    // Anna's games in pages, newest first.
+    for _ in 0..2 {
+        anna.create(json!({"variant": "russian", "mode": "engine"}))
+            .await?;
+    }
+    let (_, first) = guest
+        .call("GET", "/api/players/Anna?limit=2", None, None)
+        .await?;
+    let next = first["next"].as_str().ok_or("no next page")?;
+    let (_, second) = guest
+        .call(
+            "GET",
+            &format!("/api/players/Anna?limit=2&before={next}"),
+            None,
+            None,
+        )
+        .await?;
+    let ids = |page: &Value| -> Vec<String> {
+        page["games"]
+            .as_array()
+            .map(|games| {
+                games
+                    .iter()
+                    .filter_map(|g| g["id"].as_str().map(String::from))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let mut all = ids(&first);
+    all.extend(ids(&second));
+    assert_eq!(all.len(), 4, "{first} {second}");
+    assert!(all.contains(&id) && all.contains(&rematch.to_string()));
+    assert_eq!(second["next"], Value::Null);
+    let (status, _) = guest.call("GET", "/api/players/Nobody", None, None).await?;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+
+    // Deleting takes the password again.
+    let (status, refusal) = anna
+        .call(
+            "DELETE",
+            "/api/account",
+            None,
+            Some(json!({"password": "not it at all"})),
+        )
+        .await?;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    assert_eq!(refusal["code"], "wrong_password");
+    let session = anna.cookie.clone();
+    let (status, _) = anna
+        .call(
+            "DELETE",
+            "/api/account",
+            None,
+            Some(json!({"password": "anna's secret"})),
+        )
+        .await?;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(anna.cookie, None);
+    let mut gone = Visitor::new(app, 30);
+    gone.cookie = session;
+    assert_eq!(gone.who().await?.0, StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        gone.login("Anna", "anna's secret").await?.0,
+        StatusCode::UNAUTHORIZED
+    );
+    // The name stays taken, so that nobody comes after her under it.
+    assert_eq!(
+        gone.signup("anna", "a new secret").await?.0,
+        StatusCode::CONFLICT
+    );
+    let (status, _) = guest.call("GET", "/api/players/Anna", None, None).await?;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    // Her games stay, and show a deleted player; Boris keeps his results.
+    let (_, state) = guest
+        .call("GET", &format!("/api/games/{id}"), None, None)
+        .await?;
+    assert_eq!(state["white"]["name"], "deleted player");
+    assert_eq!(state["white_player"], "deleted player");
+    assert_eq!(state["black_player"], "Boris");
+    let (_, listed) = guest
+        .call("GET", &format!("/api/games?ids={id},{rematch}"), None, None)
+        .await?;
+    for game in listed["games"].as_array().ok_or("no games")? {
+        assert!(
+            game["white"] == "deleted player" || game["black"] == "deleted player",
+            "{game}"
+        );
+    }
+    let (_, page) = guest.call("GET", "/api/players/boris", None, None).await?;
+    assert_eq!(page["results"]["bashni"]["losses"], 1);
+    assert_eq!(page["games"].as_array().map(Vec::len), Some(2));
+    Ok(())
+}
+
+#[tokio::test]
+async fn sessions_begin_end_and_rotate() -> Result<(), Error> {
+    sessions_suite(&sqlite_app(roomy())?).await
+}
+
+#[tokio::test]
+async fn look_alike_names_are_refused() -> Result<(), Error> {
+    names_suite(&sqlite_app(roomy())?).await
+}
+
+#[tokio::test]
+async fn games_hold_accounts_and_outlive_them() -> Result<(), Error> {
+    games_suite(&sqlite_app(roomy())?).await
+}
+
+#[tokio::test]
+async fn requests_with_the_cookie_from_other_sites_are_refused() -> Result<(), Error> {
+    let app = sqlite_app(roomy())?;
+    let mut anna = Visitor::new(&app, 40);
+    anna.signup("Anna", "correct horse").await?;
+    let cookie = format!("bashni_session={}", anna.cookie.clone().ok_or("no cookie")?);
+    let client = anna.address;
+    let new_game = json!({"variant": "bashni", "mode": "engine"});
+    let with = |origin: Option<(header::HeaderName, &'static str)>| {
+        let mut headers = vec![(header::HOST, HOST), (header::COOKIE, cookie.as_str())];
+        headers.extend(origin);
+        headers
+    };
+    for origin in [
+        Some((header::ORIGIN, "http://evil.test")),
+        Some((header::ORIGIN, "null")),
+        Some((header::REFERER, "http://evil.test/bashni.test")),
+        None,
+    ] {
+        let (status, _, refusal) = send(
+            &app,
+            client,
+            "POST",
+            "/api/games",
+            &with(origin.clone()),
+            Some(&new_game),
+        )
+        .await?;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{origin:?}: {refusal}");
+        assert_eq!(refusal["code"], "cross_site");
+    }
+    let (status, _, _) = send(
+        &app,
+        client,
+        "DELETE",
+        "/api/account",
+        &with(Some((header::ORIGIN, "http://evil.test"))),
+        Some(&json!({"password": "correct horse"})),
+    )
+    .await?;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    assert_eq!(anna.who().await?.0, StatusCode::OK, "the account is kept");
+    // The site's own pages, by Origin or by Referer.
+    let (status, _, made) = send(
+        &app,
+        client,
+        "POST",
+        "/api/games",
+        &with(Some((header::REFERER, "http://bashni.test/"))),
+        Some(&new_game),
+    )
+    .await?;
+    assert_eq!(status, StatusCode::CREATED, "{made}");
+    // Reading is allowed from anywhere (the answers are not readable by other sites).
+    let (status, _, _) = send(
+        &app,
+        client,
+        "GET",
+        "/api/account",
+        &with(Some((header::ORIGIN, "http://evil.test"))),
+        None,
+    )
+    .await?;
+    assert_eq!(status, StatusCode::OK);
+    // Without the cookie, seat tokens work as before, from anywhere.
+    let (status, _, made) = send(
+        &app,
+        client,
+        "POST",
+        "/api/games",
+        &[(header::HOST, HOST)],
+        Some(&json!({"variant": "bashni", "mode": "local"})),
+    )
+    .await?;
+    assert_eq!(status, StatusCode::CREATED);
+    let (id, token) = (
+        made["id"].as_str().ok_or("no id")?,
+        made["token"].as_str().ok_or("no token")?,
+    );
+    let (status, _, _) = send(
+        &app,
+        client,
+        "POST",
+        &format!("/api/games/{id}/move"),
+        &[
+            (header::HOST, HOST),
+            (header::ORIGIN, "http://evil.test"),
+            (header::HeaderName::from_static("x-seat-token"), token),
+        ],
+        Some(&json!({"move": "c3-d4"})),
+    )
+    .await?;
+    assert_eq!(status, StatusCode::OK);
+    // Logging in always needs the site's own page.
+    let (status, _, refusal) = send(
+        &app,
+        client,
+        "POST",
+        "/api/account/login",
+        &[(header::HOST, HOST), (header::ORIGIN, "http://evil.test")],
+        Some(&json!({"name": "Anna", "password": "correct horse"})),
+    )
+    .await?;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    assert_eq!(refusal["code"], "cross_site");
+    Ok(())
+}
+
+#[tokio::test]
+async fn behind_a_proxy_the_site_is_the_origin_given() -> Result<(), Error> {
+    let app = sqlite_app(Settings {
+        site_origin: Some("https://bashni.example".into()),
+        secure_cookies: true,
+        ..roomy()
+    })?;
+    let body = json!({"name": "Anna", "password": "correct horse"});
+    let internal = [
+        (header::HOST, "10.0.0.9:8080"),
+        (header::ORIGIN, "http://10.0.0.9:8080"),
+    ];
+    let (status, _, _) = send(
+        &app,
+        IpAddr::from([10, 0, 0, 1]),
+        "POST",
+        "/api/account/signup",
+        &internal,
+        Some(&body),
+    )
+    .await?;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let public = [
+        (header::HOST, "10.0.0.9:8080"),
+        (header::ORIGIN, "https://bashni.example"),
+    ];
+    let (status, headers, _) = send(
+        &app,
+        IpAddr::from([10, 0, 0, 1]),
+        "POST",
+        "/api/account/signup",
+        &public,
+        Some(&body),
+    )
+    .await?;
+    assert_eq!(status, StatusCode::CREATED);
+    let cookie = headers
+        .get(header::SET_COOKIE)
+        .ok_or("no cookie")?
+        .to_str()?;
+    for part in [
+        "HttpOnly",
+        "SameSite=Lax",
+        "Path=/",
+        "Max-Age=2592000",
+        "Secure",
+    ] {
+        assert!(cookie.contains(part), "{cookie}");
+    }
+    Ok(())
+}
+
+#[tokio::test]
+async fn log_in_attempts_are_limited_per_name_and_per_address() -> Result<(), Error> {
+    let app = sqlite_app(test_settings())?;
+    assert_eq!(app.settings.login_attempts_per_minute, 5);
+    let mut maker = Visitor::new(&app, 50);
+    maker.signup("Anna", "correct horse").await?;
+    // Five attempts from one address, each for another name; the sixth is refused.
+    let mut guesser = Visitor::new(&app, 51);
+    for name in ["Anna", "Boris", "Clara", "Dmitri", "Elena"] {
+        let (status, _) = guesser.login(name, "a guessed word").await?;
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
+    }
+    let (status, refusal) = guesser.login("Fyodor", "a guessed word").await?;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{refusal}");
+    assert!(
+        refusal["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("from your address") && e.contains("5 a minute")),
+        "{refusal}"
+    );
+    // One name guessed from many addresses: Anna has had one attempt; four more, then none,
+    // even with her right password.
+    for last in 60..64 {
+        let (status, _) = Visitor::new(&app, last)
+            .login("anna", "a guessed word")
+            .await?;
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
+    }
+    let (status, refusal) = Visitor::new(&app, 70)
+        .login("Anna", "correct horse")
+        .await?;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{refusal}");
+    assert!(
+        refusal["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("for this name")),
+        "{refusal}"
+    );
+    // New accounts have a budget of their own: the guesser may still make one, and five.
+    for name in ["Gleb", "Hanna", "Igor", "Julia", "Kira"] {
+        let (status, refusal) = guesser.signup(name, "long enough").await?;
+        assert_eq!(status, StatusCode::CREATED, "{name}: {refusal}");
+    }
+    let (status, refusal) = guesser.signup("Lev", "long enough").await?;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{refusal}");
+    assert!(
+        refusal["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("new accounts")),
+        "{refusal}"
+    );
+    // Another name from another address still logs in.
+    let mut boris = Visitor::new(&app, 80);
+    assert_eq!(
+        boris.signup("Boris", "boris's secret").await?.0,
+        StatusCode::CREATED
+    );
+    assert_eq!(
+        Visitor::new(&app, 81)
+            .login("Boris", "boris's secret")
+            .await?
+            .0,
+        StatusCode::OK
+    );
+    Ok(())
+}
+
+#[tokio::test]
+async fn seat_accounts_are_kept_in_the_file() -> Result<(), Error> {
+    let path = temp_db("accounts-file");
+    let id = {
+        let app = App::new(Store::open(&path, StoreOptions::default())?, roomy());
+        let mut anna = Visitor::new(&app, 90);
+        anna.signup("Anna", "correct horse").await?;
+        anna.create(json!({"variant": "russian", "mode": "local", "opponent_name": "Anna"}))
+            .await?
+            .0
+    };
+    let app = App::new(Store::open(&path, StoreOptions::default())?, roomy());
+    let (_, state) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await?;
+    assert_eq!(state["white_player"], "Anna");
+    assert_eq!(state["black"]["name"], "Anna", "the second player as typed");
+    assert_eq!(state["black_player"], Value::Null);
+    let mut anna = Visitor::new(&app, 90);
+    assert_eq!(anna.login("Anna", "correct horse").await?.0, StatusCode::OK);
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn accounts_work_the_same_on_postgres() -> Result<(), Error> {
+    let postgres = Postgres::start("accounts")?;
+    for (name, suite) in [("sessions", 0), ("names", 1), ("games", 2)] {
+        let url = postgres.database(name).await?;
+        let app = App::new(PgStore::connect(&url).await?, roomy());
+        match suite {
+            0 => sessions_suite(&app).await?,
+            1 => names_suite(&app).await?,
+            _ => games_suite(&app).await?,
+        }
+    }
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deletion_on_one_server_renames_the_seats_on_another() -> Result<(), Error> {
+    let postgres = Postgres::start("accounts-shared")?;
+    let url = postgres.database("shared").await?;
+    let a = App::new(PgStore::connect(&url).await?, roomy());
+    let b = App::new(PgStore::connect(&url).await?, roomy());
+    serve(&a).await?;
+    serve(&b).await?;
+    let mut anna = Visitor::new(&a, 1);
+    anna.signup("Anna", "correct horse").await?;
+    let (id, _, _) = anna
+        .create(json!({"variant": "bashni", "mode": "friend"}))
+        .await?;
+    // Server B holds the game in memory.
+    let state = wait_for(&b, &id, |s| s["white_player"] == "Anna").await?;
+    let version = state["version"].as_u64().ok_or("no version")?;
+    let (status, _) = anna
+        .call(
+            "DELETE",
+            "/api/account",
+            None,
+            Some(json!({"password": "correct horse"})),
+        )
+        .await?;
+    assert_eq!(status, StatusCode::OK);
+    let state = wait_for(&b, &id, |s| s["white_player"] == "deleted player").await?;
+    assert_eq!(state["white"]["name"], "deleted player");
+    assert!(state["version"].as_u64() > Some(version));
+    Ok(())
+}

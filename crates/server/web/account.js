@@ -1,0 +1,105 @@
+// The visitor's account, if they have one: who is logged in, the corner of the header that
+// shows it, and how the page shows a seat held by an account. Anyone can play without one.
+
+import { el, clear } from './dom.js';
+import { api } from './api.js';
+
+/** The name a deleted account's seats show (no account can have it: it has a space). */
+export const DELETED_NAME = 'deleted player';
+
+// The browser remembers the name it logged in with, so that a guest's page does not ask the
+// server on every visit (the session cookie itself is out of the page's reach).
+const KEY = 'bashni.account';
+
+function remembered() {
+  try { return window.localStorage.getItem(KEY); } catch (e) { return undefined; }
+}
+
+function remember(name) {
+  try {
+    if (name) window.localStorage.setItem(KEY, name);
+    else window.localStorage.removeItem(KEY);
+  } catch (e) { /* no storage: the server is asked each time */ }
+}
+
+let asked = null;
+
+/** The logged-in account ({name, created_ms}), or null for a guest. Asked once per page. */
+export function currentAccount() {
+  if (!asked) {
+    // null: this browser has not logged in; undefined: it cannot remember, so ask.
+    asked = remembered() === null ? Promise.resolve(null) : api('GET', '/api/account').then((account) => {
+      remember(account.name);
+      return account;
+    }).catch((e) => {
+      if (e.status === 401) remember(null);
+      return null;
+    });
+  }
+  return asked;
+}
+
+/** Notes a log-in (or a new account) in this browser. */
+export function loggedIn(account) {
+  remember(account.name);
+  asked = Promise.resolve(account);
+}
+
+/** Logs out this browser's session and forgets it here. */
+export async function logOut() {
+  try {
+    await api('POST', '/api/account/logout', {});
+  } finally {
+    loggedOut();
+  }
+}
+
+/** Forgets the account in this browser (after a log-out everywhere or a deletion). */
+export function loggedOut() {
+  remember(null);
+  asked = Promise.resolve(null);
+}
+
+/** The address of a player's page. */
+export function playerPath(name) {
+  return '/players/' + encodeURIComponent(name);
+}
+
+/** Where to go after logging in: the page the visitor came from (`?next=/g/...`), if it is
+ * a page of this site, else null. */
+export function nextPath(search) {
+  const next = new URLSearchParams(search || '').get('next');
+  return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : null;
+}
+
+/** A seat's name as the page shows it: an account's name links to its page and is marked
+ * as an account, so that a guest who types the same name is told apart. */
+export function seatName(shown, account) {
+  if (!account) return shown;
+  if (account === DELETED_NAME) return el('span', { class: 'account deleted' }, account);
+  return el('a', { class: 'account', href: playerPath(account), title: 'Player account' }, account);
+}
+
+/** The header's corner: "Log in", or the account's name and "Log out". */
+export function accountCorner() {
+  const corner = el('span', { class: 'account-corner', id: 'account' });
+  currentAccount().then((account) => {
+    clear(corner);
+    if (!account) {
+      const here = location.pathname === '/login' ? '' : '?next=' + encodeURIComponent(location.pathname);
+      corner.appendChild(el('a', { href: '/login' + here, id: 'login-link' }, 'Log in'));
+      return;
+    }
+    corner.appendChild(el('a', { href: playerPath(account.name), id: 'account-name' }, account.name));
+    corner.appendChild(el('button', {
+      type: 'button',
+      id: 'logout',
+      class: 'link',
+      onclick: async () => {
+        try { await logOut(); } catch (e) { /* the cookie may be gone already */ }
+        location.reload();
+      },
+    }, 'Log out'));
+  });
+  return corner;
+}
