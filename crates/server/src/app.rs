@@ -305,6 +305,8 @@ pub struct App {
     stopping: tokio::sync::watch::Sender<bool>,
     /// Requests and socket actions being carried out.
     in_flight: Arc<AtomicUsize>,
+    /// The lobby's seeks and sockets.
+    pub lobby: crate::lobby::Lobby,
 }
 
 /// Waits until the server starts stopping (or its state is gone).
@@ -343,6 +345,7 @@ impl App {
                 .unwrap_or_else(|_| format!("{}-{}", std::process::id(), crate::round::now_ms())),
             jobs_running: Arc::new(AtomicUsize::new(0)),
             in_flight: Arc::new(AtomicUsize::new(0)),
+            lobby: crate::lobby::Lobby::new(),
         })
     }
 
@@ -637,7 +640,9 @@ impl App {
                         for id in ids {
                             app.heard(&id, None).await;
                         }
+                        app.lobby.resync(&app).await;
                     }
+                    crate::store::Heard::Lobby(note) => app.lobby.apply(&app, note),
                 }
             }
         });

@@ -18,6 +18,7 @@ pub mod diagram;
 pub mod engines;
 pub mod error;
 pub mod export;
+pub mod lobby;
 pub mod round;
 pub mod secret;
 pub mod store;
@@ -71,6 +72,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/diagram.png", get(export::position_png))
         .route("/api/games/{id}/diagram.png", get(export::game_png))
         .route("/api/games/{id}/game.gif", get(export::game_gif))
+        .route("/api/lobby/ws", get(lobby::socket::handler))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES));
     let upload = Router::new()
         .route("/api/pdn", post(api::upload))
@@ -81,6 +83,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/g/{id}/join/{invite}", get(assets::page))
         .route("/study", get(assets::page))
         .route("/analysis", get(assets::page))
+        .route("/lobby", get(assets::page))
         .route("/assets/{name}", get(assets::asset))
         .merge(api)
         .merge(upload)
@@ -163,6 +166,7 @@ pub async fn serve(listener: tokio::net::TcpListener, app: Arc<App>) -> std::io:
     app.start_sweeping();
     app.start_listening();
     app.start_engine_jobs();
+    lobby::start(&app);
     let limits = connections::ConnectionLimits::new(app.settings.connections_per_address);
     let mut listener = connections::LimitedListener::new(listener, limits);
     let router = router(Arc::clone(&app));

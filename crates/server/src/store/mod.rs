@@ -9,11 +9,13 @@
 //! [`Database`] is the one interface the server uses.
 
 mod database;
+mod lobby;
 mod postgres;
 mod rows;
 mod sqlite;
 
 pub use database::Database;
+pub use lobby::{SEEK_LEASE_MS, SeekNote, SeekRow};
 pub use postgres::{Heard, JOB_LEASE_MS, PgStore, migrations as postgres_migrations};
 pub use sqlite::Store;
 
