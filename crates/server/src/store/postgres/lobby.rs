@@ -69,7 +69,7 @@ impl PgStore {
                 &format!(
                     "INSERT INTO seeks ({SEEK_COLUMNS}, lease_until) \
                      SELECT $1, $2, $3, $4, $5, $6, $7 \
-                     WHERE (SELECT COUNT(*) FROM seeks WHERE owner = $2) < $8"
+                     WHERE (SELECT COUNT(*) FROM seeks WHERE owner = $2 AND game IS NULL) < $8"
                 ),
                 &[
                     &seek.id,
