@@ -40,6 +40,8 @@ const FILES: &[(&str, &str)] = &[
         "analysis-board.js",
         include_str!("../web/analysis-board.js"),
     ),
+    ("lobby.js", include_str!("../web/lobby.js")),
+    ("seeks.js", include_str!("../web/seeks.js")),
 ];
 
 /// The modules every view imports.

@@ -14,6 +14,7 @@ let m;
 if (path === '/') (await import('./home.js')).homePage(app);
 else if (path === '/study') (await import('./study.js')).studyPage(app);
 else if (path === '/analysis') (await import('./analysis-board.js')).analysisPage(app);
+else if (path === '/lobby') (await import('./lobby.js')).lobbyPage(app);
 else if ((m = path.match(/^\/g\/([^/]+)\/join\/([^/]+)$/))) {
   (await import('./join.js')).joinPage(app, decodeURIComponent(m[1]), decodeURIComponent(m[2]));
 } else if ((m = path.match(/^\/g\/([^/]+)$/))) {
