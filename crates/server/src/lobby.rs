@@ -21,6 +21,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use axum::extract::ws::Utf8Bytes;
 use axum::http::StatusCode;
 use bashni_rules::{BaseUnit, Color, Position, TimeControl, TimeControlError, Variant};
 use serde::{Deserialize, Serialize};
@@ -231,19 +232,20 @@ impl Seek {
     }
 }
 
-/// What every lobby socket of a server is told.
+/// What every lobby socket of a server is told: each text is made once and shared by the
+/// sockets.
 pub enum LobbyEvent {
     /// A seek came: the message for others and for its owner.
     Added {
         /// The seek's owner.
         owner: String,
         /// `seek_added` as others see it, and as its owner does.
-        texts: [String; 2],
+        texts: [Utf8Bytes; 2],
     },
     /// A seek went: the `seek_removed` message.
     Removed {
         /// The message.
-        text: String,
+        text: Utf8Bytes,
     },
 }
 
@@ -332,11 +334,6 @@ impl Lobby {
         }
     }
 
-    /// The open seeks, oldest first.
-    pub fn seeks(&self) -> Vec<Arc<Seek>> {
-        locked(&self.seeks).clone()
-    }
-
     fn list_text(seeks: &[Arc<Seek>], owner: &str) -> String {
         let list: Vec<Value> = seeks
             .iter()
@@ -411,7 +408,9 @@ impl Lobby {
             }
         };
         let seek = Arc::new(Seek { row, settings });
-        let text = |own: bool| json!({"type": "seek_added", "seek": seek.view(own)}).to_string();
+        let text = |own: bool| {
+            Utf8Bytes::from(json!({"type": "seek_added", "seek": seek.view(own)}).to_string())
+        };
         let event = LobbyEvent::Added {
             owner: seek.row.owner.clone(),
             texts: [text(false), text(true)],
@@ -427,7 +426,7 @@ impl Lobby {
     fn remove_locked(&self, seeks: &mut Vec<Arc<Seek>>, id: &str) {
         if let Some(at) = seeks.iter().position(|seek| seek.row.id == id) {
             seeks.remove(at);
-            let text = json!({"type": "seek_removed", "seek": id}).to_string();
+            let text = Utf8Bytes::from(json!({"type": "seek_removed", "seek": id}).to_string());
             let _ = self.events.send(Arc::new(LobbyEvent::Removed { text }));
         }
     }
@@ -587,7 +586,7 @@ impl Lobby {
     }
 
     /// Quick pairing: takes the oldest casual seek of another player with this variant and
-    /// clock, or posts one (colour random) when there is none.
+    /// clock, or posts one (colour random) when there is none and this socket has none such.
     pub async fn quick(
         &self,
         app: &Arc<App>,
@@ -622,6 +621,14 @@ impl Lobby {
             rated: false,
             color: ColorChoice::Random,
         };
+        // Asked twice: the player already waits with such a seek.
+        let waiting = locked(&self.seeks)
+            .iter()
+            .find(|seek| seek.row.owner == owner && seek.settings == settings)
+            .map(|seek| seek.row.id.clone());
+        if let Some(id) = waiting {
+            return Ok(Quick::Posted(id));
+        }
         // The address was counted once above, for either way.
         self.insert_seek(app, owner, settings, name)
             .await

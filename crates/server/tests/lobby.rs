@@ -250,6 +250,11 @@ async fn lobby_suite(app: &Arc<App>) -> Result<(), Error> {
     let seen = added(&mut watcher, &posted).await?;
     assert_eq!(seen["color"], "random");
     assert_eq!(seen["variant"], "bashni");
+    // Asked again, it is the same seek.
+    let mut twice = quick.clone();
+    twice["id"] = json!(34);
+    let ack = ask(&mut anna, twice).await?;
+    assert_eq!(ack["seek"], posted.as_str(), "{ack}");
     // ... which another player's quick pairing by the same clock takes; a seek of another
     // clock or game is left alone.
     let other = post(
@@ -436,6 +441,7 @@ async fn a_seek_on_one_server_is_seen_and_taken_on_another() -> Result<(), Error
     // Each plays on the other's server.
     let (status, _) = play(&b, &game, text(&owner, "token")?, "c3-d4").await?;
     assert_eq!(status, StatusCode::OK);
+    wait_for(&a, &game, |s| move_texts(s).len() == 1).await?;
     let (status, _) = play(&a, &game, text(&taker, "token")?, "f6-g5").await?;
     assert_eq!(status, StatusCode::OK);
     let state = wait_for(&b, &game, |s| move_texts(s).len() == 2).await?;

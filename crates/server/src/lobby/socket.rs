@@ -86,7 +86,7 @@ async fn run(app: Arc<App>, client: IpAddr, socket: WebSocket) {
                         Err(RecvError::Lagged(_)) => {
                             let (list, fresh) = app.lobby.subscribe(&owner);
                             events = fresh;
-                            list
+                            list.into()
                         }
                         Err(RecvError::Closed) => break,
                     };

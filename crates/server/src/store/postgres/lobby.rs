@@ -24,12 +24,15 @@ pub(super) fn heard(payload: &str) -> Option<SeekNote> {
     }
 }
 
+fn payload(note: &SeekNote) -> Result<String, StoreError> {
+    serde_json::to_string(note)
+        .map_err(|e| StoreError::other(format!("a lobby note cannot be written: {e}")))
+}
+
 async fn announce(client: &impl GenericClient, note: &SeekNote) -> Result<(), StoreError> {
-    let payload = serde_json::to_string(note)
-        .map_err(|e| StoreError::other(format!("a lobby note cannot be written: {e}")))?;
-    client
-        .execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &payload])
-        .await?;
+    let payload = payload(note)?;
+    let statement = client.prepare_cached("SELECT pg_notify($1, $2)").await?;
+    client.execute(&statement, &[&CHANNEL, &payload]).await?;
     Ok(())
 }
 
@@ -62,15 +65,23 @@ impl PgStore {
         lease_until: i64,
         most: i64,
     ) -> Result<Option<SeekNote>, StoreError> {
-        let mut client = self.pool.get().await?;
-        let transaction = client.transaction().await?;
-        let inserted = transaction
-            .execute(
-                &format!(
-                    "INSERT INTO seeks ({SEEK_COLUMNS}, lease_until) \
-                     SELECT $1, $2, $3, $4, $5, $6, $7 \
-                     WHERE (SELECT COUNT(*) FROM seeks WHERE owner = $2 AND game IS NULL) < $8"
-                ),
+        let note = SeekNote::Added { seek: seek.clone() };
+        let payload = payload(&note)?;
+        let client = self.pool.get().await?;
+        // One statement: the row, and its announcement only when the row is stored.
+        let statement = client
+            .prepare_cached(&format!(
+                "WITH added AS (
+                     INSERT INTO seeks ({SEEK_COLUMNS}, lease_until)
+                     SELECT $1, $2, $3, $4, $5, $6, $7
+                     WHERE (SELECT COUNT(*) FROM seeks WHERE owner = $2 AND game IS NULL) < $8
+                     RETURNING id)
+                 SELECT pg_notify($9, $10) FROM added"
+            ))
+            .await?;
+        let inserted = client
+            .query(
+                &statement,
                 &[
                     &seek.id,
                     &seek.owner,
@@ -80,35 +91,30 @@ impl PgStore {
                     &seek.created_ms,
                     &lease_until,
                     &most,
+                    &CHANNEL,
+                    &payload,
                 ],
             )
             .await?;
-        if inserted != 1 {
-            return Ok(None);
-        }
-        let note = SeekNote::Added { seek: seek.clone() };
-        announce(&transaction, &note).await?;
-        transaction.commit().await?;
-        Ok(Some(note))
+        Ok((inserted.len() == 1).then_some(note))
     }
 
     /// Removes `owner`'s open seek `id`; `None` when there is none (taken, gone, another's).
     pub async fn seek_cancel(&self, id: &str, owner: &str) -> Result<Option<SeekNote>, StoreError> {
-        let mut client = self.pool.get().await?;
-        let transaction = client.transaction().await?;
-        let removed = transaction
-            .execute(
-                "DELETE FROM seeks WHERE id = $1 AND owner = $2 AND game IS NULL",
-                &[&id, &owner],
+        let note = SeekNote::Removed { id: id.to_string() };
+        let payload = payload(&note)?;
+        let client = self.pool.get().await?;
+        let statement = client
+            .prepare_cached(
+                "WITH gone AS (
+                     DELETE FROM seeks WHERE id = $1 AND owner = $2 AND game IS NULL RETURNING id)
+                 SELECT pg_notify($3, $4) FROM gone",
             )
             .await?;
-        if removed != 1 {
-            return Ok(None);
-        }
-        let note = SeekNote::Removed { id: id.to_string() };
-        announce(&transaction, &note).await?;
-        transaction.commit().await?;
-        Ok(Some(note))
+        let removed = client
+            .query(&statement, &[&id, &owner, &CHANNEL, &payload])
+            .await?;
+        Ok((removed.len() == 1).then_some(note))
     }
 
     /// Removes every seek of `owner` (its socket closed).
@@ -126,24 +132,23 @@ impl PgStore {
         condition: &str,
         value: &(dyn tokio_postgres::types::ToSql + Sync),
     ) -> Result<Vec<SeekNote>, StoreError> {
-        let mut client = self.pool.get().await?;
-        let transaction = client.transaction().await?;
-        let rows = transaction
-            .query(
-                &format!("DELETE FROM seeks WHERE {condition} RETURNING id"),
-                &[value],
-            )
+        let client = self.pool.get().await?;
+        // Each removal announced as [`SeekNote::Removed`] reads it.
+        let statement = client
+            .prepare_cached(&format!(
+                "WITH gone AS (DELETE FROM seeks WHERE {condition} RETURNING id)
+                 SELECT id, pg_notify($2, json_build_object('note', 'removed', 'id', id)::text)
+                 FROM gone"
+            ))
             .await?;
-        let mut notes = Vec::with_capacity(rows.len());
-        for row in &rows {
-            let note = SeekNote::Removed {
-                id: row.try_get(0)?,
-            };
-            announce(&transaction, &note).await?;
-            notes.push(note);
-        }
-        transaction.commit().await?;
-        Ok(notes)
+        let rows = client.query(&statement, &[value, &CHANNEL]).await?;
+        rows.iter()
+            .map(|row| {
+                Ok(SeekNote::Removed {
+                    id: row.try_get(0)?,
+                })
+            })
+            .collect()
     }
 
     /// Takes open seek `id` for `taker` and stores `round`, the game it makes, in one
@@ -162,13 +167,15 @@ impl PgStore {
         let transaction = client.transaction().await?;
         // Of two servers taking one seek at once, the second waits for the first's commit,
         // then finds the seek taken and changes nothing.
-        let taken = transaction
-            .query_opt(
+        let statement = transaction
+            .prepare_cached(
                 "UPDATE seeks SET game = $1, owner_color = $2 \
                  WHERE id = $3 AND owner <> $4 AND game IS NULL AND lease_until >= $5 \
                  RETURNING owner, server",
-                &[&round.id, &owner_color, &id, &taker, &now],
             )
+            .await?;
+        let taken = transaction
+            .query_opt(&statement, &[&round.id, &owner_color, &id, &taker, &now])
             .await?;
         let Some(taken) = taken else {
             return Ok(None);
