@@ -23,5 +23,9 @@ cargo build -p bashni -p bashni-server --examples --bins --locked
 # what clients saw, or a game was told of two moves at one ply.
 scripts/cluster-load.sh --server "$target/debug/bashni" --games 30 --plies 30 --think-ms 100 \
     --bind-seat --kill-instance-after-ms 3000
+# Lobby smoke run: 100 lobby sockets, 10 of them posting and cancelling seeks, 20 changes a
+# second for 3 s; fails if a socket misses a change.
+"$target/debug/examples/lobby_load" --server "$target/debug/bashni" --sockets 100 --posters 10 \
+    --rate 20 --duration-ms 3000 --settle-ms 1000
 node --test tests/web/
 tests/browser/run.sh

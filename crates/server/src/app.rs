@@ -380,6 +380,8 @@ pub struct App {
     pub(crate) presence_writes: tokio::sync::Mutex<()>,
     /// The limits of log-ins (see [`crate::account`]).
     pub accounts: crate::account::Accounts,
+    /// The lobby's seeks and sockets.
+    pub lobby: crate::lobby::Lobby,
 }
 
 /// Waits until the server starts stopping (or its state is gone).
@@ -420,6 +422,7 @@ impl App {
             jobs_running: Arc::new(AtomicUsize::new(0)),
             in_flight: Arc::new(AtomicUsize::new(0)),
             presence_writes: tokio::sync::Mutex::new(()),
+            lobby: crate::lobby::Lobby::new(),
         })
     }
 
@@ -781,6 +784,7 @@ impl App {
                             crate::chat::heard_gap(&app, slot).await;
                         }
                         app.refresh_presence(&slots).await;
+                        app.lobby.resync(&app).await;
                     }
                     crate::store::Heard::Chat { id, room, seq } => {
                         let slot = app.games().get(&id).cloned();
@@ -800,6 +804,7 @@ impl App {
                             app.refresh_presence(&[slot]).await;
                         }
                     }
+                    crate::store::Heard::Lobby(note) => app.lobby.apply(&app, note),
                 }
             }
         });

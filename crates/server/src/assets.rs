@@ -45,6 +45,8 @@ const FILES: &[(&str, &str)] = &[
     ("account.js", include_str!("../web/account.js")),
     ("login.js", include_str!("../web/login.js")),
     ("player.js", include_str!("../web/player.js")),
+    ("lobby.js", include_str!("../web/lobby.js")),
+    ("seeks.js", include_str!("../web/seeks.js")),
 ];
 
 /// The modules every view imports.

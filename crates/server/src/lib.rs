@@ -22,6 +22,7 @@ pub mod diagram;
 pub mod engines;
 pub mod error;
 pub mod export;
+pub mod lobby;
 pub mod presence;
 pub mod round;
 pub mod secret;
@@ -88,6 +89,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/account/logout", post(account_api::logout))
         .route("/api/account/logout-all", post(account_api::logout_all))
         .route("/api/players/{name}", get(account_api::player))
+        .route("/api/lobby/ws", get(lobby::socket::handler))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES));
     let upload = Router::new()
         .route("/api/pdn", post(api::upload))
@@ -98,6 +100,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/g/{id}/join/{invite}", get(assets::page))
         .route("/study", get(assets::page))
         .route("/analysis", get(assets::page))
+        .route("/lobby", get(assets::page))
         .route("/assets/{name}", get(assets::asset))
         .route("/login", get(assets::page))
         .route("/players/{name}", get(assets::page))
@@ -187,6 +190,7 @@ pub async fn serve(listener: tokio::net::TcpListener, app: Arc<App>) -> std::io:
     app.start_listening();
     app.start_engine_jobs();
     app.start_presence();
+    lobby::start(&app);
     let limits = connections::ConnectionLimits::new(app.settings.connections_per_address);
     let mut listener = connections::LimitedListener::new(listener, limits);
     let router = router(Arc::clone(&app));

@@ -8,7 +8,7 @@ import { currentAccount } from './account.js';
 
 const PAGE = 10;
 
-/** A game of a list, linking to it. */
+/** A game in a list: its picture, players, and how far it is. */
 export function gameItem(g) {
   const nameOf = (p, fallback) => (typeof p === 'string' ? p : (p && p.name)) || fallback;
   const w = nameOf(g.white, 'White');
@@ -185,10 +185,15 @@ export function homePage(app) {
   lists.push(gameList('recent', 'Finished games', 'status=finished', 'No games yet.'));
   lists.push(gameList('records', 'Game records', 'status=records', 'No records uploaded yet.'));
 
+  const lobby = el('section', { class: 'card lobby-call', id: 'lobby-box' },
+    el('h2', null, 'Play someone now'),
+    el('p', null, 'Find an opponent in the lobby: accept a seek, or post your own.'),
+    el('a', { href: '/lobby', id: 'lobby-link', class: 'button-link primary' }, 'Go to the lobby'));
+
   append(app, [
     yourTurnSection(document.title),
     el('div', { class: 'home' },
-      el('div', { class: 'col' }, form,
+      el('div', { class: 'col' }, lobby, form,
         el('section', { class: 'card' }, el('h2', null, 'Study'),
           el('p', null, 'Set up any position, build towers, play through variations and ask the engine. ',
             el('a', { href: '/study', id: 'study-link' }, 'Open the study board'))),

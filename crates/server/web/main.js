@@ -19,6 +19,7 @@ else if (path === '/login') (await import('./login.js')).loginPage(app);
 else if ((m = path.match(/^\/players\/([^/]+)$/))) {
   (await import('./player.js')).playerPage(app, decodeURIComponent(m[1]));
 }
+else if (path === '/lobby') (await import('./lobby.js')).lobbyPage(app);
 else if ((m = path.match(/^\/g\/([^/]+)\/join\/([^/]+)$/))) {
   (await import('./join.js')).joinPage(app, decodeURIComponent(m[1]), decodeURIComponent(m[2]));
 } else if ((m = path.match(/^\/g\/([^/]+)$/))) {

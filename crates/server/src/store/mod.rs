@@ -9,6 +9,7 @@
 //! [`Database`] is the one interface the server uses.
 
 mod database;
+mod lobby;
 mod people;
 mod players;
 mod postgres;
@@ -16,6 +17,7 @@ mod rows;
 mod sqlite;
 
 pub use database::Database;
+pub use lobby::{SEEK_LEASE_MS, SeekNote, SeekRow};
 pub use people::{CHAT_LINES_KEPT, ChatLine, PEOPLE_CHANNEL, SeatSeen};
 pub use players::{
     NewPlayer, PlayerGame, PlayerRow, SessionRow, SessionSeen, Signup, VariantResults,

@@ -17,6 +17,8 @@ use super::{
 };
 use crate::round::Round;
 
+mod lobby;
+
 /// Connections each server keeps to the database.
 const POOL_SIZE: usize = 16;
 
@@ -129,6 +131,22 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX presence_by_seen ON presence(seen_ms);",
     // 10: player accounts, their log-in sessions, and the accounts holding a game's seats.
     super::players::POSTGRES_MIGRATION,
+    // 11: the lobby's seeks (see `store::lobby`): who posted each (a socket on a server), what
+    // game it asks for (JSON), the lease its server renews, and once it is taken, the game
+    // and the owner's colour until the owner is told.
+    "CREATE TABLE seeks (
+        id TEXT PRIMARY KEY,
+        owner TEXT NOT NULL,
+        server TEXT NOT NULL,
+        name TEXT NOT NULL,
+        settings TEXT NOT NULL,
+        created_ms BIGINT NOT NULL,
+        lease_until BIGINT NOT NULL,
+        game TEXT,
+        owner_color TEXT
+    );
+    CREATE INDEX seeks_by_owner ON seeks(owner);
+    CREATE INDEX seeks_by_server ON seeks(server);",
 ];
 
 /// How long a server holds an engine job without renewing it, in ms.
@@ -231,6 +249,66 @@ pub(super) async fn exec(
     Ok(client.execute(&statement, params).await?)
 }
 
+/// Writes a new game with its moves (and its engine job, and its notification) in
+/// `client`'s open transaction.
+async fn insert_game(client: &impl GenericClient, round: &Round) -> Result<(), StoreError> {
+    let game = row_of(round);
+    let level = game.level.map(i32::from);
+    let days_per_move = game.days_per_move.and_then(|d| i32::try_from(d).ok());
+    exec(
+        client,
+        &format!(
+            "INSERT INTO games ({GAME_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, \
+                 $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, \
+                 $24, $25, $26, $27, $28, $29, $30, $31, $32)"
+        ),
+        &[
+            &game.id,
+            &game.variant,
+            &game.mode,
+            &game.start_fen,
+            &level,
+            &game.engine_color,
+            &game.creator,
+            &game.white.0,
+            &game.black.0,
+            &game.white.1,
+            &game.black.1,
+            &game.white.2,
+            &game.black.2,
+            &game.invite,
+            &game.base_ms,
+            &game.increment_ms,
+            &game.white_ms,
+            &game.black_ms,
+            &game.result,
+            &game.reason,
+            &game.reason_code,
+            &game.draw_offer,
+            &game.tags,
+            &game.created_ms,
+            &game.updated_ms,
+            &game.version,
+            &game.last_offer,
+            &game.rematch_by,
+            &game.rematch_game,
+            &days_per_move,
+            &game.deadline_ms,
+            &game.to_move,
+        ],
+    )
+    .await?;
+    for ply in 0..round.game.ply() {
+        if let Some(mv) = move_row(round, ply) {
+            insert_move(client, &game.id, &mv).await?;
+        }
+    }
+    super::players::write_seats_postgres(client, round).await?;
+    sync_job(client, round).await?;
+    notify(client, &game.id, round.version).await?;
+    Ok(())
+}
+
 async fn insert_move(
     client: &impl GenericClient,
     game: &str,
@@ -321,62 +399,9 @@ impl PgStore {
 
     /// Stores a new game with its moves.
     pub async fn insert(&self, round: &Round) -> Result<(), StoreError> {
-        let game = row_of(round);
         let mut client = self.pool.get().await?;
         let transaction = client.transaction().await?;
-        let level = game.level.map(i32::from);
-        let days_per_move = game.days_per_move.and_then(|d| i32::try_from(d).ok());
-        exec(
-            &transaction,
-            &format!(
-                "INSERT INTO games ({GAME_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, \
-                     $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, \
-                     $24, $25, $26, $27, $28, $29, $30, $31, $32)"
-            ),
-            &[
-                &game.id,
-                &game.variant,
-                &game.mode,
-                &game.start_fen,
-                &level,
-                &game.engine_color,
-                &game.creator,
-                &game.white.0,
-                &game.black.0,
-                &game.white.1,
-                &game.black.1,
-                &game.white.2,
-                &game.black.2,
-                &game.invite,
-                &game.base_ms,
-                &game.increment_ms,
-                &game.white_ms,
-                &game.black_ms,
-                &game.result,
-                &game.reason,
-                &game.reason_code,
-                &game.draw_offer,
-                &game.tags,
-                &game.created_ms,
-                &game.updated_ms,
-                &game.version,
-                &game.last_offer,
-                &game.rematch_by,
-                &game.rematch_game,
-                &days_per_move,
-                &game.deadline_ms,
-                &game.to_move,
-            ],
-        )
-        .await?;
-        for ply in 0..round.game.ply() {
-            if let Some(mv) = move_row(round, ply) {
-                insert_move(&transaction, &game.id, &mv).await?;
-            }
-        }
-        super::players::write_seats_postgres(&transaction, round).await?;
-        sync_job(&transaction, round).await?;
-        notify(&transaction, &game.id, round.version).await?;
+        insert_game(&transaction, round).await?;
         transaction.commit().await?;
         Ok(())
     }
@@ -731,6 +756,8 @@ pub enum Heard {
         /// The game's id.
         id: String,
     },
+    /// A change of the lobby's seeks (see [`super::lobby`]).
+    Lobby(super::SeekNote),
 }
 
 /// What a notification on [`PEOPLE_CHANNEL`] says, if it can be read.
@@ -806,7 +833,10 @@ async fn listen_once(
         }
     });
     client
-        .batch_execute(&format!("LISTEN {CHANNEL}; LISTEN {PEOPLE_CHANNEL}"))
+        .batch_execute(&format!(
+            "LISTEN {CHANNEL}; LISTEN {PEOPLE_CHANNEL}; LISTEN {}",
+            lobby::CHANNEL
+        ))
         .await?;
     // A change stored before LISTEN took effect would be missed: say so once.
     if changes.send(Heard::Gap).await.is_err() {
@@ -827,6 +857,16 @@ async fn listen_once(
                     continue;
                 };
                 if changes.send(heard).await.is_err() {
+                    driver.abort();
+                    return Ok(());
+                }
+                continue;
+            }
+            if note.channel() == lobby::CHANNEL {
+                let Some(heard) = lobby::heard(note.payload()) else {
+                    continue;
+                };
+                if changes.send(Heard::Lobby(heard)).await.is_err() {
                     driver.abort();
                     return Ok(());
                 }

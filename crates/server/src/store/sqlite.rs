@@ -13,6 +13,8 @@ use super::{
 };
 use crate::round::Round;
 
+mod lobby;
+
 /// The schema, one step per version; `PRAGMA user_version` records how many have run.
 const MIGRATIONS: &[&str] = &[
     // 1: games and their moves.
@@ -101,6 +103,22 @@ const MIGRATIONS: &[&str] = &[
     ) WITHOUT ROWID;",
     // 9: player accounts, their log-in sessions, and the accounts holding a game's seats.
     super::players::SQLITE_MIGRATION,
+    // 10: the lobby's seeks (see `store::lobby`): who posted each (a socket on a server), what
+    // game it asks for (JSON), the lease its server renews, and once it is taken, the game
+    // and the owner's colour until the owner is told.
+    "CREATE TABLE seeks (
+        id TEXT PRIMARY KEY,
+        owner TEXT NOT NULL,
+        server TEXT NOT NULL,
+        name TEXT NOT NULL,
+        settings TEXT NOT NULL,
+        created_ms INTEGER NOT NULL,
+        lease_until INTEGER NOT NULL,
+        game TEXT,
+        owner_color TEXT
+    );
+    CREATE INDEX seeks_by_owner ON seeks(owner);
+    CREATE INDEX seeks_by_server ON seeks(server);",
 ];
 
 /// The games in an SQLite file.
@@ -273,55 +291,9 @@ impl Store {
 
     /// Stores a new game with its moves (a record read from PDN has some).
     pub fn insert(&self, round: &Round) -> Result<(), StoreError> {
-        let game = row_of(round);
         let mut connection = self.lock();
         let transaction = connection.transaction()?;
-        transaction.execute(
-            &format!(
-                "INSERT INTO games ({GAME_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, \
-                 ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32)"
-            ),
-            params![
-                game.id,
-                game.variant,
-                game.mode,
-                game.start_fen,
-                game.level,
-                game.engine_color,
-                game.creator,
-                game.white.0,
-                game.black.0,
-                game.white.1,
-                game.black.1,
-                game.white.2,
-                game.black.2,
-                game.invite,
-                game.base_ms,
-                game.increment_ms,
-                game.white_ms,
-                game.black_ms,
-                game.result,
-                game.reason,
-                game.reason_code,
-                game.draw_offer,
-                game.tags,
-                game.created_ms,
-                game.updated_ms,
-                game.version,
-                game.last_offer,
-                game.rematch_by,
-                game.rematch_game,
-                game.days_per_move,
-                game.deadline_ms,
-                game.to_move,
-            ],
-        )?;
-        for ply in 0..round.game.ply() {
-            if let Some(mv) = move_row(round, ply) {
-                insert_move(&transaction, &game.id, &mv)?;
-            }
-        }
-        super::players::write_seats_sqlite(&transaction, round)?;
+        insert_game(&transaction, round)?;
         transaction.commit()?;
         Ok(())
     }
@@ -557,6 +529,58 @@ fn checkpoint_loop(connection: &Connection, wal: &Path, limit: u64) {
             Err(error) => tracing::warn!("checkpoint: {error}"),
         }
     }
+}
+
+/// Writes a new game with its moves in `connection`'s open transaction.
+fn insert_game(connection: &Connection, round: &Round) -> Result<(), StoreError> {
+    let game = row_of(round);
+    connection.execute(
+            &format!(
+                "INSERT INTO games ({GAME_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, \
+                 ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32)"
+            ),
+            params![
+                game.id,
+                game.variant,
+                game.mode,
+                game.start_fen,
+                game.level,
+                game.engine_color,
+                game.creator,
+                game.white.0,
+                game.black.0,
+                game.white.1,
+                game.black.1,
+                game.white.2,
+                game.black.2,
+                game.invite,
+                game.base_ms,
+                game.increment_ms,
+                game.white_ms,
+                game.black_ms,
+                game.result,
+                game.reason,
+                game.reason_code,
+                game.draw_offer,
+                game.tags,
+                game.created_ms,
+                game.updated_ms,
+                game.version,
+                game.last_offer,
+                game.rematch_by,
+                game.rematch_game,
+                game.days_per_move,
+                game.deadline_ms,
+                game.to_move,
+            ],
+        )?;
+    for ply in 0..round.game.ply() {
+        if let Some(mv) = move_row(round, ply) {
+            insert_move(connection, &game.id, &mv)?;
+        }
+    }
+    super::players::write_seats_sqlite(connection, round)?;
+    Ok(())
 }
 
 fn insert_move(connection: &Connection, game: &str, mv: &MoveRow) -> Result<(), StoreError> {

@@ -1,0 +1,786 @@
+//! The lobby: open seeks (a player's offer of a game: the variant, the clock, rated or casual,
+//! the colour wanted), listed live on every lobby socket of every server, taken with one click
+//! or by quick pairing.
+//!
+//! A seek belongs to the lobby socket that posted it (its owner) and leaves with it. The
+//! store is the truth: a seek is shown and acknowledged only once stored, and every change is
+//! a [`SeekNote`] applied to each server's list in the order the store made them (with
+//! PostgreSQL every server hears every note; with an SQLite file the server applies its own
+//! right after storing them). Each server renews the lease of its seeks; the seeks of a server
+//! that died are removed by the others once the lease has run out.
+//!
+//! Taking a seek stores the game and marks the seek taken in one transaction, so of two
+//! players taking one seek at once, on one server or two, exactly one gets a game. The taker
+//! is told at once; the owner is told by its own server when the note reaches it.
+
+pub mod socket;
+
+use std::collections::{HashMap, HashSet};
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use axum::extract::ws::Utf8Bytes;
+use axum::http::StatusCode;
+use bashni_rules::{BaseUnit, Color, Position, TimeControl, TimeControlError, Variant};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use tokio::sync::{broadcast, mpsc};
+
+use crate::actions::{ColorChoice, check_control, variant_named};
+use crate::api::TimeRequest;
+use crate::app::{ActionError, App};
+use crate::error::ApiError;
+use crate::round::{Mode, Player, Round, Seat, millis, now_ms};
+use crate::secret::{coin, new_game_id, random_hex, typed_name};
+use crate::store::{SEEK_LEASE_MS, SeekNote, SeekRow};
+
+/// The most open seeks one owner (one lobby socket) may have.
+pub const MAX_SEEKS_PER_OWNER: i64 = 3;
+
+/// The name of a player who gave none.
+pub const DEFAULT_NAME: &str = "Guest";
+
+/// Changes a socket may fall behind by before it is sent the whole list again.
+const EVENTS: usize = 1024;
+
+/// How often a server renews its seeks' lease and removes the seeks whose lease ran out.
+const RENEW_EVERY: Duration = Duration::from_millis((SEEK_LEASE_MS / 3) as u64);
+
+/// What game a seek asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeekSettings {
+    /// Bashni or Russian draughts.
+    pub variant: Variant,
+    /// The game's clock.
+    pub control: TimeControl,
+    /// Rated or casual.
+    pub rated: bool,
+    /// The colour the seek's owner wants.
+    pub color: ColorChoice,
+}
+
+/// A seek's settings as stored (the `settings` column, JSON). Other kinds of clock can be
+/// added as fields without a new table.
+#[derive(Serialize, Deserialize)]
+struct StoredSettings {
+    variant: String,
+    base_ms: i64,
+    increment_ms: i64,
+    rated: bool,
+    color: String,
+}
+
+fn color_name(color: ColorChoice) -> &'static str {
+    match color {
+        ColorChoice::Color(color) => color.code(),
+        ColorChoice::Random => "random",
+    }
+}
+
+impl SeekSettings {
+    fn stored(&self) -> String {
+        let stored = StoredSettings {
+            variant: self.variant.name().to_string(),
+            base_ms: millis(self.control.base),
+            increment_ms: millis(self.control.increment),
+            rated: self.rated,
+            color: color_name(self.color).to_string(),
+        };
+        serde_json::to_string(&stored).unwrap_or_default()
+    }
+
+    fn read(text: &str) -> Result<SeekSettings, String> {
+        let stored: StoredSettings = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let ms = |ms: i64| Duration::from_millis(u64::try_from(ms).unwrap_or(0));
+        Ok(SeekSettings {
+            variant: Variant::parse(&stored.variant)
+                .ok_or_else(|| format!("unknown variant {}", stored.variant))?,
+            control: TimeControl {
+                base: ms(stored.base_ms),
+                increment: ms(stored.increment_ms),
+            },
+            rated: stored.rated,
+            color: read_color(Some(&stored.color)).map_err(|e| e.error)?,
+        })
+    }
+}
+
+fn read_color(name: Option<&str>) -> Result<ColorChoice, ApiError> {
+    match name.unwrap_or("random") {
+        "random" => Ok(ColorChoice::Random),
+        name => Color::from_code(name)
+            .map(ColorChoice::Color)
+            .ok_or_else(|| ApiError::bad_request("color: expected white, black or random")),
+    }
+}
+
+/// A refusal of the lobby with its own code.
+fn refusal(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
+    ApiError {
+        status,
+        error: message.into(),
+        code,
+        legal: None,
+    }
+}
+
+fn seek_gone() -> ApiError {
+    refusal(
+        StatusCode::CONFLICT,
+        "seek_gone",
+        "this seek is gone: another player took it, or its owner cancelled it",
+    )
+}
+
+/// Reads the time control of a seek (the `time` of `POST /api/games`), within the server's
+/// limits.
+pub fn read_clock(clock: Option<&TimeRequest>) -> Result<TimeControl, ApiError> {
+    let clock = clock.ok_or_else(|| {
+        ApiError::bad_request("clock: missing (for example {\"minutes\": 5, \"increment_s\": 3})")
+    })?;
+    if clock.days_per_move.is_some() {
+        return Err(ApiError::bad_request(
+            "clock.days_per_move: correspondence games are made with a friend's invite, not \
+             in the lobby",
+        ));
+    }
+    let minutes = clock
+        .minutes
+        .ok_or_else(|| ApiError::bad_request("clock.minutes: missing"))?;
+    let increment = clock.increment_s.unwrap_or(0.0);
+    let control =
+        TimeControl::from_numbers(minutes, BaseUnit::Minutes, increment).map_err(|error| {
+            let field = match error {
+                TimeControlError::IncrementOutOfRange => "clock.increment_s",
+                _ => "clock.minutes",
+            };
+            ApiError::bad_request(format!("{field}: {error}"))
+        })?;
+    check_control(control).map_err(|error| {
+        // The limits name the fields of `POST /api/games`; here they are the clock's.
+        let mut error = ApiError::from(error);
+        error.error = error.error.replace("time.", "clock.");
+        error
+    })
+}
+
+/// Reads a seek's settings from a message's fields. A rated seek is refused for now (see
+/// [`rated_refusal`]).
+pub fn read_settings(
+    variant: Option<&str>,
+    clock: Option<&TimeRequest>,
+    rated: bool,
+    color: Option<&str>,
+) -> Result<SeekSettings, ApiError> {
+    let variant =
+        variant.ok_or_else(|| ApiError::bad_request("variant: missing (bashni or russian)"))?;
+    let settings = SeekSettings {
+        variant: variant_named(variant)?,
+        control: read_clock(clock)?,
+        rated,
+        color: read_color(color)?,
+    };
+    if settings.rated {
+        return Err(rated_refusal());
+    }
+    Ok(settings)
+}
+
+/// The refusal of a rated seek: rating needs to know who plays, which only an account tells.
+pub fn rated_refusal() -> ApiError {
+    refusal(
+        StatusCode::FORBIDDEN,
+        "rated_needs_account",
+        "rated games need an account; play a casual game (\"rated\": false)",
+    )
+}
+
+/// Reads a name a player typed for the lobby (cleaned like seat names).
+pub fn read_name(name: Option<&str>) -> Result<String, ApiError> {
+    Ok(typed_name(name)
+        .map_err(ApiError::bad_request)?
+        .unwrap_or_else(|| DEFAULT_NAME.to_string()))
+}
+
+/// A seek in a server's list.
+#[derive(Debug)]
+pub struct Seek {
+    /// As stored.
+    pub row: SeekRow,
+    /// Its settings, read.
+    pub settings: SeekSettings,
+}
+
+/// A number of a clock as the API writes it: whole numbers without a fraction.
+fn number(value: f64) -> Value {
+    if value.fract() == 0.0 && value.abs() < 1e15 {
+        json!(value as i64)
+    } else {
+        json!(value)
+    }
+}
+
+impl Seek {
+    /// The seek as a lobby socket shows it; `own` for its owner's socket.
+    pub fn view(&self, own: bool) -> Value {
+        let control = self.settings.control;
+        json!({
+            "id": self.row.id,
+            "name": self.row.name,
+            "variant": self.settings.variant.name(),
+            "clock": {
+                "minutes": number(control.base.as_millis() as f64 / 60_000.0),
+                "increment_s": number(control.increment.as_millis() as f64 / 1000.0),
+            },
+            "rated": self.settings.rated,
+            "color": color_name(self.settings.color),
+            "created_ms": self.row.created_ms,
+            "own": own,
+        })
+    }
+}
+
+/// What every lobby socket of a server is told: each text is made once and shared by the
+/// sockets.
+pub enum LobbyEvent {
+    /// A seek came: the message for others and for its owner.
+    Added {
+        /// The seek's owner.
+        owner: String,
+        /// `seek_added` as others see it, and as its owner does.
+        texts: [Utf8Bytes; 2],
+    },
+    /// A seek went: the `seek_removed` message.
+    Removed {
+        /// The message.
+        text: Utf8Bytes,
+    },
+}
+
+/// A game made from a seek, for one of its two players.
+#[derive(Clone, Debug)]
+pub struct Paired {
+    /// The game's id.
+    pub game: String,
+    /// This player's seat token.
+    pub token: String,
+    /// This player's colour.
+    pub you: Color,
+}
+
+impl Paired {
+    /// The `paired` message.
+    pub fn message(&self) -> String {
+        json!({"type": "paired", "game": self.game, "token": self.token, "you": self.you.code()})
+            .to_string()
+    }
+}
+
+/// What quick pairing came to.
+pub enum Quick {
+    /// Another player's seek was taken: a game.
+    Paired(Paired),
+    /// No seek matched: this seek was posted.
+    Posted(String),
+}
+
+/// A lobby socket's start: the list as it sees it, the changes after it, and its own
+/// messages (a `paired` for its seek taken).
+pub struct Joined {
+    /// The `seeks` message.
+    pub list: String,
+    /// The changes.
+    pub events: broadcast::Receiver<Arc<LobbyEvent>>,
+    /// Messages for this socket alone.
+    pub personal: mpsc::UnboundedReceiver<String>,
+}
+
+/// A server's lobby: its list of open seeks (on every server), its sockets, and the lease of
+/// its own seeks.
+pub struct Lobby {
+    /// This server's name in the seeks it stores.
+    server: String,
+    /// The open seeks, oldest first.
+    seeks: Mutex<Vec<Arc<Seek>>>,
+    /// Every change of the list, sent while the list is locked.
+    events: broadcast::Sender<Arc<LobbyEvent>>,
+    /// The sockets by owner, for messages to one of them.
+    owners: Mutex<HashMap<String, mpsc::UnboundedSender<String>>>,
+    /// With an SQLite file: held across a store call and the application of its notes, so
+    /// the list changes in the order the store made the changes.
+    order: tokio::sync::Mutex<()>,
+    /// Owners gone whose seeks could not be removed yet (the store failed).
+    left: Mutex<Vec<String>>,
+    /// Whether the lease's renewal runs.
+    started: AtomicBool,
+}
+
+fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl Default for Lobby {
+    fn default() -> Lobby {
+        Lobby::new()
+    }
+}
+
+impl Lobby {
+    /// An empty lobby.
+    pub fn new() -> Lobby {
+        Lobby {
+            server: random_hex(8)
+                .unwrap_or_else(|_| format!("{}-{}", std::process::id(), now_ms())),
+            seeks: Mutex::new(Vec::new()),
+            events: broadcast::channel(EVENTS).0,
+            owners: Mutex::new(HashMap::new()),
+            order: tokio::sync::Mutex::new(()),
+            left: Mutex::new(Vec::new()),
+            started: AtomicBool::new(false),
+        }
+    }
+
+    fn list_text(seeks: &[Arc<Seek>], owner: &str) -> String {
+        let list: Vec<Value> = seeks
+            .iter()
+            .map(|seek| seek.view(seek.row.owner == owner))
+            .collect();
+        json!({"type": "seeks", "seeks": list}).to_string()
+    }
+
+    /// The list as `owner` sees it, and the changes from then on (after a socket fell behind).
+    pub fn subscribe(&self, owner: &str) -> (String, broadcast::Receiver<Arc<LobbyEvent>>) {
+        let seeks = locked(&self.seeks);
+        (Lobby::list_text(&seeks, owner), self.events.subscribe())
+    }
+
+    /// Lets socket `owner` in.
+    pub fn join(&self, owner: &str) -> Joined {
+        let (tx, personal) = mpsc::unbounded_channel();
+        locked(&self.owners).insert(owner.to_string(), tx);
+        let (list, events) = self.subscribe(owner);
+        Joined {
+            list,
+            events,
+            personal,
+        }
+    }
+
+    /// Socket `owner` closed: its seeks go.
+    pub async fn leave(&self, app: &Arc<App>, owner: &str) {
+        locked(&self.owners).remove(owner);
+        self.remove_owner(app, owner).await;
+    }
+
+    async fn remove_owner(&self, app: &Arc<App>, owner: &str) {
+        let order = self.ordered(app).await;
+        match app.database.seek_owner_left(owner).await {
+            Ok(notes) => self.after_store(app, notes),
+            Err(error) => {
+                tracing::warn!("a lobby socket's seeks could not be removed yet: {error}");
+                locked(&self.left).push(owner.to_string());
+            }
+        }
+        drop(order);
+    }
+
+    async fn ordered(&self, app: &App) -> Option<tokio::sync::MutexGuard<'_, ()>> {
+        if app.database.is_shared() {
+            None
+        } else {
+            Some(self.order.lock().await)
+        }
+    }
+
+    /// Applies the notes of this server's own store call, when nobody announces them (an
+    /// SQLite file); with PostgreSQL they are heard like everybody else's.
+    fn after_store(&self, app: &Arc<App>, notes: Vec<SeekNote>) {
+        if !app.database.is_shared() {
+            for note in notes {
+                self.apply(app, note);
+            }
+        }
+    }
+
+    fn add_locked(&self, seeks: &mut Vec<Arc<Seek>>, row: SeekRow) {
+        if seeks.iter().any(|seek| seek.row.id == row.id) {
+            return;
+        }
+        let settings = match SeekSettings::read(&row.settings) {
+            Ok(settings) => settings,
+            Err(error) => {
+                tracing::warn!(seek = %row.id, "a seek that cannot be read is left out: {error}");
+                return;
+            }
+        };
+        let seek = Arc::new(Seek { row, settings });
+        let text = |own: bool| {
+            Utf8Bytes::from(json!({"type": "seek_added", "seek": seek.view(own)}).to_string())
+        };
+        let event = LobbyEvent::Added {
+            owner: seek.row.owner.clone(),
+            texts: [text(false), text(true)],
+        };
+        let at = seeks
+            .iter()
+            .position(|s| (s.row.created_ms, &s.row.id) > (seek.row.created_ms, &seek.row.id))
+            .unwrap_or(seeks.len());
+        seeks.insert(at, seek);
+        let _ = self.events.send(Arc::new(event));
+    }
+
+    fn remove_locked(&self, seeks: &mut Vec<Arc<Seek>>, id: &str) {
+        if let Some(at) = seeks.iter().position(|seek| seek.row.id == id) {
+            seeks.remove(at);
+            let text = Utf8Bytes::from(json!({"type": "seek_removed", "seek": id}).to_string());
+            let _ = self.events.send(Arc::new(LobbyEvent::Removed { text }));
+        }
+    }
+
+    /// Applies one change of the seeks to this server's list and tells its sockets; a seek
+    /// of this server's taken is told to its owner.
+    pub fn apply(&self, app: &Arc<App>, note: SeekNote) {
+        let mut seeks = locked(&self.seeks);
+        match note {
+            SeekNote::Added { seek } => self.add_locked(&mut seeks, seek),
+            SeekNote::Removed { id } => self.remove_locked(&mut seeks, &id),
+            SeekNote::Taken {
+                id,
+                game,
+                owner,
+                server,
+                owner_color,
+            } => {
+                self.remove_locked(&mut seeks, &id);
+                if server == self.server {
+                    let app = Arc::clone(app);
+                    tokio::spawn(async move {
+                        app.lobby
+                            .tell_owner(&app, &id, &game, &owner, &owner_color)
+                            .await;
+                    });
+                }
+            }
+        }
+    }
+
+    /// Tells `owner` (if its socket is still here) that its seek `id` made game `game`, with
+    /// its seat's token, then forgets the seek.
+    async fn tell_owner(&self, app: &Arc<App>, id: &str, game: &str, owner: &str, color: &str) {
+        let socket = locked(&self.owners).get(owner).cloned();
+        if let (Some(socket), Some(color)) = (socket, Color::from_code(color)) {
+            match app.slot(game).await {
+                Ok(slot) => {
+                    let token = slot.live.lock().await.round.player(color).token.clone();
+                    if let Some(token) = token {
+                        let paired = Paired {
+                            game: game.to_string(),
+                            token,
+                            you: color,
+                        };
+                        let _ = socket.send(paired.message());
+                    }
+                }
+                Err(error) => {
+                    tracing::error!(
+                        game,
+                        "a seek's game cannot be read for its owner: {error:?}"
+                    );
+                }
+            }
+        }
+        if let Err(error) = app.database.seek_forget(id).await {
+            tracing::warn!(seek = id, "a taken seek could not be removed: {error}");
+        }
+    }
+
+    /// Reads the seeks again from the store, after changes may have been missed (a lost
+    /// connection to PostgreSQL), tells the sockets what differs, and tells the owners here
+    /// of their seeks taken meanwhile.
+    pub async fn resync(&self, app: &Arc<App>) {
+        let rows = match app.database.seek_list(now_ms()).await {
+            Ok(rows) => rows,
+            Err(error) => {
+                tracing::warn!("the lobby's seeks cannot be read again: {error}");
+                return;
+            }
+        };
+        let taken = app
+            .database
+            .seeks_taken(&self.server)
+            .await
+            .unwrap_or_else(|error| {
+                tracing::warn!("the lobby's taken seeks cannot be read: {error}");
+                Vec::new()
+            });
+        {
+            let mut seeks = locked(&self.seeks);
+            let stored: HashSet<&str> = rows.iter().map(|row| row.id.as_str()).collect();
+            let gone: Vec<String> = seeks
+                .iter()
+                .filter(|seek| !stored.contains(seek.row.id.as_str()))
+                .map(|seek| seek.row.id.clone())
+                .collect();
+            for id in gone {
+                self.remove_locked(&mut seeks, &id);
+            }
+            for row in rows {
+                self.add_locked(&mut seeks, row);
+            }
+        }
+        for note in taken {
+            self.apply(app, note);
+        }
+    }
+
+    /// Posts a seek for socket `owner` at address `client`; returns its id once stored.
+    pub async fn post(
+        &self,
+        app: &Arc<App>,
+        owner: &str,
+        client: IpAddr,
+        settings: SeekSettings,
+        name: String,
+    ) -> Result<String, ApiError> {
+        app.allow_new_games(client, 1)?;
+        self.insert_seek(app, owner, settings, name).await
+    }
+
+    fn find(&self, id: &str) -> Option<Arc<Seek>> {
+        locked(&self.seeks)
+            .iter()
+            .find(|seek| seek.row.id == id)
+            .cloned()
+    }
+
+    /// Cancels socket `owner`'s seek `id`.
+    pub async fn cancel(&self, app: &Arc<App>, owner: &str, id: &str) -> Result<(), ApiError> {
+        let seek = self.find(id).ok_or_else(seek_gone)?;
+        if seek.row.owner != owner {
+            return Err(ApiError::forbidden(
+                "only the player who posted a seek can cancel it",
+            ));
+        }
+        let order = self.ordered(app).await;
+        let note = app.database.seek_cancel(id, owner).await?;
+        let note = note.ok_or_else(seek_gone)?;
+        self.after_store(app, vec![note]);
+        drop(order);
+        Ok(())
+    }
+
+    /// Takes seek `id` for socket `owner` at address `client`, who plays as `name`: the game
+    /// is stored, the seek leaves the lobby, and its owner is told.
+    pub async fn accept(
+        &self,
+        app: &Arc<App>,
+        owner: &str,
+        client: IpAddr,
+        id: &str,
+        name: String,
+    ) -> Result<Paired, ApiError> {
+        let seek = self.find(id).ok_or_else(seek_gone)?;
+        if seek.row.owner == owner {
+            return Err(refusal(
+                StatusCode::CONFLICT,
+                "own_seek",
+                "this is your own seek: wait for another player, or cancel it",
+            ));
+        }
+        app.allow_new_games(client, 1)?;
+        self.take(app, &seek, owner, name).await
+    }
+
+    /// Quick pairing: takes the oldest casual seek of another player with this variant and
+    /// clock, or posts one (colour random) when there is none and this socket has none such.
+    pub async fn quick(
+        &self,
+        app: &Arc<App>,
+        owner: &str,
+        client: IpAddr,
+        variant: Variant,
+        control: TimeControl,
+        name: String,
+    ) -> Result<Quick, ApiError> {
+        app.allow_new_games(client, 1)?;
+        let matching: Vec<Arc<Seek>> = locked(&self.seeks)
+            .iter()
+            .filter(|seek| {
+                seek.row.owner != owner
+                    && !seek.settings.rated
+                    && seek.settings.variant == variant
+                    && seek.settings.control == control
+            })
+            .cloned()
+            .collect();
+        for seek in matching {
+            match self.take(app, &seek, owner, name.clone()).await {
+                Ok(paired) => return Ok(Quick::Paired(paired)),
+                // Taken by someone else meanwhile: the next one.
+                Err(error) if error.code == "seek_gone" => continue,
+                Err(error) => return Err(error),
+            }
+        }
+        let settings = SeekSettings {
+            variant,
+            control,
+            rated: false,
+            color: ColorChoice::Random,
+        };
+        // Asked twice: the player already waits with such a seek.
+        let waiting = locked(&self.seeks)
+            .iter()
+            .find(|seek| seek.row.owner == owner && seek.settings == settings)
+            .map(|seek| seek.row.id.clone());
+        if let Some(id) = waiting {
+            return Ok(Quick::Posted(id));
+        }
+        // The address was counted once above, for either way.
+        self.insert_seek(app, owner, settings, name)
+            .await
+            .map(Quick::Posted)
+    }
+
+    /// Stores a new seek of `owner`, unless it has the most already.
+    async fn insert_seek(
+        &self,
+        app: &Arc<App>,
+        owner: &str,
+        settings: SeekSettings,
+        name: String,
+    ) -> Result<String, ApiError> {
+        let row = SeekRow {
+            id: new_game_id().map_err(ActionError::from)?,
+            owner: owner.to_string(),
+            server: self.server.clone(),
+            name,
+            settings: settings.stored(),
+            created_ms: now_ms(),
+        };
+        let id = row.id.clone();
+        let order = self.ordered(app).await;
+        let lease = now_ms() + SEEK_LEASE_MS;
+        let note = app
+            .database
+            .seek_insert(row, lease, MAX_SEEKS_PER_OWNER)
+            .await
+            .inspect_err(|error| tracing::error!("a seek could not be stored: {error}"))?;
+        let Some(note) = note else {
+            return Err(ApiError::too_many(format!(
+                "you have {MAX_SEEKS_PER_OWNER} open seeks, the most; cancel one first"
+            )));
+        };
+        self.after_store(app, vec![note]);
+        drop(order);
+        Ok(id)
+    }
+
+    /// Makes the game of `seek` for `taker` and stores it with the seek taken.
+    async fn take(
+        &self,
+        app: &Arc<App>,
+        seek: &Seek,
+        taker: &str,
+        name: String,
+    ) -> Result<Paired, ApiError> {
+        let owner_color = match seek.settings.color {
+            ColorChoice::Color(color) => color,
+            ColorChoice::Random if coin().map_err(ActionError::from)? => Color::White,
+            ColorChoice::Random => Color::Black,
+        };
+        let token = random_hex(16).map_err(ActionError::from)?;
+        let mut round = Round::new(
+            new_game_id().map_err(ActionError::from)?,
+            Mode::Friend,
+            Position::start(seek.settings.variant),
+            Some(seek.settings.control),
+        );
+        *round.player_mut(owner_color) = Player {
+            name: seek.row.name.clone(),
+            token: Some(random_hex(16).map_err(ActionError::from)?),
+            joined: true,
+        };
+        *round.player_mut(owner_color.opponent()) = Player {
+            name,
+            token: Some(token.clone()),
+            joined: true,
+        };
+        round.creator = Some(Seat::of(owner_color));
+        // No clock runs yet: each side's first move is free of time.
+        round.settle_clock(Instant::now());
+        let game = round.id.clone();
+        let order = self.ordered(app).await;
+        let note = app
+            .database
+            .seek_take(&seek.row.id, taker, owner_color.code(), round, now_ms())
+            .await
+            .inspect_err(|error| tracing::error!("a seek's game could not be stored: {error}"))?;
+        let note = note.ok_or_else(seek_gone)?;
+        self.after_store(app, vec![note]);
+        drop(order);
+        tracing::debug!(game = %game, seek = %seek.row.id, "a seek was taken");
+        Ok(Paired {
+            game,
+            token,
+            you: owner_color.opponent(),
+        })
+    }
+
+    /// Renews the lease of this server's seeks, removes the seeks whose lease ran out (their
+    /// server died), and removes again the seeks of sockets gone while the store failed.
+    async fn tend(&self, app: &Arc<App>) {
+        let now = now_ms();
+        if let Err(error) = app
+            .database
+            .seek_renew(&self.server, now + SEEK_LEASE_MS)
+            .await
+        {
+            tracing::warn!("the lease of this server's seeks could not be renewed: {error}");
+        }
+        let order = self.ordered(app).await;
+        match app.database.seek_sweep(now).await {
+            Ok(notes) => self.after_store(app, notes),
+            Err(error) => tracing::warn!("seeks out of lease could not be removed: {error}"),
+        }
+        drop(order);
+        let left = std::mem::take(&mut *locked(&self.left));
+        for owner in left {
+            self.remove_owner(app, &owner).await;
+        }
+    }
+}
+
+/// Starts the lobby's upkeep for as long as the server runs: with an SQLite file the seeks of
+/// an earlier run are removed first; then the lease of this server's seeks is renewed and the
+/// seeks out of lease removed every few seconds.
+pub fn start(app: &Arc<App>) {
+    if app.lobby.started.swap(true, Ordering::SeqCst) {
+        return;
+    }
+    let weak = Arc::downgrade(app);
+    tokio::spawn(async move {
+        if let Some(app) = weak.upgrade() {
+            let lobby = &app.lobby;
+            let order = lobby.ordered(&app).await;
+            match app.database.seek_clear_others(&lobby.server).await {
+                Ok(notes) => lobby.after_store(&app, notes),
+                Err(error) => tracing::warn!("old seeks could not be removed: {error}"),
+            }
+            drop(order);
+        }
+        let mut tick = tokio::time::interval(RENEW_EVERY);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tick.tick().await;
+            let Some(app) = weak.upgrade() else { break };
+            if *app.stopping().borrow() {
+                break;
+            }
+            app.lobby.tend(&app).await;
+        }
+    });
+}
