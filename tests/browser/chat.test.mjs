@@ -58,8 +58,10 @@ test('two players chat, a watcher cannot write to them, mute, presence and a cla
     }
     assert.equal(await a.page.textContent('#presence-black'), 'online');
 
-    // The players have two rooms; the watcher only theirs.
-    await a.page.waitForSelector('#chat-tab-players[aria-selected="true"]');
+    // While the game goes on, the players have their room and the watcher theirs.
+    await a.page.waitForSelector('#chat-input');
+    assert.equal(await a.page.getAttribute('#chat-lines', 'data-room'), 'players');
+    assert.equal(await a.page.locator('#chat-tab-watchers').count(), 0, 'a player reads the watchers during play');
     await c.page.waitForSelector('#chat-input');
     assert.equal(await c.page.locator('#chat-tab-players').count(), 0, 'no players\' room for a watcher');
     assert.equal(await c.page.getAttribute('#chat-lines', 'data-room'), 'watchers');
@@ -73,17 +75,14 @@ test('two players chat, a watcher cannot write to them, mute, presence and a cla
     assert.equal(await b.page.locator('#chat-lines b').count(), 0, 'the line was read as markup');
     assert.equal(await a.page.getAttribute('#chat-input', 'maxlength'), '300');
 
-    // The watcher writes in their room; the players read it there but cannot write in it.
+    // The watcher writes in their room; the players do not read it while they play.
     await c.page.fill('#chat-name', 'Oleg');
     await write(c.page, 'Nice game');
     await c.page.waitForFunction(() => document.querySelectorAll('#chat-lines .chat-line').length === 1);
     assert.deepEqual(await shownLines(c.page), ['Oleg: Nice game'], 'the players\' line never reached the watcher');
-    await a.page.waitForSelector('#chat-tab-watchers.unread');
-    await a.page.click('#chat-tab-watchers');
-    await a.page.waitForFunction(() => document.querySelector('#chat-lines').dataset.room === 'watchers');
-    assert.deepEqual(await shownLines(a.page), ['Oleg: Nice game']);
-    assert.equal(await a.page.locator('#chat-form').isVisible(), false, 'no input in the watchers\' room for a player');
-    assert.equal(await a.page.textContent('#chat-note'), 'Only watchers write here.');
+    await a.page.waitForTimeout(500);
+    assert.equal(await a.page.locator('#chat-tab-watchers').count(), 0);
+    assert.deepEqual(await shownLines(a.page), ['Anna: <b>Good luck</b>'], 'a watcher\'s line reached a player');
 
     // The server refuses the watcher's line in the players' room, whatever the page offers.
     const refused = await c.page.evaluate((gameId) => new Promise((resolve) => {
@@ -101,7 +100,6 @@ test('two players chat, a watcher cannot write to them, mute, presence and a cla
     await b.page.click('#chat-mute');
     await b.page.waitForFunction(() => document.querySelector('#chat-mute').textContent === 'Unmute Anna');
     assert.deepEqual(await shownLines(b.page), [], 'the muted player\'s lines are hidden');
-    await a.page.click('#chat-tab-players');
     await write(a.page, 'Can you hear me?');
     await a.page.waitForFunction(() => document.querySelectorAll('#chat-lines .chat-line').length === 2);
     await b.page.waitForTimeout(500);
@@ -137,6 +135,13 @@ test('two players chat, a watcher cannot write to them, mute, presence and a cla
       assert.equal(await p.textContent('#result'), '1-0 White wins. Black left the game');
       assert.equal(await p.locator('#abandon-box').isVisible(), false);
     }
+    // Once the game is over the players may read the watchers' room, but not write in it.
+    await a.page.waitForSelector('#chat-tab-watchers');
+    await a.page.click('#chat-tab-watchers');
+    await a.page.waitForFunction(() => document.querySelector('#chat-lines').dataset.room === 'watchers');
+    assert.deepEqual(await shownLines(a.page), ['Oleg: Nice game']);
+    assert.equal(await a.page.locator('#chat-form').isVisible(), false, 'no input in the watchers\' room for a player');
+    assert.equal(await a.page.textContent('#chat-note'), 'Only watchers write here.');
     const pdn = await (await fetch(base + '/api/games/' + id + '/pdn')).text();
     assert.match(pdn, /\[Termination "Black left the game"\]/);
     assert.match(pdn, /\[Result "1-0"\]/);

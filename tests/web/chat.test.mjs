@@ -4,8 +4,9 @@ import assert from 'node:assert/strict';
 import { chatRooms, withLine, countText, MAX_CHAT_CHARS } from '../../crates/server/web/chat.js';
 
 test('a seat reads and writes only its rooms', () => {
-  assert.deepEqual(chatRooms('friend', 'white'), { read: ['players', 'watchers'], write: 'players' });
-  assert.deepEqual(chatRooms('friend', 'black'), { read: ['players', 'watchers'], write: 'players' });
+  assert.deepEqual(chatRooms('friend', 'white'), { read: ['players'], write: 'players' });
+  assert.deepEqual(chatRooms('friend', 'black', false), { read: ['players'], write: 'players' });
+  assert.deepEqual(chatRooms('friend', 'black', true), { read: ['players', 'watchers'], write: 'players' });
   assert.deepEqual(chatRooms('friend', null), { read: ['watchers'], write: 'watchers' });
   assert.deepEqual(chatRooms('engine', null), { read: ['watchers'], write: 'watchers' });
   assert.deepEqual(chatRooms('engine', 'white'), { read: [], write: null });

@@ -81,11 +81,12 @@ pub fn side_index(color: Color) -> usize {
     }
 }
 
-/// Whether a socket bound to `seat` (a watcher's: `None`) reads `room`: everyone reads the
-/// watchers' room; only the two seated players read theirs.
-pub fn may_read(seat: Option<Seat>, room: Room) -> bool {
+/// Whether a socket bound to `seat` (a watcher's: `None`) reads `room` of a game that is
+/// `over` or not: only the two seated players read theirs; watchers read their own room, and
+/// the players read it only once the game is over, so that nobody watching can help them.
+pub fn may_read(seat: Option<Seat>, room: Room, over: bool) -> bool {
     match room {
-        Room::Watchers => true,
+        Room::Watchers => seat.is_none() || over,
         Room::Players => matches!(seat, Some(Seat::White | Seat::Black)),
     }
 }
@@ -425,12 +426,15 @@ pub async fn history(
     slot: &Arc<GameSlot>,
     seat: Option<Seat>,
 ) -> Result<String, ActionError> {
-    let id = slot.live.lock().await.round.id.clone();
+    let (id, over) = {
+        let live = slot.live.lock().await;
+        (live.round.id.clone(), live.round.is_over())
+    };
     let mut memory = slot.chat.lock().await;
     let mutes = mutes(app, &id, &mut memory).await?;
     let mut rooms = serde_json::Map::new();
     for room in Room::ALL {
-        if !may_read(seat, room) {
+        if !may_read(seat, room, over) {
             continue;
         }
         let lines = app
@@ -586,10 +590,13 @@ mod tests {
             post(None, Room::Watchers),
             Ok(Author::Watcher(WATCHER_NAME.into()))
         );
-        assert!(may_read(None, Room::Watchers));
-        assert!(!may_read(None, Room::Players));
-        assert!(may_read(Some(Seat::Black), Room::Players));
-        assert!(may_read(Some(Seat::Black), Room::Watchers));
+        for over in [false, true] {
+            assert!(may_read(None, Room::Watchers, over));
+            assert!(!may_read(None, Room::Players, over));
+            assert!(may_read(Some(Seat::Black), Room::Players, over));
+        }
+        assert!(!may_read(Some(Seat::Black), Room::Watchers, false));
+        assert!(may_read(Some(Seat::Black), Room::Watchers, true));
         // Against the engine or at one screen nobody is there to read the players' room.
         let mut engine = friend_round();
         engine.mode = Mode::Engine;

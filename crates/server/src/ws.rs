@@ -190,7 +190,14 @@ async fn talk(
                         }
                         Event::Chat { room, text, hidden_from } => {
                             let muted = hidden_from.is_some_and(|c| bound.seat == Some(Seat::of(c)));
-                            if !chat::may_read(bound.seat, *room) || muted {
+                            if muted {
+                                continue;
+                            }
+                            // The players read the watchers' lines only once the game is over.
+                            let readable = chat::may_read(bound.seat, *room, false)
+                                || (chat::may_read(bound.seat, *room, true)
+                                    && slot.live.lock().await.round.is_over());
+                            if !readable {
                                 continue;
                             }
                             text.clone()

@@ -147,7 +147,10 @@ async fn players_and_watchers_each_have_their_room() -> Result<(), Error> {
     let address = serve(&app).await?;
     let (mut anna, _, history) = open(address, &id, Some(&white)).await?;
     assert_eq!(history["rooms"]["players"], json!([]));
-    assert_eq!(history["rooms"]["watchers"], json!([]));
+    assert!(
+        history["rooms"].get("watchers").is_none(),
+        "a player was given the watchers' room during play: {history}"
+    );
     assert_eq!(history["muted"], false);
     let (mut boris, _, _) = open(address, &id, Some(&black)).await?;
     let (mut watcher, _, history) = open(address, &id, None).await?;
@@ -186,18 +189,24 @@ async fn players_and_watchers_each_have_their_room() -> Result<(), Error> {
     let refused = say(&mut boris, 3, "watchers", "hello").await?;
     assert_eq!(refused["code"], "forbidden", "{refused}");
 
-    // A watcher's line, named, reaches everyone.
+    // A watcher's line, named, reaches the watchers only while the game goes on.
     send_json(
         &mut watcher,
         json!({"type": "chat", "id": 4, "room": "watchers", "text": "nice", "name": " Oleg "}),
     )
     .await?;
     assert_eq!(answer(&mut watcher, 4).await?["type"], "ack");
-    for socket in [&mut anna, &mut boris, &mut watcher] {
-        let line = next_json(socket, "chat").await?;
-        assert_eq!(line["room"], "watchers");
-        assert_eq!(line["line"]["name"], "Oleg");
-        assert_eq!(line["line"]["from"], "watcher");
+    let line = next_json(&mut watcher, "chat").await?;
+    assert_eq!(line["room"], "watchers");
+    assert_eq!(line["line"]["name"], "Oleg");
+    assert_eq!(line["line"]["from"], "watcher");
+    for socket in [&mut anna, &mut boris] {
+        assert!(
+            heard(socket, "chat", Duration::from_millis(300))
+                .await
+                .is_empty(),
+            "a player read a watcher's line during play"
+        );
     }
     assert_eq!(
         say(&mut watcher, 5, "watchers", "again").await?["type"],
@@ -216,11 +225,26 @@ async fn players_and_watchers_each_have_their_room() -> Result<(), Error> {
         texts(&history["rooms"]["players"]),
         ["Good luck! <b>hi</b>"]
     );
-    assert_eq!(texts(&history["rooms"]["watchers"]), ["nice", "again"]);
-    assert_eq!(history["rooms"]["watchers"][1]["name"], "Watcher");
+    assert!(history["rooms"].get("watchers").is_none());
     let (_, _, history) = open(address, &id, None).await?;
     assert!(history["rooms"].get("players").is_none());
     assert_eq!(texts(&history["rooms"]["watchers"]), ["nice", "again"]);
+    assert_eq!(history["rooms"]["watchers"][1]["name"], "Watcher");
+
+    // Once the game is over, the players read the watchers' room too (and new lines in it).
+    send_json(&mut boris, json!({"type": "resign", "id": 20})).await?;
+    assert_eq!(answer(&mut boris, 20).await?["type"], "ack");
+    assert_eq!(
+        say(&mut watcher, 21, "watchers", "well played").await?["type"],
+        "ack"
+    );
+    let line = next_json(&mut anna, "chat").await?;
+    assert_eq!(line["line"]["text"], "well played");
+    let (_, _, history) = open(address, &id, Some(&black)).await?;
+    assert_eq!(
+        texts(&history["rooms"]["watchers"]),
+        ["nice", "again", "well played"]
+    );
 
     // Against the engine there is nobody in the players' room.
     let (engine_game, token, _) = create(
@@ -316,6 +340,7 @@ async fn lines_are_checked_and_limited() -> Result<(), Error> {
     let players = texts(&history["rooms"]["players"]);
     assert_eq!(players.len(), 5);
     assert!(!players.iter().any(|t| t == "one too many"));
+    let (_, _, history) = open(address, &id, None).await?;
     assert_eq!(
         history["rooms"]["watchers"].as_array().map(Vec::len),
         Some(6)

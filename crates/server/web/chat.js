@@ -12,12 +12,15 @@ export const MAX_NAME_CHARS = 20;
 
 /**
  * The rooms a seat reads and the room it writes in: a player of a game between people reads
- * both and writes in the players' room; a watcher reads and writes in the watchers' room;
- * anyone else (against the engine, at one screen) has no chat.
+ * and writes in the players' room, and reads the watchers' room once the game is `over`; a
+ * watcher reads and writes in the watchers' room; anyone else (against the engine, at one
+ * screen) has no chat.
  */
-export function chatRooms(mode, you) {
+export function chatRooms(mode, you, over = false) {
   const player = you === 'white' || you === 'black';
-  if (mode === 'friend' && player) return { read: ['players', 'watchers'], write: 'players' };
+  if (mode === 'friend' && player) {
+    return { read: over ? ['players', 'watchers'] : ['players'], write: 'players' };
+  }
   if (!you) return { read: ['watchers'], write: 'watchers' };
   return { read: [], write: null };
 }
@@ -61,8 +64,8 @@ export class ChatPanel {
   }
 
   /** Who the page is now: the game's mode, the seat (`null` for a watcher), the other player's name. */
-  setSeat(mode, you, opponent) {
-    const rooms = chatRooms(mode, you);
+  setSeat(mode, you, opponent, over = false) {
+    const rooms = chatRooms(mode, you, over);
     const changed = rooms.write !== this.rooms.write || rooms.read.join() !== this.rooms.read.join();
     this.rooms = rooms;
     this.opponent = opponent || 'your opponent';

@@ -755,7 +755,13 @@ class GamePage {
   drawChat() {
     const s = this.state;
     const opponent = this.you === 'white' || this.you === 'black' ? s[otherColor(this.you)] : null;
-    this.chat.setSeat(s.mode, this.holdsSeat() ? this.you : null, opponent && opponent.name);
+    const over = Boolean(s.result);
+    this.chat.setSeat(s.mode, this.holdsSeat() ? this.you : null, opponent && opponent.name, over);
+    // The watchers' room opens to the players when the game ends: ask for its lines once.
+    if (over && opponent && this.holdsSeat() && !this.watchersOpened) {
+      this.watchersOpened = true;
+      this.socket.post({ type: 'chat_history' });
+    }
   }
 
   // After the end: a rematch (offer, accept, decline) and a new game like this one.
