@@ -202,7 +202,7 @@ fn round_games(
             } else {
                 format!("{round}.{board}")
             };
-            let game = tournament_game(tournament, names, pairing, start.clone(), &round_text)?;
+            let game = tournament_game(tournament, names, pairing, start, &round_text)?;
             boards.push(BoardRow {
                 round,
                 board,
