@@ -193,6 +193,7 @@ function actions(t, account, reload) {
 export function tournamentPage(app, id) {
   document.body.dataset.page = 'tournament';
   let timer = null;
+  let shown = null;   // the answer on the page: a page that did not change is not built again
   const show = async () => {
     let t;
     let account;
@@ -205,6 +206,9 @@ export function tournamentPage(app, id) {
         el('p', null, e.message)));
       return;
     }
+    const text = JSON.stringify(t) + (account ? account.name : '');
+    if (text === shown) return;
+    shown = text;
     document.title = t.name + ' – Bashni';
     clear(app);
     append(app, el('div', { class: 'home', dataset: { status: t.status, round: String(t.round) } },
