@@ -724,3 +724,47 @@ async fn each_round_is_made_once_on_postgres_with_two_servers() -> Result<(), Er
     assert_eq!(games_of(&after, 3).len(), 1);
     Ok(())
 }
+
+/// A round whose last game ended where no server heard it (its server died in between) is
+/// paired by the check every server makes at its start and every so often.
+#[tokio::test]
+async fn the_check_of_running_tournaments_pairs_a_round_nobody_heard_end() -> Result<(), Error> {
+    let path = temp_db("tournament-check");
+    let app = App::new(Store::open(&path, Default::default())?, roomy());
+    let mut creator = Visitor::signup(&app, 90, "Lena").await?;
+    let mut joining = Vec::new();
+    for (n, name) in ["Mark", "Nina", "Oleg"].iter().enumerate() {
+        joining.push(Visitor::signup(&app, 91 + n as u8, name).await?);
+    }
+    let body = json!({"name": "Quiet", "variant": "bashni", "system": "swiss", "rounds": 2});
+    let id = open_tournament(&mut creator, &mut joining, body).await?;
+    let (_, state) = creator
+        .post(&format!("/api/tournaments/{id}/start"), json!({}))
+        .await?;
+    let game = games_of(&state, 1)[0]["game"]
+        .as_str()
+        .ok_or("no game")?
+        .to_string();
+    // The game ends in the store behind the server's back.
+    let mut round = app.database.load(&game).await?.ok_or("no game stored")?;
+    let was = round.version;
+    round.resign(bashni_server::round::Seat::White, std::time::Instant::now())?;
+    let (_, saved) = app
+        .database
+        .save(round, bashni_server::store::Change::Game, was)
+        .await;
+    saved?;
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let waiting = tournament(&app, &id).await?;
+    assert_eq!(waiting["round"], 1, "nobody heard the end: {waiting}");
+    assert_eq!(games_of(&waiting, 1)[0]["result"], "0-1");
+
+    bashni_server::tournament::check_all(&app).await;
+    let next = tournament(&app, &id).await?;
+    assert_eq!(next["round"], 2, "{next}");
+    assert_eq!(games_of(&next, 2).len(), 1);
+    if let Some(dir) = path.parent() {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+    Ok(())
+}
