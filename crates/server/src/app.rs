@@ -987,6 +987,7 @@ impl App {
                     live.engine_busy = true;
                 }
                 let round = &live.round;
+                crate::tournament::game_over(&app, round);
                 let flag_in = round
                     .running_clock()
                     .and_then(|color| round.time_left(color, Instant::now()));

@@ -47,6 +47,8 @@ const FILES: &[(&str, &str)] = &[
     ("player.js", include_str!("../web/player.js")),
     ("lobby.js", include_str!("../web/lobby.js")),
     ("seeks.js", include_str!("../web/seeks.js")),
+    ("tournaments.js", include_str!("../web/tournaments.js")),
+    ("account-seat.js", include_str!("../web/account-seat.js")),
 ];
 
 /// The modules every view imports.

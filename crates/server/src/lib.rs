@@ -27,6 +27,8 @@ pub mod presence;
 pub mod round;
 pub mod secret;
 pub mod store;
+pub mod tournament;
+pub mod tournament_api;
 pub mod turns;
 pub mod variation;
 pub mod view;
@@ -90,6 +92,16 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/account/logout-all", post(account_api::logout_all))
         .route("/api/players/{name}", get(account_api::player))
         .route("/api/lobby/ws", get(lobby::socket::handler))
+        .route(
+            "/api/tournaments",
+            get(tournament_api::list).post(tournament_api::create),
+        )
+        .route("/api/tournaments/{id}", get(tournament_api::show))
+        .route("/api/tournaments/{id}/join", post(tournament_api::join))
+        .route("/api/tournaments/{id}/leave", post(tournament_api::leave))
+        .route("/api/tournaments/{id}/start", post(tournament_api::start))
+        .route("/api/tournaments/{id}/pdn", get(tournament_api::pdn))
+        .route("/api/games/{id}/seat", post(tournament_api::seat))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES));
     let upload = Router::new()
         .route("/api/pdn", post(api::upload))
@@ -104,6 +116,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/assets/{name}", get(assets::asset))
         .route("/login", get(assets::page))
         .route("/players/{name}", get(assets::page))
+        .route("/tournaments", get(assets::page))
+        .route("/t/{id}", get(assets::page))
         .merge(api)
         .merge(upload)
         .fallback(not_found)
@@ -191,6 +205,7 @@ pub async fn serve(listener: tokio::net::TcpListener, app: Arc<App>) -> std::io:
     app.start_engine_jobs();
     app.start_presence();
     lobby::start(&app);
+    tournament::start(&app);
     let limits = connections::ConnectionLimits::new(app.settings.connections_per_address);
     let mut listener = connections::LimitedListener::new(listener, limits);
     let router = router(Arc::clone(&app));

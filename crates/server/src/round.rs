@@ -693,6 +693,11 @@ impl Round {
         if self.is_over() {
             return Some(conflict("the game is already over"));
         }
+        if self.tag(crate::tournament::TOURNAMENT_TAG).is_some() {
+            return Some(conflict(
+                "a tournament game cannot be aborted; resign or offer a draw instead",
+            ));
+        }
         if self.both_have_moved() {
             return Some(conflict(
                 "both sides have moved, so the game can no longer be aborted; \

@@ -23,7 +23,11 @@ else if (path === '/lobby') (await import('./lobby.js')).lobbyPage(app);
 else if ((m = path.match(/^\/g\/([^/]+)\/join\/([^/]+)$/))) {
   (await import('./join.js')).joinPage(app, decodeURIComponent(m[1]), decodeURIComponent(m[2]));
 } else if ((m = path.match(/^\/g\/([^/]+)$/))) {
+  await (await import('./account-seat.js')).takeAccountSeat(decodeURIComponent(m[1]));
   (await import('./game.js')).gamePage(app, decodeURIComponent(m[1]));
+} else if (path === '/tournaments') (await import('./tournaments.js')).tournamentsPage(app);
+else if ((m = path.match(/^\/t\/([^/]+)$/))) {
+  (await import('./tournaments.js')).tournamentPage(app, decodeURIComponent(m[1]));
 } else {
   document.body.dataset.page = 'missing';
   append(app, [el('h1', null, 'Page not found'), el('p', null, el('a', { href: '/' }, 'Go to the start page'))]);

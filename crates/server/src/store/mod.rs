@@ -15,6 +15,7 @@ mod players;
 mod postgres;
 mod rows;
 mod sqlite;
+mod tournaments;
 
 pub use database::Database;
 pub use lobby::{SEEK_LEASE_MS, SeekNote, SeekRow};
@@ -24,6 +25,9 @@ pub use players::{
 };
 pub use postgres::{Heard, JOB_LEASE_MS, PgStore, migrations as postgres_migrations};
 pub use sqlite::Store;
+pub use tournaments::{
+    Advance, BoardRow, EntrantRow, Entry, TOURNAMENTS_LISTED, TournamentData, TournamentRow,
+};
 
 use std::time::Duration;
 

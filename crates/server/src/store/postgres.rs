@@ -147,6 +147,8 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX seeks_by_owner ON seeks(owner);
     CREATE INDEX seeks_by_server ON seeks(server);",
+    // 12: tournaments, their players, and the boards of each round with their games.
+    super::tournaments::POSTGRES_MIGRATION,
 ];
 
 /// How long a server holds an engine job without renewing it, in ms.
@@ -251,7 +253,10 @@ pub(super) async fn exec(
 
 /// Writes a new game with its moves (and its engine job, and its notification) in
 /// `client`'s open transaction.
-async fn insert_game(client: &impl GenericClient, round: &Round) -> Result<(), StoreError> {
+pub(super) async fn insert_game(
+    client: &impl GenericClient,
+    round: &Round,
+) -> Result<(), StoreError> {
     let game = row_of(round);
     let level = game.level.map(i32::from);
     let days_per_move = game.days_per_move.and_then(|d| i32::try_from(d).ok());

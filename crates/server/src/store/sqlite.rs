@@ -119,6 +119,8 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX seeks_by_owner ON seeks(owner);
     CREATE INDEX seeks_by_server ON seeks(server);",
+    // 11: tournaments, their players, and the boards of each round with their games.
+    super::tournaments::SQLITE_MIGRATION,
 ];
 
 /// The games in an SQLite file.
@@ -532,7 +534,7 @@ fn checkpoint_loop(connection: &Connection, wal: &Path, limit: u64) {
 }
 
 /// Writes a new game with its moves in `connection`'s open transaction.
-fn insert_game(connection: &Connection, round: &Round) -> Result<(), StoreError> {
+pub(super) fn insert_game(connection: &Connection, round: &Round) -> Result<(), StoreError> {
     let game = row_of(round);
     connection.execute(
             &format!(
