@@ -24,6 +24,7 @@ pub mod error;
 pub mod export;
 pub mod lobby;
 pub mod presence;
+pub mod rating;
 pub mod round;
 pub mod secret;
 pub mod store;

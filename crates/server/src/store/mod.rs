@@ -13,6 +13,7 @@ mod lobby;
 mod people;
 mod players;
 mod postgres;
+mod ratings;
 mod rows;
 mod sqlite;
 
@@ -23,6 +24,7 @@ pub use players::{
     NewPlayer, PlayerGame, PlayerRow, SessionRow, SessionSeen, Signup, VariantResults,
 };
 pub use postgres::{Heard, JOB_LEASE_MS, PgStore, migrations as postgres_migrations};
+pub use ratings::{BoardRow, HistoryPoint, RatingRow};
 pub use sqlite::Store;
 
 use std::time::Duration;
