@@ -25,6 +25,7 @@ pub mod export;
 pub mod lobby;
 pub mod presence;
 pub mod rating;
+pub mod rating_api;
 pub mod round;
 pub mod secret;
 pub mod store;
@@ -91,6 +92,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/account/logout-all", post(account_api::logout_all))
         .route("/api/players/{name}", get(account_api::player))
         .route("/api/lobby/ws", get(lobby::socket::handler))
+        .route("/api/leaderboard", get(rating_api::leaderboard))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES));
     let upload = Router::new()
         .route("/api/pdn", post(api::upload))
@@ -105,6 +107,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/assets/{name}", get(assets::asset))
         .route("/login", get(assets::page))
         .route("/players/{name}", get(assets::page))
+        .route("/leaderboard", get(assets::page))
         .merge(api)
         .merge(upload)
         .fallback(not_found)
