@@ -658,14 +658,14 @@ impl Lobby {
     }
 
     /// Quick pairing: takes the oldest casual seek of another player with this variant and
-    /// clock, or posts one (colour random) when there is none and this socket has none such.
+    /// clock (`wanted`), or posts one (colour random) when there is none and this socket has
+    /// none such.
     pub async fn quick(
         &self,
         app: &Arc<App>,
         owner: &str,
         client: IpAddr,
-        variant: Variant,
-        control: TimeControl,
+        (variant, control): (Variant, TimeControl),
         name: String,
         account: Option<&Account>,
     ) -> Result<Quick, ApiError> {

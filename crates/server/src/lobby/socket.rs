@@ -239,7 +239,7 @@ async fn act(
             let control = read_clock(request.clock.as_ref())?;
             let name = read_name(request.name.as_deref())?;
             match lobby
-                .quick(app, owner, client, variant, control, name, account)
+                .quick(app, owner, client, (variant, control), name, account)
                 .await?
             {
                 Quick::Paired(paired) => {
