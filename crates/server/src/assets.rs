@@ -47,6 +47,8 @@ const FILES: &[(&str, &str)] = &[
     ("player.js", include_str!("../web/player.js")),
     ("lobby.js", include_str!("../web/lobby.js")),
     ("seeks.js", include_str!("../web/seeks.js")),
+    ("ratings.js", include_str!("../web/ratings.js")),
+    ("rating-chart.js", include_str!("../web/rating-chart.js")),
 ];
 
 /// The modules every view imports.
