@@ -501,6 +501,15 @@ mod lobby {
         assert_eq!(state["rated"], true, "{state}");
         assert_eq!(state["white_player"], "Anna");
         assert_eq!(state["black_player"], "Boris");
+        // The store has it rated, with the address each seat came from.
+        let stored = app
+            .database
+            .load(game)
+            .await?
+            .ok_or("the game is not stored")?;
+        assert!(stored.rated);
+        assert_eq!(stored.white_address.as_deref(), Some("10.0.0.1"));
+        assert_eq!(stored.black_address.as_deref(), Some("10.0.0.2"));
         Ok(())
     }
 }
