@@ -125,3 +125,28 @@ test('a rated seek is played to a result and both ratings change', { timeout: 12
     await b.context.close();
   }
 });
+
+test('a logged-in player makes a rated game for a friend on the start page', { timeout: 60000 }, async () => {
+  const a = await browserAt('10.1.0.3');
+  try {
+    await signUp(a.page, 'Vera');
+    await a.page.goto(site.server.url + '/');
+    await a.page.selectOption('#mode', 'friend');
+    // Rated needs a clock.
+    await a.page.selectOption('#time', 'none');
+    assert.equal(await a.page.isVisible('#rated'), false);
+    await a.page.selectOption('#time', '3+2');
+    await a.page.waitForSelector('#rated');
+    await a.page.check('#rated');
+    await a.page.click('#create');
+    await a.page.waitForURL(/\/g\/[^/]+$/);
+    await a.page.waitForSelector('svg.board[data-version]');
+    const state = await stateOf(a.page, site.server.url);
+    assert.equal(state.rated, true);
+    assert.equal(state.white_player, 'Vera');
+    assert.match(await a.page.textContent('.game aside'), /\(Rated\)/);
+    assert.deepEqual(a.page.__errors || [], []);
+  } finally {
+    await a.context.close();
+  }
+});
