@@ -248,6 +248,7 @@ pub async fn player(
         .filter(|player| player.deleted_ms.is_none())
         .ok_or_else(missing)?;
     let results = app.database.player_results(player.id).await?;
+    let (ratings, rating_history) = crate::rating_api::ratings_of(&app, player.id).await?;
     // One more than asked for tells whether there is a next page.
     let mut games = app
         .database
@@ -282,7 +283,8 @@ pub async fn player(
         "name": player.name,
         "created_ms": player.created_ms,
         "results": by_variant,
-        "ratings": {},
+        "ratings": ratings,
+        "rating_history": rating_history,
         "games": games,
         "next": next,
     })))

@@ -115,6 +115,36 @@ pub fn check_correspondence(new: &NewGame) -> Result<Option<Correspondence>, Act
     Ok(Some(rule))
 }
 
+/// Refuses a rated game that cannot count: only a game between two people online, with a
+/// clock or days per move, from the usual start position, is rated.
+fn check_rated(new: &NewGame) -> Result<(), ActionError> {
+    if new.mode != Mode::Friend {
+        return Err(ActionError::Invalid(format!(
+            "rated: only games between two people (mode friend) are rated, not a game in mode {}",
+            new.mode.name()
+        )));
+    }
+    if new.control.is_none() && new.days_per_move.is_none() {
+        return Err(ActionError::Invalid(
+            "rated: a rated game needs a clock or days per move (time)".into(),
+        ));
+    }
+    if new.start != Position::start(new.start.variant()) {
+        return Err(ActionError::Invalid(
+            "rated: a rated game starts from the usual position".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Where the address of the seat of `color` is kept.
+pub fn address_mut(round: &mut Round, color: Color) -> &mut Option<String> {
+    match color {
+        Color::White => &mut round.white_address,
+        Color::Black => &mut round.black_address,
+    }
+}
+
 /// Makes a game.
 pub async fn create(app: &Arc<App>, new: NewGame) -> Result<Created, ActionError> {
     create_as(app, new, None).await
@@ -126,6 +156,22 @@ pub async fn create_as(
     new: NewGame,
     account: Option<&Account>,
 ) -> Result<Created, ActionError> {
+    create_seated(app, new, account, None, false).await
+}
+
+/// Makes a game as [`create_as`] does, noting the address the creator's seat was taken
+/// from; `rated` asks for a rated game (a friend game with a clock or days per move, from
+/// the usual start; the caller has checked that the creator is logged in).
+pub async fn create_seated(
+    app: &Arc<App>,
+    new: NewGame,
+    account: Option<&Account>,
+    address: Option<IpAddr>,
+    rated: bool,
+) -> Result<Created, ActionError> {
+    if rated {
+        check_rated(&new)?;
+    }
     let control = new.control.map(check_control).transpose()?;
     let correspondence = check_correspondence(&new)?;
     let creator = match new.color {
@@ -199,6 +245,10 @@ pub async fn create_as(
     if let Some(account) = account {
         round.seat_account(creator, account.id, &account.name)?;
     }
+    round.rated = rated;
+    if new.mode == Mode::Friend {
+        *address_mut(&mut round, creator) = address.map(|address| address.to_string());
+    }
     // No clock runs yet: each side's first move is free of time (see `Round::clock_runs`).
     round.settle_clock(Instant::now());
     let invite = round.invite.clone();
@@ -234,6 +284,18 @@ pub async fn join_as(
     name: Option<String>,
     account: Option<&Account>,
 ) -> Result<(Seat, String, StateText), ActionError> {
+    join_seated(app, slot, invite, name, account, None).await
+}
+
+/// Like [`join_as`], noting the address the seat was taken from.
+pub async fn join_seated(
+    app: &Arc<App>,
+    slot: &Arc<GameSlot>,
+    invite: &str,
+    name: Option<String>,
+    account: Option<&Account>,
+    address: Option<IpAddr>,
+) -> Result<(Seat, String, StateText), ActionError> {
     let token = random_hex(16)?;
     let given = token.clone();
     let (seat, acted) = app
@@ -241,6 +303,9 @@ pub async fn join_as(
             let seat = round.join(invite, name.unwrap_or_default(), given, Instant::now())?;
             if let (Some(account), Some(color)) = (account, seat.color()) {
                 round.seat_account(color, account.id, &account.name)?;
+            }
+            if let Some(color) = seat.color() {
+                *address_mut(round, color) = address.map(|address| address.to_string());
             }
             Ok((seat, Some(Change::Game)))
         })

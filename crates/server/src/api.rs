@@ -140,6 +140,8 @@ pub struct CreateRequest {
     name: Option<String>,
     opponent_name: Option<String>,
     position: Option<String>,
+    #[serde(default)]
+    rated: bool,
 }
 
 fn new_game(request: CreateRequest) -> Result<NewGame, ApiError> {
@@ -190,11 +192,15 @@ pub async fn create(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let request: CreateRequest = parse_body(body)?;
+    let rated = request.rated;
+    if rated && account.is_none() {
+        return Err(crate::lobby::rated_refusal());
+    }
     let new = new_game(request)?;
     // A refused time rule does not count as a new game.
     actions::check_correspondence(&new)?;
     app.allow_new_games(client, 1)?;
-    let created = actions::create_as(&app, new, account.as_ref()).await?;
+    let created = actions::create_seated(&app, new, account.as_ref(), Some(client), rated).await?;
     let state: Value = serde_json::from_str(&created.state.json).unwrap_or_default();
     let id = created.id;
     let answer = json!({
@@ -337,14 +343,25 @@ struct JoinRequest {
 pub async fn join(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
+    Extension(Client(client)): Extension<Client>,
     Viewer(account): Viewer,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let request: JoinRequest = parse_body(body)?;
     let name = name_field(request.name.as_deref())?;
     let slot = app.slot(&id).await?;
-    let (seat, token, state) =
-        actions::join_as(&app, &slot, &request.invite, name, account.as_ref()).await?;
+    if account.is_none() && slot.live.lock().await.round.rated {
+        return Err(crate::lobby::rated_refusal());
+    }
+    let (seat, token, state) = actions::join_seated(
+        &app,
+        &slot,
+        &request.invite,
+        name,
+        account.as_ref(),
+        Some(client),
+    )
+    .await?;
     let state: Value = serde_json::from_str(&state.json).unwrap_or_default();
     Ok(Json(json!({
         "seat": seat.name(),

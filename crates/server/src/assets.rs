@@ -49,6 +49,8 @@ const FILES: &[(&str, &str)] = &[
     ("seeks.js", include_str!("../web/seeks.js")),
     ("tournaments.js", include_str!("../web/tournaments.js")),
     ("account-seat.js", include_str!("../web/account-seat.js")),
+    ("ratings.js", include_str!("../web/ratings.js")),
+    ("rating-chart.js", include_str!("../web/rating-chart.js")),
 ];
 
 /// The modules every view imports.

@@ -24,6 +24,8 @@ pub mod error;
 pub mod export;
 pub mod lobby;
 pub mod presence;
+pub mod rating;
+pub mod rating_api;
 pub mod round;
 pub mod secret;
 pub mod store;
@@ -102,6 +104,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/tournaments/{id}/start", post(tournament_api::start))
         .route("/api/tournaments/{id}/pdn", get(tournament_api::pdn))
         .route("/api/games/{id}/seat", post(tournament_api::seat))
+        .route("/api/leaderboard", get(rating_api::leaderboard))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES));
     let upload = Router::new()
         .route("/api/pdn", post(api::upload))
@@ -118,6 +121,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/players/{name}", get(assets::page))
         .route("/tournaments", get(assets::page))
         .route("/t/{id}", get(assets::page))
+        .route("/leaderboard", get(assets::page))
         .merge(api)
         .merge(upload)
         .fallback(not_found)

@@ -28,6 +28,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::sync::{broadcast, mpsc};
 
+use crate::account::Account;
 use crate::actions::{ColorChoice, check_control, variant_named};
 use crate::api::TimeRequest;
 use crate::app::{ActionError, App};
@@ -70,6 +71,40 @@ struct StoredSettings {
     increment_ms: i64,
     rated: bool,
     color: String,
+    /// The owner's account, if logged in (id and name).
+    #[serde(default)]
+    player: Option<(i64, String)>,
+    /// The address the owner posted from (for the rule on rated games from one address).
+    #[serde(default)]
+    address: Option<String>,
+}
+
+/// Who posted a seek: the account (id and name) when logged in, and the address.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SeekOwner {
+    /// The account's id and name.
+    pub player: Option<(i64, String)>,
+    /// The address.
+    pub address: Option<String>,
+}
+
+impl SeekOwner {
+    /// The player at `client`, logged in as `account` or not.
+    pub fn of(account: Option<&Account>, client: IpAddr) -> SeekOwner {
+        SeekOwner {
+            player: account.map(|account| (account.id, account.name.clone())),
+            address: Some(client.to_string()),
+        }
+    }
+
+    fn read(text: &str) -> SeekOwner {
+        serde_json::from_str::<StoredSettings>(text)
+            .map(|stored| SeekOwner {
+                player: stored.player,
+                address: stored.address,
+            })
+            .unwrap_or_default()
+    }
 }
 
 fn color_name(color: ColorChoice) -> &'static str {
@@ -80,8 +115,10 @@ fn color_name(color: ColorChoice) -> &'static str {
 }
 
 impl SeekSettings {
-    fn stored(&self) -> String {
+    fn stored(&self, owner: &SeekOwner) -> String {
         let stored = StoredSettings {
+            player: owner.player.clone(),
+            address: owner.address.clone(),
             variant: self.variant.name().to_string(),
             base_ms: millis(self.control.base),
             increment_ms: millis(self.control.increment),
@@ -166,8 +203,8 @@ pub fn read_clock(clock: Option<&TimeRequest>) -> Result<TimeControl, ApiError> 
     })
 }
 
-/// Reads a seek's settings from a message's fields. A rated seek is refused for now (see
-/// [`rated_refusal`]).
+/// Reads a seek's settings from a message's fields (who may post a rated seek is checked by
+/// [`Lobby::post`]).
 pub fn read_settings(
     variant: Option<&str>,
     clock: Option<&TimeRequest>,
@@ -182,9 +219,6 @@ pub fn read_settings(
         rated,
         color: read_color(color)?,
     };
-    if settings.rated {
-        return Err(rated_refusal());
-    }
     Ok(settings)
 }
 
@@ -211,6 +245,8 @@ pub struct Seek {
     pub row: SeekRow,
     /// Its settings, read.
     pub settings: SeekSettings,
+    /// Who posted it.
+    pub owner: SeekOwner,
 }
 
 /// A number of a clock as the API writes it: whole numbers without a fraction.
@@ -417,7 +453,12 @@ impl Lobby {
                 return;
             }
         };
-        let seek = Arc::new(Seek { row, settings });
+        let owner = SeekOwner::read(&row.settings);
+        let seek = Arc::new(Seek {
+            row,
+            settings,
+            owner,
+        });
         let text = |own: bool| {
             Utf8Bytes::from(json!({"type": "seek_added", "seek": seek.view(own)}).to_string())
         };
@@ -545,9 +586,16 @@ impl Lobby {
         client: IpAddr,
         settings: SeekSettings,
         name: String,
+        account: Option<&Account>,
     ) -> Result<String, ApiError> {
+        if settings.rated && account.is_none() {
+            return Err(rated_refusal());
+        }
+        // A logged-in player's seek shows the account's name.
+        let name = account.map_or(name, |account| account.name.clone());
         app.allow_new_games(client, 1)?;
-        self.insert_seek(app, owner, settings, name).await
+        let who = SeekOwner::of(account, client);
+        self.insert_seek(app, owner, settings, name, &who).await
     }
 
     fn find(&self, id: &str) -> Option<Arc<Seek>> {
@@ -582,6 +630,7 @@ impl Lobby {
         client: IpAddr,
         id: &str,
         name: String,
+        account: Option<&Account>,
     ) -> Result<Paired, ApiError> {
         let seek = self.find(id).ok_or_else(seek_gone)?;
         if seek.row.owner == owner {
@@ -591,34 +640,51 @@ impl Lobby {
                 "this is your own seek: wait for another player, or cancel it",
             ));
         }
+        if seek.settings.rated && account.is_none() {
+            return Err(rated_refusal());
+        }
+        if let (Some(account), Some((player, _))) = (account, &seek.owner.player)
+            && account.id == *player
+        {
+            return Err(refusal(
+                StatusCode::CONFLICT,
+                "own_seek",
+                "this seek is your account's own: you cannot play yourself",
+            ));
+        }
         app.allow_new_games(client, 1)?;
-        self.take(app, &seek, owner, name).await
+        let who = SeekOwner::of(account, client);
+        self.take(app, &seek, owner, name, &who).await
     }
 
     /// Quick pairing: takes the oldest casual seek of another player with this variant and
-    /// clock, or posts one (colour random) when there is none and this socket has none such.
+    /// clock (`wanted`), or posts one (colour random) when there is none and this socket has
+    /// none such.
     pub async fn quick(
         &self,
         app: &Arc<App>,
         owner: &str,
         client: IpAddr,
-        variant: Variant,
-        control: TimeControl,
+        (variant, control): (Variant, TimeControl),
         name: String,
+        account: Option<&Account>,
     ) -> Result<Quick, ApiError> {
         app.allow_new_games(client, 1)?;
+        let who = SeekOwner::of(account, client);
+        let name = account.map_or(name, |account| account.name.clone());
         let matching: Vec<Arc<Seek>> = locked(&self.seeks)
             .iter()
             .filter(|seek| {
                 seek.row.owner != owner
                     && !seek.settings.rated
+                    && (who.player.is_none() || seek.owner.player != who.player)
                     && seek.settings.variant == variant
                     && seek.settings.control == control
             })
             .cloned()
             .collect();
         for seek in matching {
-            match self.take(app, &seek, owner, name.clone()).await {
+            match self.take(app, &seek, owner, name.clone(), &who).await {
                 Ok(paired) => return Ok(Quick::Paired(paired)),
                 // Taken by someone else meanwhile: the next one.
                 Err(error) if error.code == "seek_gone" => continue,
@@ -640,7 +706,7 @@ impl Lobby {
             return Ok(Quick::Posted(id));
         }
         // The address was counted once above, for either way.
-        self.insert_seek(app, owner, settings, name)
+        self.insert_seek(app, owner, settings, name, &who)
             .await
             .map(Quick::Posted)
     }
@@ -652,13 +718,14 @@ impl Lobby {
         owner: &str,
         settings: SeekSettings,
         name: String,
+        who: &SeekOwner,
     ) -> Result<String, ApiError> {
         let row = SeekRow {
             id: new_game_id().map_err(ActionError::from)?,
             owner: owner.to_string(),
             server: self.server.clone(),
             name,
-            settings: settings.stored(),
+            settings: settings.stored(who),
             created_ms: now_ms(),
         };
         let id = row.id.clone();
@@ -686,6 +753,7 @@ impl Lobby {
         seek: &Seek,
         taker: &str,
         name: String,
+        who: &SeekOwner,
     ) -> Result<Paired, ApiError> {
         let owner_color = match seek.settings.color {
             ColorChoice::Color(color) => color,
@@ -710,6 +778,15 @@ impl Lobby {
             joined: true,
         };
         round.creator = Some(Seat::of(owner_color));
+        for (color, seated) in [(owner_color, &seek.owner), (owner_color.opponent(), who)] {
+            if let Some((id, name)) = &seated.player {
+                round
+                    .seat_account(color, *id, name)
+                    .map_err(ActionError::from)?;
+            }
+            *crate::actions::address_mut(&mut round, color) = seated.address.clone();
+        }
+        round.rated = seek.settings.rated;
         // No clock runs yet: each side's first move is free of time.
         round.settle_clock(Instant::now());
         let game = round.id.clone();

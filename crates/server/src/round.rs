@@ -318,6 +318,14 @@ pub struct Round {
     pub white_account: Option<i64>,
     /// The player account holding Black's seat.
     pub black_account: Option<i64>,
+    /// Whether the game was asked for as rated (whether it counts: [`crate::rating`]).
+    pub rated: bool,
+    /// The address White's seat was taken from (see [`crate::rating`]).
+    pub white_address: Option<String>,
+    /// The address Black's seat was taken from.
+    pub black_address: Option<String>,
+    /// The rating changes of a rated game, once its end is stored.
+    pub rating: Option<crate::rating::GameRating>,
 }
 
 /// A rematch offered after a game between people (or asked for against the engine or at one
@@ -396,6 +404,10 @@ impl Round {
             turn_ms: now,
             white_account: None,
             black_account: None,
+            rated: false,
+            white_address: None,
+            black_address: None,
+            rating: None,
         }
     }
 

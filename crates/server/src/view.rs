@@ -164,6 +164,12 @@ pub struct GameStateView<'a> {
     white_player: Option<&'a str>,
     /// The account name holding Black's seat.
     black_player: Option<&'a str>,
+    /// Whether the game counts for ratings (see [`crate::rating`]).
+    rated: bool,
+    /// Why a game asked for as rated does not count.
+    unrated_reason: Option<&'static str>,
+    /// The rating changes, once a rated game's end is stored.
+    rating: Option<Value>,
 }
 
 /// The whole state of a game as `seat` (or a watcher, `None`) sees it, with who is there
@@ -288,6 +294,9 @@ pub fn update_view<'a>(
         version: round.version,
         white_player: round.account_name(Color::White),
         black_player: round.account_name(Color::Black),
+        rated: crate::rating::is_rated(round),
+        unrated_reason: crate::rating::unrated_reason(round),
+        rating: round.rating.as_ref().map(crate::rating::GameRating::view),
     }
 }
 

@@ -13,6 +13,7 @@ import { analysisView, evalBar, evalGraph } from './analysis.js';
 import { play as playSound, soundElements } from './sound.js';
 import { ChatPanel } from './chat.js';
 import { seatName } from './account.js';
+import { ratedText, ratingChangeText } from './ratings.js';
 
 const LOW_TIME_MS = 20000;
 
@@ -414,7 +415,9 @@ class GamePage {
   render(prev) {
     const s = this.state;
     document.title = S.tabTitle(s, this.you);
-    this.title.textContent = variantName(s.variant) + ', ' + modeName(s.mode);
+    this.title.textContent = variantName(s.variant) + ', ' + modeName(s.mode) +
+      (s.mode === 'friend' ? ' (' + ratedText(s) + ')' : '');
+    this.title.dataset.rated = String(!!s.rated);
     if (this.flipped === null) this.board.setFlipped(this.you === 'black');
     else this.board.setFlipped(this.flipped);
     this.drawBoard(prev);
@@ -566,6 +569,9 @@ class GamePage {
       this.result.textContent = resultText(s.result);
       this.result.dataset.score = s.result.score;
       this.result.dataset.code = s.result.code || '';
+      if (s.rating) {
+        this.result.append(el('span', { class: 'rating-change', id: 'rating-change' }, ratingChangeText(s.rating)));
+      }
     } else {
       this.result.hidden = true;
       this.result.textContent = '';

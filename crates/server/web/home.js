@@ -91,6 +91,10 @@ export function homePage(app) {
   const colorField = field('Your colour', color);
   const opponentField = field('Second player\'s name', opponent);
   const nameField = field('Your name', name);
+  // Rated games are for two players with accounts, with a clock or days per move.
+  const rated = el('input', { id: 'rated', type: 'checkbox' });
+  const ratedField = el('label', { class: 'check', id: 'rated-field', hidden: true }, rated, 'Rated');
+  let loggedIn = false;
 
   const sync = () => {
     levelField.hidden = mode.value !== 'engine';
@@ -101,6 +105,7 @@ export function homePage(app) {
     daysOption.disabled = daysOption.hidden = mode.value !== 'friend';
     if (daysOption.disabled && time.value === 'days') time.value = 'none';
     daysField.hidden = time.value !== 'days';
+    ratedField.hidden = !(loggedIn && mode.value === 'friend' && time.value !== 'none');
   };
   mode.addEventListener('change', sync);
   time.addEventListener('change', sync);
@@ -111,6 +116,8 @@ export function homePage(app) {
     name.value = account.name;
     name.disabled = true;
     nameField.appendChild(el('span', { class: 'hint' }, 'The name of your account.'));
+    loggedIn = true;
+    sync();
   });
 
   const form = el('form', { id: 'new-game', class: 'card' },
@@ -123,6 +130,7 @@ export function homePage(app) {
     daysField,
     nameField,
     opponentField,
+    ratedField,
     el('button', { type: 'submit', id: 'create', class: 'primary' }, 'Start the game'),
     error);
   form.addEventListener('submit', async (ev) => {
@@ -131,6 +139,7 @@ export function homePage(app) {
     const body = { variant: variant.value, mode: mode.value,
       time: time.value === 'days' ? { days_per_move: Number(days.value) } : timeBody(time.value) };
     if (mode.value === 'engine') body.level = Number(level.value);
+    if (!ratedField.hidden && rated.checked) body.rated = true;
     if (mode.value !== 'local') body.color = color.value;
     if (name.value.trim()) body.name = name.value.trim();
     if (mode.value === 'local' && opponent.value.trim()) body.opponent_name = opponent.value.trim();

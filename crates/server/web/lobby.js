@@ -239,7 +239,7 @@ export function lobbyPage(app) {
     field('Game', variant),
     field('Clock', clockSelect),
     field('Your colour', color),
-    el('label', { class: 'check' }, rated, 'Rated (needs an account)'),
+    el('label', { class: 'check' }, rated, 'Rated (log in first)'),
     post);
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();

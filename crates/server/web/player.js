@@ -6,6 +6,7 @@ import { api } from './api.js';
 import { currentAccount, loggedOut } from './account.js';
 import { gameItem } from './home.js';
 import { variantName, capital } from './text.js';
+import { ratingsSection } from './ratings.js';
 
 const PAGE = 10;
 
@@ -94,6 +95,7 @@ export function playerPage(app, name) {
           el('h2', null, 'Results'),
           resultsTable(player.results),
           el('p', { class: 'hint' }, 'Games against people that ended with a result.')),
+        ratingsSection(player),
         own ? ownBox(player.name) : null),
       el('div', { class: 'col' },
         el('section', { class: 'card' }, el('h2', null, 'Recent games'), list, more))));

@@ -15,6 +15,7 @@ use serde_json::{Value, json};
 use tokio::sync::broadcast::error::RecvError;
 
 use super::{LobbyEvent, Quick, rated_refusal, read_clock, read_name, read_settings};
+use crate::account::{Account, Viewer};
 use crate::api::{Client, TimeRequest};
 use crate::app::App;
 use crate::connections::MessageRate;
@@ -28,6 +29,7 @@ pub async fn handler(
     ws: WebSocketUpgrade,
     State(app): State<Arc<App>>,
     Extension(Client(client)): Extension<Client>,
+    Viewer(account): Viewer,
 ) -> Response {
     // Small buffers: a lobby socket mostly waits, and thousands of them are open at once.
     ws.read_buffer_size(8 * 1024)
@@ -35,7 +37,7 @@ pub async fn handler(
         .max_write_buffer_size(1024 * 1024)
         .max_message_size(4 * MAX_MESSAGE_BYTES)
         .max_frame_size(4 * MAX_MESSAGE_BYTES)
-        .on_upgrade(move |socket| run(app, client, socket))
+        .on_upgrade(move |socket| run(app, client, account, socket))
 }
 
 /// A client's message.
@@ -55,7 +57,7 @@ struct Request {
     seek: Option<String>,
 }
 
-async fn run(app: Arc<App>, client: IpAddr, socket: WebSocket) {
+async fn run(app: Arc<App>, client: IpAddr, account: Option<Account>, socket: WebSocket) {
     let (mut sink, mut stream) = socket.split();
     let Ok(owner) = random_hex(8) else {
         close(&mut sink, close_code::ERROR, "no random numbers available").await;
@@ -121,7 +123,7 @@ async fn run(app: Arc<App>, client: IpAddr, socket: WebSocket) {
                     };
                     let replies = {
                         let _in_flight = app.in_flight();
-                        answer(&app, client, &owner, text.as_str()).await
+                        answer(&app, client, account.as_ref(), &owner, text.as_str()).await
                     };
                     let mut sent = true;
                     for reply in replies {
@@ -139,7 +141,13 @@ async fn run(app: Arc<App>, client: IpAddr, socket: WebSocket) {
 }
 
 /// Carries out one client message; returns the messages that answer it.
-async fn answer(app: &Arc<App>, client: IpAddr, owner: &str, text: &str) -> Vec<String> {
+async fn answer(
+    app: &Arc<App>,
+    client: IpAddr,
+    account: Option<&Account>,
+    owner: &str,
+    text: &str,
+) -> Vec<String> {
     let request: Request = match crate::error::parse_json(text.as_bytes()) {
         Ok(request) => request,
         Err(error) => {
@@ -152,7 +160,7 @@ async fn answer(app: &Arc<App>, client: IpAddr, owner: &str, text: &str) -> Vec<
         }
     };
     let id = request.id.clone();
-    match act(app, client, owner, request).await {
+    match act(app, client, account, owner, request).await {
         Ok(replies) => replies,
         Err(error) => {
             tracing::info!(code = error.code, "lobby socket: refused: {}", error.error);
@@ -171,6 +179,7 @@ fn seek_field(request: &Request) -> Result<&str, ApiError> {
 async fn act(
     app: &Arc<App>,
     client: IpAddr,
+    account: Option<&Account>,
     owner: &str,
     request: Request,
 ) -> Result<Vec<String>, ApiError> {
@@ -185,7 +194,9 @@ async fn act(
                 request.color.as_deref(),
             )?;
             let name = read_name(request.name.as_deref())?;
-            let seek = lobby.post(app, owner, client, settings, name).await?;
+            let seek = lobby
+                .post(app, owner, client, settings, name, account)
+                .await?;
             Ok(vec![
                 json!({"type": "ack", "id": id, "seek": seek}).to_string(),
             ])
@@ -200,13 +211,20 @@ async fn act(
         "accept" => {
             let seek = seek_field(&request)?;
             let name = read_name(request.name.as_deref())?;
-            let paired = lobby.accept(app, owner, client, seek, name).await?;
+            let paired = lobby
+                .accept(app, owner, client, seek, name, account)
+                .await?;
             let ack = json!({"type": "ack", "id": id, "game": paired.game});
             Ok(vec![ack.to_string(), paired.message()])
         }
         "quick" => {
             if request.rated {
-                return Err(rated_refusal());
+                return Err(match account {
+                    None => rated_refusal(),
+                    Some(_) => ApiError::bad_request(
+                        "rated: quick pairing makes casual games; post a rated seek instead",
+                    ),
+                });
             }
             if request.color.is_some() || request.seek.is_some() {
                 return Err(ApiError::bad_request(
@@ -221,7 +239,7 @@ async fn act(
             let control = read_clock(request.clock.as_ref())?;
             let name = read_name(request.name.as_deref())?;
             match lobby
-                .quick(app, owner, client, variant, control, name)
+                .quick(app, owner, client, (variant, control), name, account)
                 .await?
             {
                 Quick::Paired(paired) => {

@@ -134,18 +134,18 @@ impl Database {
             Backend::Sqlite { thread, .. } => {
                 let ran = thread
                     .run(move |store| {
-                        let saved = store.save(&round, change, was);
+                        let saved = store.save_rated(&round, change, was);
                         (round, saved)
                     })
                     .await;
                 match ran {
-                    Ok((round, saved)) => (Some(round), saved),
+                    Ok((round, saved)) => (Some(rated(round, &saved)), saved.map(|_| ())),
                     Err(error) => (None, Err(error)),
                 }
             }
             Backend::Postgres(store) => {
-                let saved = store.save(&round, change, was).await;
-                (Some(round), saved)
+                let saved = store.save_rated(&round, change, was).await;
+                (Some(rated(round, &saved)), saved.map(|_| ()))
             }
         }
     }
@@ -369,4 +369,12 @@ impl Database {
             Backend::Postgres(store) => store.seeks_taken(server).await,
         }
     }
+}
+
+/// `round` with the rating change its save made, if it made one.
+fn rated(mut round: Round, saved: &Result<Option<crate::rating::GameRating>, StoreError>) -> Round {
+    if let Ok(Some(rating)) = saved {
+        round.rating = Some(*rating);
+    }
+    round
 }

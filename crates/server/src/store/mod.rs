@@ -13,6 +13,7 @@ mod lobby;
 mod people;
 mod players;
 mod postgres;
+mod ratings;
 mod rows;
 mod sqlite;
 mod tournaments;
@@ -24,6 +25,7 @@ pub use players::{
     NewPlayer, PlayerGame, PlayerRow, SessionRow, SessionSeen, Signup, VariantResults,
 };
 pub use postgres::{Heard, JOB_LEASE_MS, PgStore, migrations as postgres_migrations};
+pub use ratings::{HistoryPoint, LeaderRow, RatingRow};
 pub use sqlite::Store;
 pub use tournaments::{
     Advance, BoardRow, EntrantRow, Entry, TOURNAMENTS_LISTED, TournamentData, TournamentRow,

@@ -15,6 +15,7 @@ use super::{
     Change, GameSummary, LIST_ORDER, ListFilter, SUMMARY_COLUMNS, StoreError, StoreErrorKind,
     TURN_COLUMNS, TurnSummary,
 };
+use crate::rating::GameRating;
 use crate::round::Round;
 
 mod lobby;
@@ -149,6 +150,8 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX seeks_by_server ON seeks(server);",
     // 12: tournaments, their players, and the boards of each round with their games.
     super::tournaments::POSTGRES_MIGRATION,
+    // 13: rated games, ratings per variant and pace, and each rated game's rating changes.
+    super::ratings::POSTGRES_MIGRATION,
 ];
 
 /// How long a server holds an engine job without renewing it, in ms.
@@ -309,6 +312,7 @@ pub(super) async fn insert_game(
         }
     }
     super::players::write_seats_postgres(client, round).await?;
+    super::ratings::write_rated_postgres(client, round).await?;
     sync_job(client, round).await?;
     notify(client, &game.id, round.version).await?;
     Ok(())
@@ -467,6 +471,17 @@ impl PgStore {
     /// [`StoreErrorKind::Stale`]. Every server listening hears of the change once it is
     /// committed.
     pub async fn save(&self, round: &Round, change: Change, was: u64) -> Result<(), StoreError> {
+        self.save_rated(round, change, was).await.map(|_| ())
+    }
+
+    /// Like [`PgStore::save`]; when the change ends a rated game, both players' ratings
+    /// change in the same transaction, and the change made is returned.
+    pub async fn save_rated(
+        &self,
+        round: &Round,
+        change: Change,
+        was: u64,
+    ) -> Result<Option<GameRating>, StoreError> {
         let game = row_of(round);
         let mut client = self.pool.get().await?;
         let transaction = client.transaction().await?;
@@ -534,7 +549,10 @@ impl PgStore {
                     .map(|_| ())
                 }
                 // Seats are taken (by an account too) only in changes of this kind.
-                Change::Game => super::players::write_seats_postgres(&transaction, round).await,
+                Change::Game => {
+                    super::players::write_seats_postgres(&transaction, round).await?;
+                    super::ratings::write_rated_postgres(&transaction, round).await
+                }
             }
         };
         tokio::try_join!(
@@ -542,8 +560,9 @@ impl PgStore {
             sync_job(&transaction, round),
             notify(&transaction, &game.id, round.version)
         )?;
+        let rating = super::ratings::apply_postgres(&transaction, round).await?;
         transaction.commit().await?;
-        Ok(())
+        Ok(rating)
     }
 
     /// The game `id`, rebuilt, if there is one.
@@ -575,8 +594,9 @@ impl PgStore {
             });
         }
         let seats = super::players::read_seats_postgres(&client, id).await?;
+        let rated = super::ratings::read_rated_postgres(&client, id).await?;
         round_of(game, &moves)
-            .map(|round| Some(seats.apply(round)))
+            .map(|round| Some(rated.apply(seats.apply(round))))
             .map_err(|e| StoreError::new(StoreErrorKind::Corrupt, format!("game {id}: {e}")))
     }
 

@@ -11,6 +11,7 @@ use super::{
     Change, GameSummary, LIST_ORDER, ListFilter, SUMMARY_COLUMNS, StoreError, StoreErrorKind,
     StoreOptions, TURN_COLUMNS, TurnSummary,
 };
+use crate::rating::GameRating;
 use crate::round::Round;
 
 mod lobby;
@@ -121,6 +122,8 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX seeks_by_server ON seeks(server);",
     // 11: tournaments, their players, and the boards of each round with their games.
     super::tournaments::SQLITE_MIGRATION,
+    // 12: rated games, ratings per variant and pace, and each rated game's rating changes.
+    super::ratings::SQLITE_MIGRATION,
 ];
 
 /// The games in an SQLite file.
@@ -304,6 +307,17 @@ impl Store {
     /// `was` (the version the change was computed on); otherwise nothing is written and the
     /// error's kind is [`StoreErrorKind::Stale`].
     pub fn save(&self, round: &Round, change: Change, was: u64) -> Result<(), StoreError> {
+        self.save_rated(round, change, was).map(|_| ())
+    }
+
+    /// Like [`Store::save`]; when the change ends a rated game, both players' ratings change
+    /// in the same transaction, and the change made is returned.
+    pub fn save_rated(
+        &self,
+        round: &Round,
+        change: Change,
+        was: u64,
+    ) -> Result<Option<GameRating>, StoreError> {
         let game = row_of(round);
         let mut connection = self.lock();
         let transaction = connection.transaction()?;
@@ -326,10 +340,14 @@ impl Store {
                 )?;
             }
             // Seats are taken (by an account too) only in changes of this kind.
-            Change::Game => super::players::write_seats_sqlite(&transaction, round)?,
+            Change::Game => {
+                super::players::write_seats_sqlite(&transaction, round)?;
+                super::ratings::write_rated_sqlite(&transaction, round)?;
+            }
         }
+        let rating = super::ratings::apply_sqlite(&transaction, round)?;
         transaction.commit()?;
-        Ok(())
+        Ok(rating)
     }
 
     /// The game `id`, rebuilt, if there is one.
@@ -361,9 +379,10 @@ impl Store {
             .collect::<Result<Vec<_>, _>>()?;
         drop(statement);
         let seats = super::players::read_seats_sqlite(&connection, id)?;
+        let rated = super::ratings::read_rated_sqlite(&connection, id)?;
         drop(connection);
         round_of(game, &moves)
-            .map(|round| Some(seats.apply(round)))
+            .map(|round| Some(rated.apply(seats.apply(round))))
             .map_err(|e| StoreError::new(StoreErrorKind::Corrupt, format!("game {id}: {e}")))
     }
 
@@ -582,6 +601,7 @@ pub(super) fn insert_game(connection: &Connection, round: &Round) -> Result<(), 
         }
     }
     super::players::write_seats_sqlite(connection, round)?;
+    super::ratings::write_rated_sqlite(connection, round)?;
     Ok(())
 }
 

@@ -1,0 +1,623 @@
+//! Rated games and ratings: a rated game's end changes both players' ratings once, as
+//! Glicko-2 computes them from the stored ratings; games that do not count (one address,
+//! the engine, aborted, guests) change nothing; rated seeks in the lobby; on PostgreSQL, two
+//! servers apply a game's end once, and two games of one player ending at once both count.
+
+mod common;
+
+use std::net::IpAddr;
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::http::{HeaderMap, Request, StatusCode, header};
+use bashni_club::GameScore;
+use bashni_club::rating::{Glicko2, Rating};
+use bashni_server::store::Change;
+use bashni_server::{App, Database, PgStore, Settings, Store, router};
+use common::pg::Postgres;
+use common::*;
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+type Error = Box<dyn std::error::Error>;
+
+const HOST: &str = "bashni.test";
+const SITE: &str = "http://bashni.test";
+
+async fn send(
+    app: &Arc<App>,
+    client: IpAddr,
+    method: &str,
+    uri: &str,
+    headers: &[(header::HeaderName, &str)],
+    body: Option<&Value>,
+) -> Result<(StatusCode, HeaderMap, Value), Error> {
+    let mut request = Request::builder().method(method).uri(uri);
+    for (name, value) in headers {
+        request = request.header(name, *value);
+    }
+    if body.is_some() {
+        request = request.header(header::CONTENT_TYPE, "application/json");
+    }
+    let text = body.map(Value::to_string).unwrap_or_default();
+    let mut request = request.body(Body::from(text))?;
+    request
+        .extensions_mut()
+        .insert(axum::extract::ConnectInfo(std::net::SocketAddr::new(
+            client, 40000,
+        )));
+    let response = router(Arc::clone(app)).oneshot(request).await?;
+    let status = response.status();
+    let headers = response.headers().clone();
+    let bytes = response.into_body().collect().await?.to_bytes();
+    let value = serde_json::from_slice(&bytes)
+        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));
+    Ok((status, headers, value))
+}
+
+/// One browser: its address and its session cookie.
+struct Visitor {
+    app: Arc<App>,
+    address: IpAddr,
+    cookie: Option<String>,
+}
+
+impl Visitor {
+    fn new(app: &Arc<App>, last_byte: u8) -> Visitor {
+        Visitor {
+            app: Arc::clone(app),
+            address: IpAddr::from([10, 0, 0, last_byte]),
+            cookie: None,
+        }
+    }
+
+    async fn call(
+        &mut self,
+        method: &str,
+        uri: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> Result<(StatusCode, Value), Error> {
+        let cookie = self
+            .cookie
+            .as_ref()
+            .map(|id| format!("bashni_session={id}"));
+        let mut headers = vec![(header::HOST, HOST), (header::ORIGIN, SITE)];
+        if let Some(cookie) = &cookie {
+            headers.push((header::COOKIE, cookie.as_str()));
+        }
+        if let Some(token) = token {
+            headers.push((header::HeaderName::from_static("x-seat-token"), token));
+        }
+        let (status, answer_headers, value) = send(
+            &self.app,
+            self.address,
+            method,
+            uri,
+            &headers,
+            body.as_ref(),
+        )
+        .await?;
+        if let Some(set) = answer_headers.get(header::SET_COOKIE) {
+            let value = set
+                .to_str()?
+                .strip_prefix("bashni_session=")
+                .and_then(|rest| rest.split(';').next())
+                .ok_or("a Set-Cookie of another cookie")?;
+            self.cookie = (!value.is_empty()).then(|| value.to_string());
+        }
+        Ok((status, value))
+    }
+
+    async fn signup(&mut self, name: &str) -> Result<(), Error> {
+        let body = json!({"name": name, "password": "correct horse"});
+        let (status, answer) = self
+            .call("POST", "/api/account/signup", None, Some(body))
+            .await?;
+        assert_eq!(status, StatusCode::CREATED, "{answer}");
+        Ok(())
+    }
+}
+
+/// A rated friend game between `white` (who makes it) and `black` (who joins): its id and
+/// both tokens, and the state after joining.
+async fn rated_game(
+    white: &mut Visitor,
+    black: &mut Visitor,
+    time: Value,
+) -> Result<(String, String, String, Value), Error> {
+    let body = json!({"variant": "russian", "mode": "friend", "color": "white", "rated": true,
+        "time": time});
+    let (status, made) = white.call("POST", "/api/games", None, Some(body)).await?;
+    assert_eq!(status, StatusCode::CREATED, "{made}");
+    assert_eq!(made["state"]["rated"], true, "{made}");
+    let id = made["id"].as_str().ok_or("no id")?.to_string();
+    let white_token = made["token"].as_str().ok_or("no token")?.to_string();
+    let invite = made["invite_url"].as_str().ok_or("no invite")?;
+    let code = invite.rsplit('/').next().ok_or("no code")?;
+    let (status, joined) = black
+        .call(
+            "POST",
+            &format!("/api/games/{id}/join"),
+            None,
+            Some(json!({"invite": code})),
+        )
+        .await?;
+    assert_eq!(status, StatusCode::OK, "{joined}");
+    let black_token = joined["token"].as_str().ok_or("no token")?.to_string();
+    Ok((id, white_token, black_token, joined["state"].clone()))
+}
+
+/// Both sides make a move, then `loser` resigns; returns the final state.
+async fn play_and_resign(
+    visitor: &mut Visitor,
+    id: &str,
+    tokens: [&str; 2],
+    loser: usize,
+) -> Result<Value, Error> {
+    for token in tokens {
+        let (_, state) = visitor
+            .call("GET", &format!("/api/games/{id}"), None, None)
+            .await?;
+        let text = state["legal_moves"][0]["text"]
+            .as_str()
+            .ok_or("no legal move")?
+            .to_string();
+        let (status, moved) = visitor
+            .call(
+                "POST",
+                &format!("/api/games/{id}/move"),
+                Some(token),
+                Some(json!({"move": text})),
+            )
+            .await?;
+        assert_eq!(status, StatusCode::OK, "{moved}");
+    }
+    let (status, resigned) = visitor
+        .call(
+            "POST",
+            &format!("/api/games/{id}/resign"),
+            Some(tokens[loser]),
+            Some(json!({})),
+        )
+        .await?;
+    assert_eq!(status, StatusCode::OK, "{resigned}");
+    let (_, state) = visitor
+        .call("GET", &format!("/api/games/{id}"), None, None)
+        .await?;
+    Ok(state)
+}
+
+/// A player's page.
+async fn page(visitor: &mut Visitor, name: &str) -> Result<Value, Error> {
+    let (status, page) = visitor
+        .call("GET", &format!("/api/players/{name}"), None, None)
+        .await?;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    Ok(page)
+}
+
+fn shown(rating: Rating) -> i64 {
+    rating.rating.round() as i64
+}
+
+fn blitz() -> Value {
+    json!({"minutes": 3, "increment_s": 2})
+}
+
+/// Two rated games between the same players: each end changes both ratings as Glicko-2
+/// computes them from the ratings before it; the page, the game's state, the history and
+/// the leaderboard show them; storing the end again changes nothing.
+async fn rated_suite(app: &Arc<App>) -> Result<(), Error> {
+    let mut anna = Visitor::new(app, 1);
+    let mut boris = Visitor::new(app, 2);
+    anna.signup("Anna").await?;
+    boris.signup("Boris").await?;
+    let system = Glicko2::default();
+
+    let (id, white, black, joined) = rated_game(&mut anna, &mut boris, blitz()).await?;
+    assert_eq!(joined["rated"], true, "{joined}");
+    assert_eq!(joined["unrated_reason"], Value::Null);
+    let state = play_and_resign(&mut anna, &id, [&white, &black], 1).await?;
+    let (anna_1, boris_1) = system.rate_game(Rating::NEW, Rating::NEW, GameScore::WhiteWins);
+    assert_eq!(state["rating"]["white"]["before"], 1500, "{state}");
+    assert_eq!(state["rating"]["white"]["after"], shown(anna_1), "{state}");
+    assert_eq!(state["rating"]["black"]["after"], shown(boris_1), "{state}");
+    assert_eq!(
+        state["rating"]["white"]["diff"],
+        shown(anna_1) - 1500,
+        "{state}"
+    );
+
+    // The second game starts from the stored ratings; Boris wins with Black.
+    let (id_2, white_2, black_2, _) = rated_game(&mut anna, &mut boris, blitz()).await?;
+    let state = play_and_resign(&mut anna, &id_2, [&white_2, &black_2], 0).await?;
+    let (anna_2, boris_2) = system.rate_game(anna_1, boris_1, GameScore::BlackWins);
+    assert_eq!(state["rating"]["white"]["before"], shown(anna_1), "{state}");
+    assert_eq!(state["rating"]["white"]["after"], shown(anna_2), "{state}");
+    assert_eq!(state["rating"]["black"]["after"], shown(boris_2), "{state}");
+
+    let anna_page = page(&mut anna, "Anna").await?;
+    let blitz_rating = &anna_page["ratings"]["russian"]["blitz"];
+    assert_eq!(blitz_rating["rating"], shown(anna_2), "{anna_page}");
+    assert_eq!(
+        blitz_rating["deviation"],
+        anna_2.deviation.round() as i64,
+        "{anna_page}"
+    );
+    assert_eq!(blitz_rating["games"], 2);
+    assert_eq!(blitz_rating["provisional"], anna_2.is_provisional());
+    let history = &anna_page["rating_history"]["russian"]["blitz"];
+    assert_eq!(history[0]["rating"], shown(anna_1), "{anna_page}");
+    assert_eq!(history[0]["game"], id.as_str());
+    assert_eq!(history[1]["rating"], shown(anna_2));
+    assert_eq!(history[1]["game"], id_2.as_str());
+    assert_eq!(
+        page(&mut anna, "Boris").await?["ratings"]["russian"]["blitz"]["rating"],
+        shown(boris_2)
+    );
+
+    // Storing the game's end once more (a later change of the ended game) changes nothing.
+    let stored = app.database.load(&id_2).await?.ok_or("the game is gone")?;
+    assert!(
+        stored.rating.is_some(),
+        "the stored game has no rating change"
+    );
+    let mut again = stored.clone();
+    again.rating = None;
+    let was = again.version;
+    again.version += 1;
+    let (back, saved) = app.database.save(again, Change::Game, was).await;
+    saved?;
+    assert_eq!(back.and_then(|round| round.rating), None);
+    let after = page(&mut anna, "Anna").await?;
+    assert_eq!(after["ratings"], anna_page["ratings"]);
+    assert_eq!(after["rating_history"], anna_page["rating_history"]);
+
+    // The leaderboard lists both, the better first; a pace nobody played is empty.
+    let (status, board) = anna
+        .call(
+            "GET",
+            "/api/leaderboard?variant=russian&pace=blitz",
+            None,
+            None,
+        )
+        .await?;
+    assert_eq!(status, StatusCode::OK, "{board}");
+    let names: Vec<&str> = board["players"]
+        .as_array()
+        .ok_or("no players")?
+        .iter()
+        .filter_map(|p| p["name"].as_str())
+        .collect();
+    let best_first = if anna_2.rating > boris_2.rating {
+        ["Anna", "Boris"]
+    } else {
+        ["Boris", "Anna"]
+    };
+    assert_eq!(names, best_first, "{board}");
+    let (_, empty) = anna
+        .call(
+            "GET",
+            "/api/leaderboard?variant=bashni&pace=rapid",
+            None,
+            None,
+        )
+        .await?;
+    assert_eq!(empty["players"], json!([]));
+    let (status, refused) = anna
+        .call("GET", "/api/leaderboard?pace=fast", None, None)
+        .await?;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(refused["error"].as_str().unwrap_or("").contains("pace"));
+    Ok(())
+}
+
+/// Games that do not count change no rating: two accounts at one address, an aborted
+/// game; an engine game cannot be rated, and guests are refused.
+async fn unrated_suite(app: &Arc<App>) -> Result<(), Error> {
+    let mut carl = Visitor::new(app, 5);
+    let mut dora = Visitor::new(app, 5);
+    carl.signup("Carl").await?;
+    dora.signup("Dora").await?;
+    let (id, white, black, joined) = rated_game(&mut carl, &mut dora, blitz()).await?;
+    assert_eq!(joined["rated"], false, "{joined}");
+    assert_eq!(joined["unrated_reason"], "same address");
+    let state = play_and_resign(&mut carl, &id, [&white, &black], 1).await?;
+    assert_eq!(state["rating"], Value::Null, "{state}");
+    assert_eq!(page(&mut carl, "Carl").await?["ratings"], json!({}));
+
+    // Aborted before both sides moved.
+    let mut erik = Visitor::new(app, 6);
+    erik.signup("Erik").await?;
+    let (id, white, _, _) = rated_game(&mut erik, &mut carl, blitz()).await?;
+    let (status, aborted) = erik
+        .call(
+            "POST",
+            &format!("/api/games/{id}/abort"),
+            Some(&white),
+            Some(json!({})),
+        )
+        .await?;
+    assert_eq!(status, StatusCode::OK, "{aborted}");
+    let (_, state) = erik
+        .call("GET", &format!("/api/games/{id}"), None, None)
+        .await?;
+    assert_eq!(state["rated"], false, "{state}");
+    assert_eq!(state["unrated_reason"], "aborted");
+    assert_eq!(page(&mut erik, "Erik").await?["ratings"], json!({}));
+
+    // The engine never plays rated games.
+    let (status, refused) = erik
+        .call(
+            "POST",
+            "/api/games",
+            None,
+            Some(json!({"variant": "russian", "mode": "engine", "rated": true, "time": blitz()})),
+        )
+        .await?;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{refused}");
+    assert!(refused["error"].as_str().unwrap_or("").contains("rated"));
+
+    // A guest can neither make nor join a rated game.
+    let mut guest = Visitor::new(app, 7);
+    let (status, refused) = guest
+        .call(
+            "POST",
+            "/api/games",
+            None,
+            Some(json!({"variant": "russian", "mode": "friend", "rated": true, "time": blitz()})),
+        )
+        .await?;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{refused}");
+    assert_eq!(refused["code"], "rated_needs_account");
+    let body = json!({"variant": "russian", "mode": "friend", "rated": true, "time": blitz()});
+    let (_, made) = erik.call("POST", "/api/games", None, Some(body)).await?;
+    let id = made["id"].as_str().ok_or("no id")?;
+    let code = made["invite_url"]
+        .as_str()
+        .and_then(|url| url.rsplit('/').next())
+        .ok_or("no invite")?;
+    let (status, refused) = guest
+        .call(
+            "POST",
+            &format!("/api/games/{id}/join"),
+            None,
+            Some(json!({"invite": code})),
+        )
+        .await?;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{refused}");
+    assert_eq!(refused["code"], "rated_needs_account");
+    Ok(())
+}
+
+fn settings() -> Settings {
+    Settings {
+        login_attempts_per_minute: 1000,
+        ..test_settings()
+    }
+}
+
+#[tokio::test]
+async fn rated_games_change_ratings_once_on_sqlite() -> Result<(), Error> {
+    let app = App::new(Store::in_memory()?, settings());
+    rated_suite(&app).await?;
+    unrated_suite(&app).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rated_games_change_ratings_once_on_postgres() -> Result<(), Error> {
+    let postgres = Postgres::start("ratings")?;
+    let url = postgres.database("ratings").await?;
+    let app = App::new(PgStore::connect(&url).await?, settings());
+    rated_suite(&app).await?;
+    unrated_suite(&app).await
+}
+
+/// Lobby sockets of two logged-in players at two addresses (the server is behind a proxy
+/// that names them), and of a guest.
+mod lobby {
+    use super::*;
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
+    async fn socket(
+        addr: std::net::SocketAddr,
+        cookie: Option<&str>,
+        address: &str,
+    ) -> Result<Socket, Error> {
+        let mut request = format!("ws://{addr}/api/lobby/ws").into_client_request()?;
+        request
+            .headers_mut()
+            .insert("x-forwarded-for", address.parse()?);
+        if let Some(cookie) = cookie {
+            request
+                .headers_mut()
+                .insert("cookie", format!("bashni_session={cookie}").parse()?);
+        }
+        let (mut socket, _) = tokio_tungstenite::connect_async(request).await?;
+        next_json(&mut socket, "seeks").await?;
+        Ok(socket)
+    }
+
+    /// The reply to the message with `id`: an ack or an error.
+    async fn reply(socket: &mut Socket, id: u32) -> Result<Value, Error> {
+        use futures_util::StreamExt;
+        loop {
+            let message = tokio::time::timeout(std::time::Duration::from_secs(5), socket.next())
+                .await?
+                .ok_or("socket closed")??;
+            if let Ok(text) = message.to_text()
+                && let Ok(value) = serde_json::from_str::<Value>(text)
+                && value["id"] == id
+            {
+                return Ok(value);
+            }
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_rated_seek_needs_an_account_and_makes_a_rated_game() -> Result<(), Error> {
+        let app = App::new(
+            Store::in_memory()?,
+            Settings {
+                behind_proxy: true,
+                ..settings()
+            },
+        );
+        let mut anna = Visitor::new(&app, 1);
+        let mut boris = Visitor::new(&app, 2);
+        anna.signup("Anna").await?;
+        boris.signup("Boris").await?;
+        let addr = serve(&app).await?;
+        let seek = json!({"type": "seek", "id": 1, "variant": "russian",
+            "clock": {"minutes": 3, "increment_s": 2}, "rated": true, "color": "white"});
+
+        let mut guest = socket(addr, None, "10.0.0.9").await?;
+        send_json(&mut guest, seek.clone()).await?;
+        let refused = reply(&mut guest, 1).await?;
+        assert_eq!(refused["code"], "rated_needs_account", "{refused}");
+
+        let mut a = socket(addr, anna.cookie.as_deref(), "10.0.0.1").await?;
+        send_json(&mut a, seek.clone()).await?;
+        let ack = reply(&mut a, 1).await?;
+        let seek_id = ack["seek"].as_str().ok_or("no seek id")?.to_string();
+
+        // A guest may not take it; nor may Anna's own account from another socket.
+        let accept = json!({"type": "accept", "id": 2, "seek": seek_id});
+        send_json(&mut guest, accept.clone()).await?;
+        assert_eq!(reply(&mut guest, 2).await?["code"], "rated_needs_account");
+        let mut a2 = socket(addr, anna.cookie.as_deref(), "10.0.0.3").await?;
+        send_json(&mut a2, accept.clone()).await?;
+        assert_eq!(reply(&mut a2, 2).await?["code"], "own_seek");
+
+        let mut b = socket(addr, boris.cookie.as_deref(), "10.0.0.2").await?;
+        send_json(&mut b, accept).await?;
+        let ack = reply(&mut b, 2).await?;
+        let game = ack["game"].as_str().ok_or("no game")?;
+        let (_, state) = anna
+            .call("GET", &format!("/api/games/{game}"), None, None)
+            .await?;
+        assert_eq!(state["rated"], true, "{state}");
+        assert_eq!(state["white_player"], "Anna");
+        assert_eq!(state["black_player"], "Boris");
+        // The store has it rated, with the address each seat came from.
+        let stored = app
+            .database
+            .load(game)
+            .await?
+            .ok_or("the game is not stored")?;
+        assert!(stored.rated);
+        assert_eq!(stored.white_address.as_deref(), Some("10.0.0.1"));
+        assert_eq!(stored.black_address.as_deref(), Some("10.0.0.2"));
+        Ok(())
+    }
+}
+
+/// Two servers sharing PostgreSQL: the same end stored by both counts once; two games of
+/// one player ending at once on the two servers both count.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_servers_count_each_rated_end_once() -> Result<(), Error> {
+    let postgres = Postgres::start("ratings2")?;
+    let url = postgres.database("ratings2").await?;
+    let a = App::new(PgStore::connect(&url).await?, settings());
+    let b = App::new(PgStore::connect(&url).await?, settings());
+    let mut anna = Visitor::new(&a, 1);
+    let mut boris = Visitor::new(&a, 2);
+    let mut carl = Visitor::new(&b, 3);
+    anna.signup("Anna").await?;
+    boris.signup("Boris").await?;
+    carl.signup("Carl").await?;
+
+    // Both servers store the same end, computed on the same version: one of them is
+    // refused, and the ratings change once.
+    let (id, white, _, _) = rated_game(&mut anna, &mut boris, blitz()).await?;
+    let round = a.database.load(&id).await?.ok_or("no game")?;
+    let mut ended = round.clone();
+    ended
+        .resign(bashni_server::round::Seat::Black, std::time::Instant::now())
+        .map_err(|e| format!("{e:?}"))?;
+    let was = round.version;
+    let db_a: &Database = &a.database;
+    let db_b: &Database = &b.database;
+    let (one, two) = tokio::join!(
+        db_a.save(ended.clone(), Change::Game, was),
+        db_b.save(ended.clone(), Change::Game, was)
+    );
+    assert!(one.1.is_ok() != two.1.is_ok(), "exactly one store succeeds");
+    let (anna_1, _) = Glicko2::default().rate_game(Rating::NEW, Rating::NEW, GameScore::WhiteWins);
+    let anna_page = page(&mut anna, "Anna").await?;
+    assert_eq!(anna_page["ratings"]["russian"]["blitz"]["games"], 1);
+    assert_eq!(
+        anna_page["ratings"]["russian"]["blitz"]["rating"],
+        shown(anna_1)
+    );
+    let _ = white;
+
+    // Anna plays Boris on server A and Carl on server B; both games end at once.
+    let (g1, w1, b1, _) = rated_game(&mut anna, &mut boris, blitz()).await?;
+    let mut anna_b = Visitor::new(&b, 1);
+    anna_b.cookie = anna.cookie.clone();
+    let (g2, w2, b2, _) = rated_game(&mut anna_b, &mut carl, blitz()).await?;
+    for (visitor, id, tokens) in [(&mut anna, &g1, [&w1, &b1]), (&mut anna_b, &g2, [&w2, &b2])] {
+        for token in tokens {
+            let (_, state) = visitor
+                .call("GET", &format!("/api/games/{id}"), None, None)
+                .await?;
+            let text = state["legal_moves"][0]["text"].as_str().ok_or("no move")?;
+            let body = json!({"move": text});
+            let (status, _) = visitor
+                .call(
+                    "POST",
+                    &format!("/api/games/{id}/move"),
+                    Some(token),
+                    Some(body),
+                )
+                .await?;
+            assert_eq!(status, StatusCode::OK);
+        }
+    }
+    let resign_1 = format!("/api/games/{g1}/resign");
+    let resign_2 = format!("/api/games/{g2}/resign");
+    let (r1, r2) = tokio::join!(
+        anna.call("POST", &resign_1, Some(&b1), Some(json!({}))),
+        anna_b.call("POST", &resign_2, Some(&b2), Some(json!({})))
+    );
+    assert_eq!(r1?.0, StatusCode::OK);
+    assert_eq!(r2?.0, StatusCode::OK);
+    let anna_page = page(&mut anna, "Anna").await?;
+    let blitz_rating = &anna_page["ratings"]["russian"]["blitz"];
+    assert_eq!(blitz_rating["games"], 3, "{anna_page}");
+    // Each game started from the rating the other left: the history is one chain.
+    let history = anna_page["rating_history"]["russian"]["blitz"]
+        .as_array()
+        .ok_or("no history")?
+        .clone();
+    assert_eq!(history.len(), 3);
+    let boris_page = page(&mut anna, "Boris").await?;
+    let carl_page = page(&mut anna, "Carl").await?;
+    let boris_now = &boris_page["ratings"]["russian"]["blitz"];
+    assert_eq!(boris_now["games"], 2);
+    assert_eq!(carl_page["ratings"]["russian"]["blitz"]["games"], 1);
+    // The final rating is the chain in one order or the other.
+    let system = Glicko2::default();
+    let (_, boris_1) = system.rate_game(Rating::NEW, Rating::NEW, GameScore::WhiteWins);
+    let chain = |first_boris: bool| {
+        let (opponent_1, opponent_2) = if first_boris {
+            (boris_1, Rating::NEW)
+        } else {
+            (Rating::NEW, boris_1)
+        };
+        let (after_1, _) = system.rate_game(anna_1, opponent_1, GameScore::WhiteWins);
+        let (after_2, _) = system.rate_game(after_1, opponent_2, GameScore::WhiteWins);
+        shown(after_2)
+    };
+    let final_rating = blitz_rating["rating"].as_i64().ok_or("no rating")?;
+    assert!(
+        final_rating == chain(true) || final_rating == chain(false),
+        "{final_rating} is neither {} nor {}",
+        chain(true),
+        chain(false)
+    );
+    Ok(())
+}

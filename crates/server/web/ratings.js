@@ -1,0 +1,102 @@
+// Ratings on the page: a player's ratings with their history charts, the leaderboards, and
+// a rated game's rating changes.
+
+import { el, svgEl, append, clear } from './dom.js';
+import { api } from './api.js';
+import { playerPath } from './account.js';
+import { variantName, capital } from './text.js';
+import { ratingText, diffText, chartModel } from './rating-chart.js';
+
+const VARIANTS = ['russian', 'bashni'];
+const PACES = ['blitz', 'rapid', 'classical', 'correspondence'];
+
+/** "Rated" or "Casual" for a game's state (games with a friend or from the lobby). */
+export function ratedText(state) {
+  if (state.rated) return 'Rated';
+  if (state.unrated_reason) return 'Not rated (' + state.unrated_reason + ')';
+  return 'Casual';
+}
+
+/** The rating changes of a rated game, in words: "White 1662 (+162), Black 1338 (−162)". */
+export function ratingChangeText(rating) {
+  const side = (name, r) => name + ' ' + ratingText(r.after, r.provisional) + ' (' + diffText(r.diff) + ')';
+  return side('White', rating.white) + ', ' + side('Black', rating.black);
+}
+
+/** A rating history as an inline SVG line chart. */
+export function historyChart(points) {
+  const width = 320;
+  const height = 120;
+  const chart = chartModel(points, width, height);
+  const svg = svgEl('svg', { class: 'rating-chart', viewBox: '0 0 ' + width + ' ' + height,
+    width, height, role: 'img', 'aria-label': 'Rating after each game' });
+  append(svg, [
+    svgEl('text', { x: 2, y: 10, class: 'scale' }, String(chart.high)),
+    svgEl('text', { x: 2, y: height - 2, class: 'scale' }, String(chart.low)),
+    svgEl('path', { d: chart.path, fill: 'none', stroke: 'currentColor', 'stroke-width': 2 }),
+    chart.dots.map((d) => svgEl('circle', { cx: d.x, cy: d.y, r: 3, fill: 'currentColor' },
+      svgEl('title', null, String(d.rating)))),
+  ]);
+  return svg;
+}
+
+/** The ratings part of a player's page: a row per game and pace, with its chart. */
+export function ratingsSection(player) {
+  const ratings = player.ratings || {};
+  const history = player.rating_history || {};
+  const rows = [];
+  for (const variant of VARIANTS) {
+    for (const pace of PACES) {
+      const r = ratings[variant] && ratings[variant][pace];
+      if (!r) continue;
+      const points = (history[variant] && history[variant][pace]) || [];
+      rows.push(el('div', { class: 'rating-row', dataset: { variant, pace } },
+        el('h3', null, variantName(variant) + ', ' + pace),
+        el('p', null, el('strong', { class: 'rating' }, ratingText(r.rating, r.provisional)),
+          ' (' + r.games + (r.games === 1 ? ' game' : ' games') + ')'),
+        historyChart(points)));
+    }
+  }
+  return el('section', { class: 'card', id: 'player-ratings' }, el('h2', null, 'Ratings'),
+    rows.length ? rows : el('p', { class: 'hint' }, 'No rated games yet.'),
+    rows.length ? el('p', { class: 'hint' }, '? means the rating is not sure yet (few games).') : null);
+}
+
+/** The page `/leaderboard`: a tab per game and pace, the best players of each. */
+export function leaderboardPage(app) {
+  document.body.dataset.page = 'leaderboard';
+  document.title = 'Leaderboard – Bashni';
+  const table = el('div', { id: 'leaderboard' });
+  const tabs = el('div', { class: 'tabs', role: 'tablist' });
+  const show = async (variant, pace) => {
+    for (const tab of tabs.children) {
+      tab.setAttribute('aria-selected', String(tab.dataset.variant === variant && tab.dataset.pace === pace));
+    }
+    clear(table);
+    try {
+      const board = await api('GET', '/api/leaderboard?variant=' + variant + '&pace=' + pace);
+      if (!board.players.length) {
+        table.append(el('p', { class: 'hint' }, 'No rated games yet.'));
+        return;
+      }
+      table.append(el('table', { class: 'results', dataset: { variant, pace } },
+        el('thead', null, el('tr', null, ['#', 'Player', 'Rating', 'Games'].map((t) => el('th', null, t)))),
+        el('tbody', null, board.players.map((p) => el('tr', { dataset: { name: p.name } },
+          el('td', null, String(p.place)),
+          el('td', null, el('a', { href: playerPath(p.name) }, p.name)),
+          el('td', null, ratingText(p.rating, p.provisional)),
+          el('td', null, String(p.games)))))));
+    } catch (e) {
+      table.append(el('p', { class: 'error' }, e.message));
+    }
+  };
+  for (const variant of VARIANTS) {
+    for (const pace of PACES) {
+      tabs.append(el('button', { type: 'button', role: 'tab', dataset: { variant, pace },
+        onclick: () => show(variant, pace) }, variantName(variant) + ' ' + capital(pace)));
+    }
+  }
+  append(app, el('section', { class: 'card' }, el('h1', null, 'Leaderboard'), tabs, table,
+    el('p', { class: 'hint' }, 'Players with a sure rating first; ? marks a rating that is not sure yet.')));
+  show('russian', 'blitz');
+}
