@@ -288,19 +288,26 @@ pub fn require_same_site(settings: &Settings, headers: &HeaderMap) -> Result<(),
     if same { Ok(()) } else { Err(cross_site()) }
 }
 
-/// Every request passes here: one that may change something (not GET, HEAD or OPTIONS) and
-/// carries the session cookie must come from the site's own pages (see
-/// [`require_same_site`]), or it is refused with `403 cross_site` before any handler sees
-/// it. Requests without the cookie (a seat's token is a header no other site can send) pass.
+/// Every request passes here: one that may change something (not GET, HEAD or OPTIONS, or a
+/// WebSocket's opening, whose messages act for the player) and carries the session cookie
+/// must come from the site's own pages (see [`require_same_site`]), or it is refused with
+/// `403 cross_site` before any handler sees it. Requests without the cookie (a seat's token
+/// is a header no other site can send) pass.
 pub async fn refuse_cross_site(
     State(app): State<Arc<App>>,
     request: Request,
     next: Next,
 ) -> Response {
-    let reads = matches!(
-        *request.method(),
-        Method::GET | Method::HEAD | Method::OPTIONS
-    );
+    let opens_socket = request
+        .headers()
+        .get(header::UPGRADE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.eq_ignore_ascii_case("websocket"));
+    let reads = !opens_socket
+        && matches!(
+            *request.method(),
+            Method::GET | Method::HEAD | Method::OPTIONS
+        );
     if !reads
         && carries_session_cookie(request.headers())
         && let Err(refusal) = require_same_site(&app.settings, request.headers())

@@ -434,6 +434,9 @@ mod lobby {
             request
                 .headers_mut()
                 .insert("cookie", format!("bashni_session={cookie}").parse()?);
+            request
+                .headers_mut()
+                .insert("origin", format!("http://{addr}").parse()?);
         }
         let (mut socket, _) = tokio_tungstenite::connect_async(request).await?;
         next_json(&mut socket, "seeks").await?;
@@ -477,6 +480,23 @@ mod lobby {
         send_json(&mut guest, seek.clone()).await?;
         let refused = reply(&mut guest, 1).await?;
         assert_eq!(refused["code"], "rated_needs_account", "{refused}");
+
+        // Another site's page may not open a socket that acts for Anna.
+        let mut foreign = format!("ws://{addr}/api/lobby/ws").into_client_request()?;
+        let cookie = format!(
+            "bashni_session={}",
+            anna.cookie.as_deref().unwrap_or_default()
+        );
+        foreign.headers_mut().insert("cookie", cookie.parse()?);
+        foreign
+            .headers_mut()
+            .insert("origin", "http://evil.example".parse()?);
+        match tokio_tungstenite::connect_async(foreign).await {
+            Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
+                assert_eq!(response.status(), StatusCode::FORBIDDEN);
+            }
+            other => panic!("a socket from another site was not refused: {other:?}"),
+        }
 
         let mut a = socket(addr, anna.cookie.as_deref(), "10.0.0.1").await?;
         send_json(&mut a, seek.clone()).await?;
