@@ -42,3 +42,19 @@ test('own games, live games, and finished games a page at a time', async () => {
     await context.close();
   }
 });
+
+test('on a phone every link of the header is on the screen', async () => {
+  const { context, page } = await newPage(site.browser, { viewport: { width: 390, height: 844 } });
+  try {
+    await page.goto(site.server.url + '/');
+    await page.waitForSelector('header.top nav a');
+    const links = await page.$$eval('header.top nav a, header.top .account-corner a',
+      (as) => as.map((a) => { const r = a.getBoundingClientRect(); return { text: a.textContent, left: r.left, right: r.right }; }));
+    assert.ok(links.length >= 5, JSON.stringify(links));
+    for (const link of links) {
+      assert.ok(link.left >= 0 && link.right <= 390, 'off the screen: ' + JSON.stringify(link));
+    }
+  } finally {
+    await context.close();
+  }
+});
