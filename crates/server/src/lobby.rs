@@ -37,7 +37,8 @@ use crate::round::{Mode, Player, Round, Seat, millis, now_ms};
 use crate::secret::{coin, new_game_id, random_hex, typed_name};
 use crate::store::{SEEK_LEASE_MS, SeekNote, SeekRow};
 
-/// The most open seeks one owner (one lobby socket) may have.
+/// The most open seeks one owner may have: one lobby socket, and one account over all its
+/// sockets.
 pub const MAX_SEEKS_PER_OWNER: i64 = 3;
 
 /// The name of a player who gave none.
@@ -730,6 +731,18 @@ impl Lobby {
         };
         let id = row.id.clone();
         let order = self.ordered(app).await;
+        // An account counts as one owner over all its sockets (as this server knows them).
+        if let Some((player, _)) = &who.player {
+            let open = locked(&self.seeks)
+                .iter()
+                .filter(|seek| seek.owner.player.as_ref().is_some_and(|(p, _)| p == player))
+                .count();
+            if open as i64 >= MAX_SEEKS_PER_OWNER {
+                return Err(ApiError::too_many(format!(
+                    "your account has {MAX_SEEKS_PER_OWNER} open seeks, the most; cancel one first"
+                )));
+            }
+        }
         let lease = now_ms() + SEEK_LEASE_MS;
         let note = app
             .database

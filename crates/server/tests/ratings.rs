@@ -511,6 +511,35 @@ mod lobby {
         send_json(&mut a2, accept.clone()).await?;
         assert_eq!(reply(&mut a2, 2).await?["code"], "own_seek");
 
+        // One account has at most 3 open seeks, whatever the socket: two more on the first
+        // socket, then a fourth from the second is refused and nothing is stored.
+        let casual = json!({"type": "seek", "variant": "bashni",
+            "clock": {"minutes": 5, "increment_s": 3}, "rated": false, "color": "random"});
+        let mut extra = Vec::new();
+        for n in 10..12 {
+            let mut message = casual.clone();
+            message["id"] = json!(n);
+            send_json(&mut a, message).await?;
+            let ack = reply(&mut a, n).await?;
+            extra.push(ack["seek"].as_str().ok_or("no seek id")?.to_string());
+        }
+        let mut fourth = casual.clone();
+        fourth["id"] = json!(12);
+        send_json(&mut a2, fourth).await?;
+        let refused = reply(&mut a2, 12).await?;
+        assert_eq!(refused["code"], "too_many", "{refused}");
+        assert_eq!(
+            app.database
+                .seek_list(bashni_server::round::now_ms())
+                .await?
+                .len(),
+            3
+        );
+        for (n, id) in (13..).zip(&extra) {
+            send_json(&mut a, json!({"type": "cancel", "id": n, "seek": id})).await?;
+            assert_eq!(reply(&mut a, n).await?["type"], "ack");
+        }
+
         let mut b = socket(addr, boris.cookie.as_deref(), "10.0.0.2").await?;
         send_json(&mut b, accept).await?;
         let ack = reply(&mut b, 2).await?;
