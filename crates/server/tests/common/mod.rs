@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod pg;
+pub mod visitor;
 
 use std::path::PathBuf;
 use std::sync::Arc;
