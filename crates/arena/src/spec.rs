@@ -12,6 +12,7 @@
 //! | `movetime=S` | seconds per move at most |
 //! | `time=B+I` (or `tc=B+I`) | this player's own clock (overrides the match's `--tc`) |
 //! | `weights=tuned\|untuned\|FILE` | the evaluation weights (a file as `bashni tune` writes) |
+//! | `patterns=off\|FILE` | no pattern weights, or those of a file (as `bashni learn fit` writes them) |
 //! | `reductions=on\|off` | late-move reductions of the search (default on), to measure them |
 //! | `hash=MB`, `threads=N` | engine table size (default 16) and search threads (default 1) |
 //! | `name=TEXT` | the name in the records (default: the spec itself) |
@@ -23,6 +24,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use bashni_engine::patterns::PatternWeights;
 use bashni_engine::{Level, Limits, Options, Weights};
 use bashni_rules::Variant;
 
@@ -45,6 +47,8 @@ pub enum PlayerKind {
         movetime: Option<Duration>,
         /// Weights instead of the tuned ones.
         weights: Option<WeightsChoice>,
+        /// Pattern weights instead of those that come with the weights.
+        patterns: Option<PatternsChoice>,
         /// Table size in MB.
         hash_mb: usize,
         /// Search threads.
@@ -70,6 +74,15 @@ pub enum WeightsChoice {
     Given(Weights),
 }
 
+/// Pattern weights asked for by a spec.
+#[derive(Clone, PartialEq, Debug)]
+pub enum PatternsChoice {
+    /// No patterns: the features alone.
+    Off,
+    /// Pattern weights read from a file (as `bashni learn fit` writes them).
+    Given(Arc<PatternWeights>),
+}
+
 /// A player as given on the command line.
 #[derive(Clone, PartialEq, Debug)]
 pub struct PlayerSpec {
@@ -88,11 +101,11 @@ fn number<T: std::str::FromStr>(key: &str, value: &str) -> Result<T, String> {
 }
 
 impl PlayerSpec {
-    /// Reads a spec (see the module notes). `read_file` reads a weights file named by
-    /// `weights=FILE`.
+    /// Reads a spec (see the module notes). `read_file` reads a file named by
+    /// `weights=FILE` or `patterns=FILE`.
     pub fn parse(
         text: &str,
-        read_file: impl Fn(&str) -> Result<String, String>,
+        read_file: impl Fn(&str) -> Result<Vec<u8>, String>,
     ) -> Result<PlayerSpec, String> {
         let text = text.trim();
         if let Some(command) = text.strip_prefix("exec:") {
@@ -117,6 +130,7 @@ impl PlayerSpec {
         let mut nodes = None;
         let mut movetime = None;
         let mut weights = None;
+        let mut patterns = None;
         let mut hash_mb = MATCH_HASH_MB;
         let mut reductions = true;
         let mut threads = 1;
@@ -175,10 +189,17 @@ impl PlayerSpec {
                 ("weights", Some("untuned")) => weights = Some(WeightsChoice::Untuned),
                 ("weights", Some("tuned")) => weights = None,
                 ("weights", Some(file)) => {
-                    let text = read_file(file)?;
+                    let text = String::from_utf8(read_file(file)?)
+                        .map_err(|_| format!("{file}: not a text file"))?;
                     let parsed =
                         Weights::parse(&text).map_err(|error| format!("{file}: {error}"))?;
                     weights = Some(WeightsChoice::Given(parsed));
+                }
+                ("patterns", Some("off")) => patterns = Some(PatternsChoice::Off),
+                ("patterns", Some(file)) => {
+                    let parsed = PatternWeights::from_bytes(&read_file(file)?)
+                        .map_err(|error| format!("{file}: {error}"))?;
+                    patterns = Some(PatternsChoice::Given(Arc::new(parsed)));
                 }
                 ("reductions", Some("on")) => reductions = true,
                 ("reductions", Some("off")) => reductions = false,
@@ -196,7 +217,7 @@ impl PlayerSpec {
                 }
                 _ => {
                     return Err(format!(
-                        "unknown player setting `{item}` (expected material2, untuned, level=, depth=, nodes=, movetime=, time=, weights=, reductions=on|off, hash=, threads=, name=, or exec:PROGRAM)"
+                        "unknown player setting `{item}` (expected material2, untuned, level=, depth=, nodes=, movetime=, time=, weights=, patterns=, reductions=on|off, hash=, threads=, name=, or exec:PROGRAM)"
                     ));
                 }
             }
@@ -218,6 +239,7 @@ impl PlayerSpec {
                 nodes,
                 movetime,
                 weights,
+                patterns,
                 hash_mb,
                 threads,
                 reductions,
@@ -274,6 +296,7 @@ impl PlayerSpec {
                 nodes: own_nodes,
                 movetime,
                 weights,
+                patterns,
                 hash_mb,
                 threads,
                 reductions,
@@ -292,9 +315,20 @@ impl PlayerSpec {
                 };
                 let level = *level;
                 let reductions = *reductions;
-                let weights = weights.as_ref().map(|choice| match choice {
-                    WeightsChoice::Untuned => Weights::untuned(variant),
-                    WeightsChoice::Given(weights) => weights.clone(),
+                let weights = (weights.is_some() || patterns.is_some()).then(|| {
+                    let mut chosen = match weights {
+                        None => Weights::tuned(variant),
+                        Some(WeightsChoice::Untuned) => Weights::untuned(variant),
+                        Some(WeightsChoice::Given(weights)) => weights.clone(),
+                    };
+                    match patterns {
+                        None => {}
+                        Some(PatternsChoice::Off) => chosen.patterns = None,
+                        Some(PatternsChoice::Given(given)) => {
+                            chosen.patterns = Some(Arc::clone(given));
+                        }
+                    }
+                    chosen
                 });
                 Some(Arc::new(move || {
                     let mut player =
@@ -316,7 +350,8 @@ mod tests {
 
     fn parse(text: &str) -> Result<PlayerSpec, String> {
         PlayerSpec::parse(text, |file| match file {
-            "w.txt" => Ok("man 90\nking 280\n".into()),
+            "w.txt" => Ok(b"man 90\nking 280\n".to_vec()),
+            "p.bin" => Ok(PatternWeights::zero().to_bytes()),
             _ => Err(format!("{file}: no such file")),
         })
     }
@@ -349,6 +384,28 @@ mod tests {
             }
         ));
         assert!(spec.needs_limits());
+
+        let spec = parse("patterns=p.bin").expect("valid");
+        assert!(matches!(
+            spec.kind,
+            PlayerKind::Builtin {
+                patterns: Some(PatternsChoice::Given(_)),
+                ..
+            }
+        ));
+        let spec = parse("patterns=off").expect("valid");
+        assert!(matches!(
+            spec.kind,
+            PlayerKind::Builtin {
+                patterns: Some(PatternsChoice::Off),
+                ..
+            }
+        ));
+        let error = parse("patterns=w.txt").expect_err("not a pattern file");
+        assert!(
+            error.contains("w.txt") && error.contains("BPATTERN"),
+            "{error}"
+        );
 
         let spec = parse("depth=3,weights=w.txt,hash=8,threads=2").expect("valid");
         let PlayerKind::Builtin {

@@ -32,6 +32,9 @@ enum Command {
     Bench(commands::bench::Args),
     /// Fit the evaluation weights to the results of self-play games.
     Tune(commands::tune::Args),
+    /// Learn the pattern evaluation: self-play data, then the fit of its weights.
+    #[command(subcommand)]
+    Learn(commands::learn::Command),
     /// Speak the engine protocol (docs/protocol.md) on standard input and output.
     Engine,
     /// Play two players against each other on balanced openings; wins, Elo, SPRT.
@@ -61,6 +64,7 @@ fn main() -> ExitCode {
         Command::Analyse(args) => commands::analyse::run(&args),
         Command::Bench(args) => commands::bench::run(&args),
         Command::Tune(args) => commands::tune::run(&args),
+        Command::Learn(command) => commands::learn::run(&command),
         Command::Serve(args) => commands::serve::run(&args),
         Command::Diagram(args) => commands::diagram::run(&args),
         Command::Play(args) => commands::play::run(&args),

@@ -37,6 +37,91 @@ pub const POSITIONS: &[(Variant, &str)] = &[
     ),
 ];
 
+/// Middlegame positions for the timed benchmark: ten of each game, from self-play games
+/// (15-19 pieces in Russian, 13-18 towers in Bashni).
+pub const MIDDLEGAMES: &[(Variant, &str)] = &[
+    (
+        Variant::Russian,
+        "White: a1 0, a5 0, d2 0, d4 0, e1 0, e3 0, g1 0, h2 0, h4 0; Black: a7 0, b6 0, b8 0, c5 0, c7 0, d8 0, f6 0, f8 0, h6 0; Black to move",
+    ),
+    (
+        Variant::Russian,
+        "White: a1 0, a5 0, b2 0, c1 0, c3 0, e1 0, f2 0, g1 0; Black: a7 0, b8 0, d6 0, d8 0, e5 0, e7 0, f4 0, f8 0, h6 0, h8 0; White to move",
+    ),
+    (
+        Variant::Russian,
+        "White: a1 0, b2 0, c1 0, e1 0, f2 0, f4 0, g1 0, h2 0; Black: a7 0, b8 0, c7 0, d4 0, d8 0, e7 0, f8 0, g7 0, h8 0; Black to move",
+    ),
+    (
+        Variant::Russian,
+        "White: a1 0, a3 0, c1 0, c3 0, d2 0, e1 0, g1 0, h2 0, h4 0; Black: b8 0, d8 0, e5 0, e7 0, f6 0, f8 0, g5 0, h6 0, h8 0; White to move",
+    ),
+    (
+        Variant::Russian,
+        "White: a1 0, a3 0, b2 0, b4 0, c1 0, e1 0, e3 0, g3 0, h2 0, h4 0; Black: b6 0, d8 0, e7 0, f6 0, g5 0, g7 0, h6 0, h8 0; White to move",
+    ),
+    (
+        Variant::Russian,
+        "White: a1 0, a3 0, c1 0, d2 0, e1 0, f2 0, f4 0, g1 0, g3 0, h2 0; Black: a7 0, b6 0, b8 0, c7 0, d6 0, d8 0, f6 0, f8 0, h6 0; White to move",
+    ),
+    (
+        Variant::Russian,
+        "White: a1 0, a3 0, d2 0, e1 0, e3 0, f2 0, g1 0, h6 0; Black: a7 0, b8 0, c7 0, d8 0, e7 0, f6 0, f8 0, g7 0, h8 0; Black to move",
+    ),
+    (
+        Variant::Russian,
+        "White: a1 0, a3 0, c3 0, e3 0, f2 0, f4 0, g1 0, h2 0; Black: a5 0, b8 0, c5 0, c7 0, d6 0, d8 0, e7 0, f6 0, h6 0, h8 0; White to move",
+    ),
+    (
+        Variant::Russian,
+        "White: a1 0, a3 0, b2 0, c1 0, d2 0, e1 0, g1 0, g3 0, h2 0; Black: a5 0, b8 0, d8 0, e7 0, f6 0, f8 0, g7 0, h6 0, h8 0; White to move",
+    ),
+    (
+        Variant::Russian,
+        "White: a1 0, a3 0, c1 0, c3 0, d2 0, e1 0, f2 0, f4 0, g1 0; Black: a5 0, a7 0, b8 0, c7 0, d6 0, d8 0, e7 0, h6 0, h8 0; Black to move",
+    ),
+    (
+        Variant::Bashni,
+        "White: d2 0, e1 0, f4 0/0, g1 0, h2 0; Black: a7 0, b8 0, c7 0, d6 0, d8 0, e5 0/0, e7 0, f6 0, f8 0, g7 0, h4 1/000000; White to move",
+    ),
+    (
+        Variant::Bashni,
+        "White: a1 0, a3 0, b2 0, c1 0, e1 0, e3 0, f2 0, f4 0/000, g1 0; Black: a7 0, b8 0, c7 0, d8 0, f8 0, g7 0, h2 0/00, h4 0/0, h8 0; White to move",
+    ),
+    (
+        Variant::Bashni,
+        "White: a1 0, a3 0/0, b2 0000, b4 0, d2 0/00, f2 0, g1 0, g3 0, h2 0; Black: a7 0, b8 0, d8 0, e5 0, f6 0, f8 0, g5 0, g7 0, h8 0; Black to move",
+    ),
+    (
+        Variant::Bashni,
+        "White: a1 0, a3 0, a5 0/0, b4 0, c1 0, e1 0, e3 00, f4 0/000, g1 0, h2 0; Black: b6 0, b8 0, c7 0, d8 0, f8 0, g7 0/0, h6 0, h8 0; Black to move",
+    ),
+    (
+        Variant::Bashni,
+        "White: a1 0, a3 0, b2 0, e1 0, f2 000/0, f4 00/0, h2 0; Black: b6 0/0, b8 0, c5 0/0, c7 00, d6 00, f6 0, f8 0, h8 0; Black to move",
+    ),
+    (
+        Variant::Bashni,
+        "White: a1 0, a3 0, c1 0, c3 0, d2 0, f2 0, f6 0/0, g1 0, h2 0; Black: a7 0, b4 0/000, b6 0, b8 0, c5 000, d8 0, f8 0, h6 0, h8 0; Black to move",
+    ),
+    (
+        Variant::Bashni,
+        "White: a1 0, a3 0, b4 0, c3 0, e1 0, h2 0, h4 0/000; Black: a5 0, a7 0, b8 0, c7 0, d6 1/0000, d8 0, f4 0/0, f8 0, h8 0; White to move",
+    ),
+    (
+        Variant::Bashni,
+        "White: a1 0, a3 0, c1 0, e1 0, f2 0, g1 0, h2 0; Black: a7 0, b6 0, b8 0, c3 0/000, c7 0, d4 0/00, e7 00, f8 0, g7 0, h6 0, h8 0; White to move",
+    ),
+    (
+        Variant::Bashni,
+        "White: a1 0, a3 0, b2 0, c1 0, c3 0, d2 00/000, e1 0, g1 0, h2 0; Black: b8 0, c7 0, d8 0, e7 0, f2 0/00, f8 0, g7 0, h6 0, h8 0; Black to move",
+    ),
+    (
+        Variant::Bashni,
+        "White: a1 0, b2 0, c1 0, d2 0/0, e1 0, e3 0, f2 00/0, g1 0, h2 0; Black: a7 0, b8 0, c5 0, c7 0, d4 0/0, d8 0, f8 0/0, g7 00, h8 0; White to move",
+    ),
+];
+
 /// What one bench position gave.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BenchLine {
@@ -46,6 +131,8 @@ pub struct BenchLine {
     pub position: String,
     /// Nodes searched.
     pub nodes: u64,
+    /// The deepest iteration completed.
+    pub depth: u32,
     /// Time taken.
     pub time: Duration,
 }
@@ -80,6 +167,42 @@ pub fn run(depth: u32, mut on_line: impl FnMut(&BenchLine)) -> Vec<BenchLine> {
             variant,
             position: text.to_string(),
             nodes: result.nodes,
+            depth: result.depth,
+            time: started.elapsed(),
+        };
+        on_line(&line);
+        lines.push(line);
+    }
+    lines
+}
+
+/// Searches each of `positions` (the starts and [`MIDDLEGAMES`] by default) for `time`, one
+/// thread and a fresh table each: how deep the search gets and how fast it goes.
+pub fn run_timed(
+    time: Duration,
+    positions: &[(Variant, &str)],
+    mut on_line: impl FnMut(&BenchLine),
+) -> Vec<BenchLine> {
+    let engine = Engine::new(Options {
+        hash_mb: 16,
+        threads: 1,
+        multipv: 1,
+    });
+    let mut lines = Vec::new();
+    for &(variant, text) in positions {
+        engine.new_game();
+        let started = Instant::now();
+        let result = engine.search(
+            &position(variant, text),
+            &Past::default(),
+            &Limits::movetime(time),
+            |_| {},
+        );
+        let line = BenchLine {
+            variant,
+            position: text.to_string(),
+            nodes: result.nodes,
+            depth: result.depth,
             time: started.elapsed(),
         };
         on_line(&line);
@@ -103,5 +226,19 @@ mod tests {
         let second: u64 = run(4, |_| {}).iter().map(|l| l.nodes).sum();
         assert_eq!(first, second);
         assert!(first > 1000);
+    }
+
+    #[test]
+    fn the_middlegames_are_legal_and_a_timed_run_reports_depths() {
+        for &(variant, text) in MIDDLEGAMES {
+            let position = parse_position(variant, text).expect("middlegame");
+            assert!(!position.legal_moves().is_empty(), "{text}");
+        }
+        let lines = run_timed(Duration::from_millis(20), &MIDDLEGAMES[..2], |_| {});
+        assert_eq!(lines.len(), 2);
+        assert!(
+            lines.iter().all(|l| l.depth >= 1 && l.nodes > 0),
+            "{lines:?}"
+        );
     }
 }

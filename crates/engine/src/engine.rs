@@ -10,7 +10,7 @@ use bashni_rules::{Game, Move, Position, Variant};
 use crate::eval::Weights;
 use crate::limits::Limits;
 use crate::past::Past;
-use crate::score::{INFINITE, Score};
+use crate::score::{INFINITE, Score, WIN_BOUND};
 use crate::search::{Line, Searcher, Shared};
 use crate::time::time_budget;
 use crate::tt::TranspositionTable;
@@ -218,12 +218,17 @@ impl Engine {
                         .filter(|m| !lines.iter().any(|l| l.moves.first() == Some(m)))
                         .copied()
                         .collect();
-                    match searcher.search_root(
+                    // One line: a narrow window around the last depth's value first.
+                    let previous = (multipv == 1)
+                        .then(|| result_lines.first().map(|i| i.score.value()))
+                        .flatten();
+                    match search_aspirated(
+                        &mut searcher,
+                        &shared,
                         position,
                         &remaining,
                         depth as i32,
-                        -INFINITE,
-                        INFINITE,
+                        previous,
                     ) {
                         Some(line) => lines.push(line),
                         None => complete = false,
@@ -303,6 +308,46 @@ impl Engine {
             nodes: shared.nodes.load(Ordering::Relaxed),
             time: started.elapsed(),
             lines: result_lines,
+        }
+    }
+}
+
+/// Searches the root in a window around `previous` (the value of the last depth), widened
+/// on the side that fails until the value falls inside it; a full window without
+/// `previous`, at low depths and near wins.
+fn search_aspirated(
+    searcher: &mut Searcher<'_>,
+    shared: &Shared,
+    position: &Position,
+    moves: &[Move],
+    depth: i32,
+    previous: Option<crate::score::Value>,
+) -> Option<Line> {
+    let Some(previous) = previous.filter(|v| depth >= 5 && v.abs() < WIN_BOUND) else {
+        return searcher.search_root(position, moves, depth, -INFINITE, INFINITE);
+    };
+    let mut delta = 25;
+    let (mut alpha, mut beta) = (previous - delta, previous + delta);
+    loop {
+        let line = searcher.search_root(position, moves, depth, alpha, beta)?;
+        if shared.stop.load(Ordering::Relaxed) {
+            return Some(line);
+        }
+        delta *= 3;
+        if line.value <= alpha {
+            alpha = if delta > 400 {
+                -INFINITE
+            } else {
+                line.value - delta
+            };
+        } else if line.value >= beta {
+            beta = if delta > 400 {
+                INFINITE
+            } else {
+                line.value + delta
+            };
+        } else {
+            return Some(line);
         }
     }
 }

@@ -11,9 +11,11 @@
 //! (the `bashni-tuning` crate); [`Weights::untuned`] are the hand-set starting values.
 
 use std::fmt;
+use std::sync::{Arc, OnceLock};
 
 use bashni_rules::{Bitboard, Color, Direction, Position, Square, Variant};
 
+use crate::patterns::PatternWeights;
 use crate::score::Value;
 
 /// What the evaluation counts. Each is counted for White minus Black.
@@ -99,6 +101,9 @@ pub struct Weights {
     pub features: [Value; FEATURES],
     /// Added for the side to move.
     pub tempo: Value,
+    /// Learned weights of the arrangement of men ([`crate::patterns`]), added to the sum;
+    /// `None`: the features alone.
+    pub patterns: Option<Arc<PatternWeights>>,
 }
 
 /// Why a weight file could not be read.
@@ -120,6 +125,20 @@ impl std::error::Error for WeightsError {}
 
 const TUNED_BASHNI: &str = include_str!("../weights/bashni.txt");
 const TUNED_RUSSIAN: &str = include_str!("../weights/russian.txt");
+const PATTERNS_BASHNI: &[u8] = include_bytes!("../weights/bashni.patterns");
+const PATTERNS_RUSSIAN: &[u8] = include_bytes!("../weights/russian.patterns");
+
+/// The shipped pattern weights of `variant`, read once.
+fn shipped_patterns(variant: Variant) -> Option<Arc<PatternWeights>> {
+    static READ: [OnceLock<Option<Arc<PatternWeights>>>; 2] = [OnceLock::new(), OnceLock::new()];
+    let (slot, bytes) = match variant {
+        Variant::Bashni => (0, PATTERNS_BASHNI),
+        Variant::Russian => (1, PATTERNS_RUSSIAN),
+    };
+    READ[slot]
+        .get_or_init(|| PatternWeights::from_bytes(bytes).ok().map(Arc::new))
+        .clone()
+}
 
 impl Weights {
     /// Hand-set weights, the starting point of tuning.
@@ -128,16 +147,31 @@ impl Weights {
             Variant::Bashni => [100, 300, 30, 90, 40, 120, -25, -30, 3, 4, 5, 2, 10],
             Variant::Russian => [100, 300, 0, 0, 0, 0, -15, 0, 3, 5, 5, 2, 15],
         };
-        Weights { features, tempo: 5 }
+        Weights {
+            features,
+            tempo: 5,
+            patterns: None,
+        }
     }
 
-    /// The weights fitted by `bashni tune`, shipped with the engine.
+    /// The weights fitted by `bashni tune` and `bashni learn`, shipped with the engine:
+    /// the features' weights and, where shipped, the pattern weights.
     pub fn tuned(variant: Variant) -> Weights {
         let text = match variant {
             Variant::Bashni => TUNED_BASHNI,
             Variant::Russian => TUNED_RUSSIAN,
         };
-        Weights::parse(text).unwrap_or_else(|_| Weights::untuned(variant))
+        let mut weights = Weights::parse(text).unwrap_or_else(|_| Weights::untuned(variant));
+        weights.patterns = shipped_patterns(variant);
+        weights
+    }
+
+    /// The same weights without the patterns: the features alone.
+    pub fn without_patterns(&self) -> Weights {
+        Weights {
+            patterns: None,
+            ..self.clone()
+        }
     }
 
     /// Reads a weight file: one `name value` per line, `#` starts a comment. Features not
@@ -341,10 +375,11 @@ fn mobility(position: &Position, color: Color) -> i32 {
 pub fn evaluate(position: &Position, weights: &Weights) -> Value {
     let f = features(position);
     let white: Value = f.iter().zip(weights.features).map(|(c, w)| c * w).sum();
-    match position.side_to_move() {
+    let linear = match position.side_to_move() {
         Color::White => white + weights.tempo,
         Color::Black => -white + weights.tempo,
-    }
+    };
+    linear + weights.patterns.as_ref().map_or(0, |p| p.score(position))
 }
 
 #[cfg(test)]
@@ -360,7 +395,7 @@ mod tests {
         ] {
             assert!(text.contains("# Fitted by `bashni tune"), "{variant}");
             let weights = Weights::parse(text).expect("shipped weights");
-            assert_eq!(weights, Weights::tuned(variant));
+            assert_eq!(weights, Weights::tuned(variant).without_patterns());
             let w = |f: Feature| weights.features[f as usize];
             assert_eq!(w(Feature::Man), 100, "{variant}");
             assert!(w(Feature::King) > w(Feature::Man), "{variant}");

@@ -23,6 +23,7 @@ mod game_clock;
 pub mod level;
 pub mod limits;
 pub mod past;
+pub mod patterns;
 pub mod rng;
 pub mod score;
 pub mod search;

@@ -20,6 +20,11 @@ use crate::tt::{Bound, Entry, TranspositionTable, find, fingerprint};
 /// The deepest ply the search goes to, captures included.
 pub const MAX_PLY: usize = 128;
 
+/// Up to this depth a position whose evaluation is far above beta is not searched.
+const FUTILITY_DEPTH: i32 = 3;
+/// How far above beta, per ply of depth left.
+const FUTILITY_MARGIN: Value = 80;
+
 /// What all threads of one search share.
 pub struct Shared {
     /// The transposition table.
@@ -267,6 +272,19 @@ impl<'a> Searcher<'a> {
                 return value;
             }
         }
+        // Far above beta near the horizon, with no capture to make: the opponent is not
+        // expected to come back within the few plies left.
+        if !pv_node
+            && !capturing
+            && depth <= FUTILITY_DEPTH
+            && self.shared.reductions
+            && beta.abs() < WIN_BOUND
+        {
+            let standing = evaluate(position, self.weights);
+            if standing - FUTILITY_MARGIN * depth >= beta {
+                return standing;
+            }
+        }
         // A single legal move costs no depth: the reply is forced.
         let next_depth = if moves.len() == 1 { depth } else { depth - 1 };
         let table_move = entry.and_then(|e| find(&moves, e.best));
@@ -283,13 +301,20 @@ impl<'a> Searcher<'a> {
             let value = if i == 0 {
                 -self.negamax(&child, next_depth, -beta, -alpha, ply + 1)
             } else {
-                // Late quiet moves are searched one ply shallower first.
-                let reduction =
-                    if self.shared.reductions && quiet && depth >= 3 && i >= 3 && !pv_node {
-                        1
-                    } else {
-                        0
-                    };
+                // Late quiet moves are first searched shallower, the later the more.
+                let reduction = if self.shared.reductions
+                    && quiet
+                    && !mv.promotes()
+                    && depth >= 3
+                    && i >= 2
+                    && Some(*mv) != self.killers[ply][0]
+                    && Some(*mv) != self.killers[ply][1]
+                {
+                    let r = late_move_reduction(depth, i) - pv_node as i32;
+                    r.clamp(0, (next_depth - 1).max(0))
+                } else {
+                    0
+                };
                 let mut value =
                     -self.negamax(&child, next_depth - reduction, -alpha - 1, -alpha, ply + 1);
                 if value > alpha && reduction > 0 {
@@ -373,6 +398,23 @@ impl<'a> Searcher<'a> {
         let cell = &mut self.move_history[mv.from().index()][mv.to().index()];
         *cell = (*cell + depth * depth).min(1 << 20);
     }
+}
+
+/// How many plies shallower the `index`-th move (0-based) is first searched at `depth`: more
+/// for later moves and deeper searches.
+fn late_move_reduction(depth: i32, index: usize) -> i32 {
+    static TABLE: std::sync::OnceLock<[[u8; 64]; 64]> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut table = [[0u8; 64]; 64];
+        for (d, row) in table.iter_mut().enumerate().skip(1) {
+            for (i, cell) in row.iter_mut().enumerate().skip(1) {
+                let r = 0.5 + (d as f64).ln() * (i as f64).ln() / 2.5;
+                *cell = r.max(0.0) as u8;
+            }
+        }
+        table
+    });
+    table[(depth as usize).min(63)][index.min(63)] as i32
 }
 
 /// Wins and losses are stored counted from the stored position, not from the root.

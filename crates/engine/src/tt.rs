@@ -109,35 +109,48 @@ impl TranspositionTable {
         self.age.fetch_add(1, Ordering::Relaxed);
     }
 
-    fn slot(&self, hash: u64) -> &[AtomicU64; 2] {
-        // The table length is a power of two.
-        &self.slots[(hash as usize) & (self.slots.len() - 1)]
+    /// The two slots a position may be kept in: a pair of neighbours, so that a deep
+    /// entry is not pushed out by every shallow one that lands on it.
+    fn bucket(&self, hash: u64) -> [&[AtomicU64; 2]; 2] {
+        // The table length is a power of two, at least 1024.
+        let first = (hash as usize) & (self.slots.len() - 1) & !1;
+        [&self.slots[first], &self.slots[first + 1]]
     }
 
     /// What is known of the position with this hash.
     pub fn probe(&self, hash: u64) -> Option<Entry> {
-        let slot = self.slot(hash);
-        let check = slot[0].load(Ordering::Relaxed);
-        let data = slot[1].load(Ordering::Relaxed);
-        (check ^ data == hash && data != 0).then(|| Entry::unpack(data).0)
+        self.bucket(hash).into_iter().find_map(|slot| {
+            let check = slot[0].load(Ordering::Relaxed);
+            let data = slot[1].load(Ordering::Relaxed);
+            (check ^ data == hash && data != 0).then(|| Entry::unpack(data).0)
+        })
     }
 
-    /// Stores what the search found, unless a deeper entry of this search is there.
+    /// Stores what the search found: over this position's own entry if the bucket has one,
+    /// else over the entry of an older search or the shallower one.
     pub fn store(&self, hash: u64, entry: Entry) {
         let age = self.age.load(Ordering::Relaxed);
-        let slot = self.slot(hash);
-        let old_data = slot[1].load(Ordering::Relaxed);
-        let old_check = slot[0].load(Ordering::Relaxed);
-        if old_data != 0 {
-            let (old, old_age) = Entry::unpack(old_data);
-            let same = old_check ^ old_data == hash;
-            if !same && old_age == age && old.depth > entry.depth {
-                return;
+        let bucket = self.bucket(hash);
+        let mut victim = bucket[0];
+        let mut victim_worth = i32::MAX;
+        for slot in bucket {
+            let data = slot[1].load(Ordering::Relaxed);
+            let check = slot[0].load(Ordering::Relaxed);
+            if data == 0 || check ^ data == hash {
+                victim = slot;
+                break;
+            }
+            let (old, old_age) = Entry::unpack(data);
+            // What keeping it is worth: its depth, much less if it is from an older search.
+            let worth = old.depth as i32 + if old_age == age { 256 } else { 0 };
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = slot;
             }
         }
         let data = entry.pack(age);
-        slot[0].store(hash ^ data, Ordering::Relaxed);
-        slot[1].store(data, Ordering::Relaxed);
+        victim[0].store(hash ^ data, Ordering::Relaxed);
+        victim[1].store(data, Ordering::Relaxed);
     }
 }
 

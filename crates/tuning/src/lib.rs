@@ -34,6 +34,8 @@
 //! assert!(report.dataset.samples.len() > 0);
 //! ```
 
+pub mod learn;
+
 use std::fmt;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -386,7 +388,7 @@ pub fn tune(
 }
 
 /// The seed of one game, from the run's seed and the game's number.
-fn game_seed(seed: u64, game: usize) -> u64 {
+pub(crate) fn game_seed(seed: u64, game: usize) -> u64 {
     let mut rng = Rng::starting_at(seed ^ (game as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
     rng.next_u64()
 }
@@ -651,6 +653,7 @@ pub fn fit(
     let mut weights = Weights {
         features: [0; FEATURES],
         tempo: rounded[TEMPO] as Value,
+        patterns: None,
     };
     for (out, r) in weights.features.iter_mut().zip(rounded) {
         *out = r as Value;
@@ -687,6 +690,7 @@ mod tests {
         let truth = Weights {
             features: [100, 260, 45, 70, 55, 150, -40, -20, 6, 2, 9, 3, 20],
             tempo: 12,
+            patterns: None,
         };
         let k = 0.6;
         let true_parameters = parameters(&truth);

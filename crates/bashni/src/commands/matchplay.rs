@@ -137,6 +137,10 @@ fn read_file(path: &str) -> Result<String, String> {
     std::fs::read_to_string(path).map_err(|error| format!("{path}: {error}"))
 }
 
+fn read_bytes(path: &str) -> Result<Vec<u8>, String> {
+    std::fs::read(path).map_err(|error| format!("{path}: {error}"))
+}
+
 fn percent(tally: &Tally) -> f64 {
     tally.score().unwrap_or(0.5) * 100.0
 }
@@ -166,9 +170,9 @@ fn progress_message(tally: &Tally, sprt: Option<&Sprt>) -> String {
 pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
     let variant = Variant::from(args.variant);
     let mut first =
-        PlayerSpec::parse(&args.first, read_file).map_err(|e| format!("--first: {e}"))?;
+        PlayerSpec::parse(&args.first, read_bytes).map_err(|e| format!("--first: {e}"))?;
     let mut second =
-        PlayerSpec::parse(&args.second, read_file).map_err(|e| format!("--second: {e}"))?;
+        PlayerSpec::parse(&args.second, read_bytes).map_err(|e| format!("--second: {e}"))?;
     if first.name == second.name {
         first.name.push_str(" (1)");
         second.name.push_str(" (2)");

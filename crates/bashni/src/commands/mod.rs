@@ -4,6 +4,7 @@ pub mod analyse;
 pub mod bench;
 pub mod diagram;
 pub mod engine;
+pub mod learn;
 pub mod matchplay;
 pub mod moves;
 pub mod openings;

@@ -1,0 +1,373 @@
+//! Pattern weights: what the arrangement of men in each region of the board is worth.
+//!
+//! The board is covered by [`REGIONS`] overlapping 4×4 blocks (files a-d, c-f and e-h, five
+//! blocks of ranks each), and every block holds eight dark squares. A square of a block is
+//! empty, holds a man of the side to move, or a man of the opponent (for Bashni: the top of
+//! its tower is that man); kings count as empty here, they are weighed by the linear
+//! features. So a block is in one of 3⁸ = 6561 states, and each state of each block has a
+//! learned weight, one for the opening and one for the ending, blended by how many towers
+//! are left.
+//!
+//! Everything is seen from the side to move: with Black to move the board is turned half
+//! round, so the same weight serves both sides and a position's value to the side to move is
+//! read directly. The weights are fitted by `bashni learn fit` (the `bashni-tuning` crate) to
+//! self-play results and shipped in `weights/*.patterns`, a small binary file:
+//!
+//! | bytes | what |
+//! | --- | --- |
+//! | 8 | `BPATTERN` |
+//! | 4 | format version, 1, little-endian |
+//! | 4 | number of weights that follow, `2 * REGIONS * STATES` |
+//! | 2 each | the weights, `i16` little-endian: opening then ending, by region then state |
+//! | 8 | FNV-1a hash of everything before it |
+
+use std::fmt;
+
+use bashni_rules::{Bitboard, Color, Position, Square};
+
+use crate::score::Value;
+
+/// How many blocks cover the board.
+pub const REGIONS: usize = 15;
+/// Squares in a block.
+pub const REGION_SQUARES: usize = 8;
+/// States of one block: 3 to the power of its squares.
+pub const STATES: usize = 6561;
+/// How many weights a pattern table holds.
+pub const PATTERN_WEIGHTS: usize = 2 * REGIONS * STATES;
+/// Towers on the board at the start, where the opening weights count fully.
+pub const FULL_BOARD: i32 = 24;
+
+const MAGIC: &[u8; 8] = b"BPATTERN";
+const VERSION: u32 = 1;
+
+/// Where a square counts: in which blocks, and the power of three of its place there.
+#[derive(Clone, Copy)]
+struct Places {
+    count: u8,
+    region: [u8; 8],
+    power: [u16; 8],
+}
+
+/// For each side to move (White, Black) and each padded square index: its places, the
+/// board turned half round for Black.
+static PLACES: [[Places; 64]; 2] = places();
+
+const fn places() -> [[Places; 64]; 2] {
+    let empty = Places {
+        count: 0,
+        region: [0; 8],
+        power: [0; 8],
+    };
+    let mut out = [[empty; 64]; 2];
+    let mut side = 0;
+    while side < 2 {
+        let mut rank = 0u8;
+        while rank < 8 {
+            let mut file = 0u8;
+            while file < 8 {
+                if let Some(square) = Square::from_coords(file, rank) {
+                    // Seen from the side to move.
+                    let (f, r) = if side == 0 {
+                        (file, rank)
+                    } else {
+                        (7 - file, 7 - rank)
+                    };
+                    let mut places = empty;
+                    let mut region = 0;
+                    while region < REGIONS {
+                        let x0 = 2 * (region / 5) as u8;
+                        let y0 = (region % 5) as u8;
+                        if f >= x0 && f < x0 + 4 && r >= y0 && r < y0 + 4 {
+                            // The place of (f, r) among the block's dark squares, in
+                            // reading order.
+                            let mut place = 0;
+                            let mut yy = y0;
+                            while yy < y0 + 4 {
+                                let mut xx = x0;
+                                while xx < x0 + 4 {
+                                    if (xx + yy).is_multiple_of(2) && (yy < r || (yy == r && xx < f)) {
+                                        place += 1;
+                                    }
+                                    xx += 1;
+                                }
+                                yy += 1;
+                            }
+                            let mut power = 1u16;
+                            let mut p = 0;
+                            while p < place {
+                                power *= 3;
+                                p += 1;
+                            }
+                            let n = places.count as usize;
+                            places.region[n] = region as u8;
+                            places.power[n] = power;
+                            places.count += 1;
+                        }
+                        region += 1;
+                    }
+                    out[side][square.index()] = places;
+                }
+                file += 1;
+            }
+            rank += 1;
+        }
+        side += 1;
+    }
+    out
+}
+
+/// The state of every block, seen from the side to move.
+pub fn states(position: &Position) -> [u16; REGIONS] {
+    let mover = position.side_to_move();
+    let side = mover.index();
+    let men = !position.kings().0;
+    let own = Bitboard(position.owned_by(mover).0 & men);
+    let enemy = Bitboard(position.owned_by(mover.opponent()).0 & men);
+    let mut out = [0u16; REGIONS];
+    for (men, digit) in [(own, 1u16), (enemy, 2u16)] {
+        for square in men.squares() {
+            let places = &PLACES[side][square.index()];
+            for i in 0..places.count as usize {
+                out[places.region[i] as usize] += digit * places.power[i];
+            }
+        }
+    }
+    out
+}
+
+/// How much the opening weights count, out of [`FULL_BOARD`]: the towers on the board.
+pub fn phase(position: &Position) -> i32 {
+    (position.occupied().count() as i32).min(FULL_BOARD)
+}
+
+/// The learned pattern weights of one game.
+#[derive(Clone, PartialEq, Eq)]
+pub struct PatternWeights {
+    /// Opening weights then ending weights, each by region then state.
+    weights: Box<[i16]>,
+}
+
+impl fmt::Debug for PatternWeights {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let nonzero = self.weights.iter().filter(|w| **w != 0).count();
+        write!(f, "PatternWeights({nonzero} non-zero)")
+    }
+}
+
+/// Why a pattern file could not be read.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct PatternError(pub String);
+
+impl fmt::Display for PatternError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "pattern weights: {}", self.0)
+    }
+}
+
+impl std::error::Error for PatternError {}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    for byte in bytes {
+        hash ^= *byte as u64;
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    hash
+}
+
+impl PatternWeights {
+    /// All weights zero: patterns add nothing.
+    pub fn zero() -> PatternWeights {
+        PatternWeights {
+            weights: vec![0; PATTERN_WEIGHTS].into_boxed_slice(),
+        }
+    }
+
+    /// Weights from a slice of [`PATTERN_WEIGHTS`] values (opening, then ending).
+    pub fn from_values(values: &[i16]) -> Result<PatternWeights, PatternError> {
+        if values.len() != PATTERN_WEIGHTS {
+            return Err(PatternError(format!(
+                "{} weights, expected {PATTERN_WEIGHTS}",
+                values.len()
+            )));
+        }
+        Ok(PatternWeights {
+            weights: values.into(),
+        })
+    }
+
+    /// The weights, opening then ending, by region then state.
+    pub fn values(&self) -> &[i16] {
+        &self.weights
+    }
+
+    /// The weight of `state` of `region`: opening (`ending` false) or ending.
+    pub fn weight(&self, ending: bool, region: usize, state: usize) -> i16 {
+        self.weights[(ending as usize * REGIONS + region) * STATES + state]
+    }
+
+    /// The value of the patterns of `position` to the side to move.
+    pub fn score(&self, position: &Position) -> Value {
+        let states = states(position);
+        let (opening, ending) = self.weights.split_at(REGIONS * STATES);
+        let mut early = 0i32;
+        let mut late = 0i32;
+        for (region, state) in states.iter().enumerate() {
+            let at = region * STATES + *state as usize;
+            early += opening[at] as i32;
+            late += ending[at] as i32;
+        }
+        let phase = phase(position);
+        (early * phase + late * (FULL_BOARD - phase)) / FULL_BOARD
+    }
+
+    /// The file form described in the module documentation.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(24 + 2 * PATTERN_WEIGHTS);
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&(self.weights.len() as u32).to_le_bytes());
+        for weight in self.weights.iter() {
+            out.extend_from_slice(&weight.to_le_bytes());
+        }
+        let hash = fnv1a(&out);
+        out.extend_from_slice(&hash.to_le_bytes());
+        out
+    }
+
+    /// Reads the file form; says what is wrong with a bad file.
+    pub fn from_bytes(bytes: &[u8]) -> Result<PatternWeights, PatternError> {
+        let expected = 16 + 2 * PATTERN_WEIGHTS + 8;
+        if bytes.len() < 16 || &bytes[..8] != MAGIC {
+            return Err(PatternError(
+                "not a pattern file (no BPATTERN header)".into(),
+            ));
+        }
+        let word = |at: usize| {
+            u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+        };
+        if word(8) != VERSION {
+            return Err(PatternError(format!(
+                "format version {}, expected {VERSION}",
+                word(8)
+            )));
+        }
+        if word(12) as usize != PATTERN_WEIGHTS {
+            return Err(PatternError(format!(
+                "{} weights, expected {PATTERN_WEIGHTS}",
+                word(12)
+            )));
+        }
+        if bytes.len() != expected {
+            return Err(PatternError(format!(
+                "{} bytes, expected {expected} (cut short or padded)",
+                bytes.len()
+            )));
+        }
+        let (body, tail) = bytes.split_at(expected - 8);
+        let mut stored = [0u8; 8];
+        stored.copy_from_slice(tail);
+        if u64::from_le_bytes(stored) != fnv1a(body) {
+            return Err(PatternError(
+                "checksum does not match: the file is damaged".into(),
+            ));
+        }
+        let weights = body[16..]
+            .chunks_exact(2)
+            .map(|pair| i16::from_le_bytes([pair[0], pair[1]]))
+            .collect();
+        Ok(PatternWeights { weights })
+    }
+}
+
+/// The squares of `region` (for tests and tools), seen from White.
+pub fn region_squares(region: usize) -> Vec<Square> {
+    Bitboard::ALL
+        .squares()
+        .filter(|square| {
+            let places = &PLACES[Color::White.index()][square.index()];
+            places.region[..places.count as usize].contains(&(region as u8))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bashni_rules::Variant;
+    use bashni_rules::notation::parse_position;
+
+    #[test]
+    fn every_block_holds_eight_squares_and_every_square_is_covered() {
+        for region in 0..REGIONS {
+            assert_eq!(
+                region_squares(region).len(),
+                REGION_SQUARES,
+                "region {region}"
+            );
+        }
+        for square in Bitboard::ALL.squares() {
+            for side in &PLACES {
+                let places = &side[square.index()];
+                assert!(places.count >= 1, "{square} is in no block");
+                let mut powers: Vec<u16> = places.power[..places.count as usize].to_vec();
+                powers.sort();
+                assert!(powers.iter().all(|p| *p <= 2187), "{square}: {powers:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_state_is_the_same_for_both_sides_after_turning_the_board() {
+        let white = parse_position(
+            Variant::Russian,
+            "White: c3 0, e3 0, a1 1; Black: f6 0, h6 0; White to move",
+        )
+        .expect("position");
+        // The same position turned half round with the colours swapped.
+        let black = parse_position(
+            Variant::Russian,
+            "White: a3 0, c3 0; Black: f6 0, d6 0, h8 1; Black to move",
+        )
+        .expect("position");
+        assert_eq!(states(&white), states(&black));
+        let start = Position::start(Variant::Russian);
+        let s = states(&start);
+        assert!(s.iter().all(|state| (*state as usize) < STATES));
+        assert_ne!(s, [0; REGIONS]);
+    }
+
+    #[test]
+    fn the_file_form_reads_back_and_damage_is_named() {
+        let mut values = vec![0i16; PATTERN_WEIGHTS];
+        for (i, v) in values.iter_mut().enumerate() {
+            *v = (i % 97) as i16 - 48;
+        }
+        let weights = PatternWeights::from_values(&values).expect("size");
+        let bytes = weights.to_bytes();
+        assert_eq!(PatternWeights::from_bytes(&bytes), Ok(weights.clone()));
+        let mut damaged = bytes.clone();
+        damaged[100] ^= 1;
+        let error = PatternWeights::from_bytes(&damaged).expect_err("damaged");
+        assert!(error.0.contains("checksum"), "{error}");
+        let error = PatternWeights::from_bytes(&bytes[..bytes.len() - 3]).expect_err("short");
+        assert!(error.0.contains("cut short"), "{error}");
+        assert!(PatternWeights::from_bytes(b"hello").is_err());
+    }
+
+    #[test]
+    fn the_score_blends_opening_and_ending() {
+        let start = Position::start(Variant::Russian);
+        let s = states(&start);
+        let mut values = vec![0i16; PATTERN_WEIGHTS];
+        values[s[0] as usize] = 40; // opening, region 0
+        values[REGIONS * STATES + s[0] as usize] = -40; // ending, region 0
+        let weights = PatternWeights::from_values(&values).expect("size");
+        assert_eq!(weights.score(&start), 40, "a full board is all opening");
+        let few = parse_position(Variant::Russian, "White: a1 0; Black: h8 0; White to move")
+            .expect("position");
+        let zero = PatternWeights::zero();
+        assert_eq!(zero.score(&few), 0);
+    }
+}
