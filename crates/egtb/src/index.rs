@@ -16,7 +16,7 @@
 
 use std::fmt;
 
-use bashni_rules::{Bitboard, Checker, Color, Position, Setup, Square, Tower, Variant};
+use bashni_rules::{Bitboard, Color, Position, Square};
 
 /// The most pieces, both sides together, that a signature may hold: far more than this
 /// machine's memory allows to build, and small enough for a dense table of slices.
@@ -202,10 +202,6 @@ const SQUARE_OF: [Square; 32] = {
     table
 };
 
-/// The dense squares of rank 1 and of rank 8.
-const RANK_1: u32 = 0x0000_000F;
-const RANK_8: u32 = 0xF000_0000;
-
 /// A padded bitboard as a dense mask.
 fn dense(board: Bitboard) -> u32 {
     board
@@ -241,39 +237,25 @@ impl Placement {
     /// The position of Russian draughts with these pieces; `None` if two pieces share a
     /// square or a man stands on its crowning rank.
     pub fn position(&self) -> Option<Position> {
-        let all = [
-            self.white_men,
-            self.white_kings,
-            self.black_men,
-            self.black_kings,
-        ];
-        let total: u32 = all.iter().map(|m| m.count_ones()).sum();
-        let union = all.iter().fold(0, |a, m| a | m);
-        if union.count_ones() != total
-            || self.white_men & RANK_8 != 0
-            || self.black_men & RANK_1 != 0
-        {
+        let white = padded(self.white_men | self.white_kings);
+        let black = padded(self.black_men | self.black_kings);
+        let kings = padded(self.white_kings | self.black_kings);
+        if (self.white_men | self.white_kings) & (self.black_men | self.black_kings) != 0 {
             return None;
         }
-        let mut setup = Setup {
-            side_to_move: self.side,
-            ..Setup::default()
-        };
-        let pieces = [
-            (self.white_men, Checker::man(Color::White)),
-            (self.white_kings, Checker::king(Color::White)),
-            (self.black_men, Checker::man(Color::Black)),
-            (self.black_kings, Checker::king(Color::Black)),
-        ];
-        for (mut mask, piece) in pieces {
-            while mask != 0 {
-                let d = mask.trailing_zeros() as usize;
-                mask &= mask - 1;
-                setup.put(SQUARE_OF[d], Tower::single(piece));
-            }
-        }
-        Position::from_setup(Variant::Russian, &setup).ok()
+        Position::russian(white, black, kings, self.side).ok()
     }
+}
+
+/// A dense mask as a padded bitboard.
+fn padded(mut mask: u32) -> Bitboard {
+    let mut board = Bitboard::EMPTY;
+    while mask != 0 {
+        let d = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        board.insert(SQUARE_OF[d]);
+    }
+    board
 }
 
 /// The rank of a set of squares among all sets of its size (combinatorial number system).

@@ -10,7 +10,7 @@
 //! turned out to reach a win is lost. Each position keeps a count of its moves inside the
 //! slice that do not yet reach a known win. What no pass decides is a draw.
 
-use bashni_rules::{Color, Direction, MoveList, Position, Setup, Tower, Variant};
+use bashni_rules::{Bitboard, Color, Direction, MoveList, Position};
 
 use crate::file::EgtbError;
 use crate::index::{Layout, Placement, Signature};
@@ -181,26 +181,30 @@ pub(crate) fn predecessors(position: &Position, out: &mut Vec<Position>) {
     out.clear();
     let mover = position.side_to_move().opponent();
     let occupied = position.occupied();
-    let setup = position.to_setup();
+    let kings = position.kings();
+    let own = position.owned_by(mover);
+    let other = position.owned_by(mover.opponent());
     let backward = match mover {
         Color::White => [Direction::DownLeft, Direction::DownRight],
         Color::Black => [Direction::UpLeft, Direction::UpRight],
     };
-    for square in position.owned_by(mover).squares() {
-        let king = position.kings().has(square);
+    for square in own.squares() {
+        let king = kings.has(square);
         let directions: &[Direction] = if king { &Direction::ALL } else { &backward };
-        let tower = setup.tower(square);
         for &direction in directions {
             let mut at = square;
             while let Some(from) = at.step(direction) {
                 if occupied.has(from) {
                     break;
                 }
-                let mut earlier: Setup = setup.clone();
-                earlier.put(square, Tower::EMPTY);
-                earlier.put(from, tower);
-                earlier.side_to_move = mover;
-                if let Ok(before) = Position::from_setup(Variant::Russian, &earlier)
+                let swap = |board: Bitboard| Bitboard(board.0 & !square.bit().0 | from.bit().0);
+                let moved = swap(own);
+                let moved_kings = if king { swap(kings) } else { kings };
+                let (white, black) = match mover {
+                    Color::White => (moved, other),
+                    Color::Black => (other, moved),
+                };
+                if let Ok(before) = Position::russian(white, black, moved_kings, mover)
                     && !before.has_capture()
                 {
                     out.push(before);
@@ -217,6 +221,7 @@ pub(crate) fn predecessors(position: &Position, out: &mut Vec<Position>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bashni_rules::Variant;
     use bashni_rules::notation::parse_position;
 
     #[test]
