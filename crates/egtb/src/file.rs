@@ -63,6 +63,13 @@ pub enum EgtbError {
     TooManyPieces(u32),
     /// A material where a side has no piece: no slice, the game is over.
     NotASlice(Signature),
+    /// A slice with more positions than the solver can number (2^32).
+    TooLarge {
+        /// The slice.
+        slice: Signature,
+        /// Its slots.
+        slots: u64,
+    },
 }
 
 impl fmt::Display for EgtbError {
@@ -79,6 +86,10 @@ impl fmt::Display for EgtbError {
                 f,
                 "{pieces} pieces: the tables go up to {} pieces",
                 crate::index::MAX_PIECES
+            ),
+            EgtbError::TooLarge { slice, slots } => write!(
+                f,
+                "slice {slice} has {slots} positions, more than the solver can number"
             ),
             EgtbError::NotASlice(signature) => write!(
                 f,

@@ -49,6 +49,12 @@ pub(crate) fn solve(
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<Box<[u8]>, EgtbError> {
     let layout = Layout::new(signature);
+    if layout.len() > u64::from(u32::MAX) {
+        return Err(EgtbError::TooLarge {
+            slice: signature,
+            slots: layout.len(),
+        });
+    }
     let len = layout.len() as usize;
     let total_work = 2 * len as u64;
     // Undecided positions hold DRAW, which is what they are if no pass decides them.

@@ -130,7 +130,15 @@ fn write_reports(out: &mut impl Write, reports: &[SliceReport]) -> std::io::Resu
     writeln!(
         out,
         "{:<10} {:>12} {:>12} {:>12} {:>12} {:>7} {:>11} {:>8} {:>11}",
-        "slice", "positions", "wins", "draws", "losses", "longest", "file bytes", "seconds", "kept"
+        "slice",
+        "positions",
+        "wins",
+        "draws",
+        "losses",
+        "longest",
+        "file bytes",
+        "seconds",
+        "state"
     )?;
     let mut total = bashni_egtb::Counts::default();
     let mut bytes = 0;
