@@ -13,7 +13,7 @@
 //! allows. An engine applies the counts in its search on top of them.
 //!
 //! - [`build`] solves the slices of up to N pieces into a directory, one file per slice
-//!   (format in [`file`]), fewer pieces first and, with as many pieces, fewer men first, so
+//!   (format in [`mod@file`]), fewer pieces first and, with as many pieces, fewer men first, so
 //!   that every capture and promotion leads into a slice already solved. Slices already there
 //!   and sound are kept, so an interrupted build goes on where it stopped.
 //! - [`Tablebase::open`] loads a directory; [`Tablebase::probe`] gives a position's

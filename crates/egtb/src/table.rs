@@ -304,3 +304,44 @@ impl Tablebase {
         report
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::build::build;
+    use crate::value::{DRAW, win_in};
+    use bashni_rules::notation::parse_position;
+
+    #[test]
+    fn verify_finds_a_changed_value() {
+        let dir = std::env::temp_dir().join(format!("bashni-egtb-verify-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        build(&dir, 2, |_| {}).expect("built");
+        let mut tables = Tablebase::open(&dir).expect("loaded");
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(tables.verify(|_, _, _| {}).mismatches, 0);
+
+        // A drawn king ending said to be won.
+        let text = "White: c1 1; Black: h8 1; White to move";
+        let position = parse_position(Variant::Russian, text).expect("a position");
+        let signature = Signature::of(&position);
+        let index = Layout::new(signature).index(&Placement::of(&position)) as usize;
+        let slice = tables.slice(signature).expect("held");
+        let mut values = slice.values.to_vec();
+        assert_eq!(values[index], DRAW);
+        values[index] = win_in(5);
+        tables.insert(signature, values.into_boxed_slice());
+        let report = tables.verify(|_, _, _| {});
+        assert!(report.mismatches >= 1);
+        let wrong = report
+            .examples
+            .iter()
+            .find(|m| m.position == position)
+            .expect("the changed position is named");
+        assert_eq!(wrong.stored.map(|p| p.distance), Some(5));
+        assert_eq!(
+            wrong.expected.map(|p| p.verdict),
+            Some(crate::Verdict::Draw)
+        );
+    }
+}
