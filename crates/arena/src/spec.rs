@@ -15,16 +15,20 @@
 //! | `patterns=off\|FILE` | no pattern weights, or those of a file (as `bashni learn fit` writes them) |
 //! | `reductions=on\|off` | late-move reductions of the search (default on), to measure them |
 //! | `hash=MB`, `threads=N` | engine table size (default 16) and search threads (default 1) |
+//! | `egtb=DIR` | endgame tables of Russian draughts from `DIR` (made by `bashni egtb build`), loaded once and shared by all games |
 //! | `name=TEXT` | the name in the records (default: the spec itself) |
 //!
 //! `exec:PROGRAM ARGS` is an external program speaking the project's engine protocol; this
 //! crate only recognises it ([`PlayerKind::External`]), the program that runs the match
 //! makes the player.
 
+use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
+use bashni_egtb::Tablebase;
 use bashni_engine::patterns::PatternWeights;
+
 use bashni_engine::{Level, Limits, Options, Weights};
 use bashni_rules::Variant;
 
@@ -55,6 +59,8 @@ pub enum PlayerKind {
         threads: usize,
         /// Whether late-move reductions are on.
         reductions: bool,
+        /// Endgame tables for the engine.
+        egtb: Option<TablesChoice>,
     },
     /// The 2-ply material baseline.
     Material2,
@@ -81,6 +87,28 @@ pub enum PatternsChoice {
     Off,
     /// Pattern weights read from a file (as `bashni learn fit` writes them).
     Given(Arc<PatternWeights>),
+}
+
+/// Endgame tables asked for by `egtb=DIR`: the directory as given and the tables loaded
+/// from it. Two choices are equal when they name the same directory.
+#[derive(Clone)]
+pub struct TablesChoice {
+    /// The directory.
+    pub dir: String,
+    /// The tables.
+    pub tables: Arc<Tablebase>,
+}
+
+impl PartialEq for TablesChoice {
+    fn eq(&self, other: &TablesChoice) -> bool {
+        self.dir == other.dir
+    }
+}
+
+impl fmt::Debug for TablesChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "TablesChoice({})", self.dir)
+    }
 }
 
 /// A player as given on the command line.
@@ -136,6 +164,7 @@ impl PlayerSpec {
         let mut threads = 1;
         let mut time_control = None;
         let mut builtin_setting = None;
+        let mut egtb = None;
         for item in text.split(',').map(str::trim) {
             if item.is_empty() {
                 continue;
@@ -209,6 +238,17 @@ impl PlayerSpec {
                         return Err(format!("`hash={value}`: give 1 to 65536 MB"));
                     }
                 }
+                ("egtb", Some(dir)) => {
+                    let tables = Tablebase::open(std::path::Path::new(dir))
+                        .map_err(|error| format!("`egtb={dir}`: {error}"))?;
+                    if tables.max_pieces() == 0 {
+                        return Err(format!("`egtb={dir}`: no endgame tables there"));
+                    }
+                    egtb = Some(TablesChoice {
+                        dir: dir.to_string(),
+                        tables: Arc::new(tables),
+                    });
+                }
                 ("threads", Some(value)) => {
                     threads = number(key, value)?;
                     if threads == 0 || threads > 256 {
@@ -217,7 +257,7 @@ impl PlayerSpec {
                 }
                 _ => {
                     return Err(format!(
-                        "unknown player setting `{item}` (expected material2, untuned, level=, depth=, nodes=, movetime=, time=, weights=, patterns=, reductions=on|off, hash=, threads=, name=, or exec:PROGRAM)"
+                        "unknown player setting `{item}` (expected material2, untuned, level=, depth=, nodes=, movetime=, time=, weights=, patterns=, reductions=on|off, hash=, threads=, egtb=, name=, or exec:PROGRAM)"
                     ));
                 }
             }
@@ -243,6 +283,7 @@ impl PlayerSpec {
                 hash_mb,
                 threads,
                 reductions,
+                egtb,
             }
         };
         Ok(PlayerSpec {
@@ -300,6 +341,7 @@ impl PlayerSpec {
                 hash_mb,
                 threads,
                 reductions,
+                egtb,
             } => {
                 let limits = Limits {
                     depth: own_depth.or(depth),
@@ -315,6 +357,7 @@ impl PlayerSpec {
                 };
                 let level = *level;
                 let reductions = *reductions;
+                let tables = egtb.as_ref().map(|choice| Arc::clone(&choice.tables));
                 let weights = (weights.is_some() || patterns.is_some()).then(|| {
                     let mut chosen = match weights {
                         None => Weights::tuned(variant),
@@ -335,6 +378,7 @@ impl PlayerSpec {
                         BuiltinPlayer::new(name.clone(), options.clone(), level, limits.clone());
                     player.weights = weights.clone();
                     player.engine.set_reductions(reductions);
+                    player.engine.set_tablebase(tables.as_ref().map(Arc::clone));
                     player.seed = seed;
                     Ok(Box::new(player) as Box<dyn Player + Send>)
                 }))
@@ -423,6 +467,34 @@ mod tests {
             panic!("weights from the file");
         };
         assert_eq!(weights.features[0], 90);
+
+        let error = parse("depth=3,egtb=/no/such/place").expect_err("no tables there");
+        assert!(error.starts_with("`egtb=/no/such/place`: "), "{error}");
+        let dir = std::env::temp_dir().join(format!("bashni-spec-egtb-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        bashni_egtb::build(&dir, 2, |_| {}).expect("the tables build");
+        let spec = parse(&format!("depth=3,egtb={}", dir.display())).expect("valid");
+        let PlayerKind::Builtin {
+            egtb: Some(choice), ..
+        } = &spec.kind
+        else {
+            panic!("tables expected");
+        };
+        assert_eq!(choice.tables.max_pieces(), 2);
+        let factory = spec
+            .factory(Variant::Russian, None, None, 1)
+            .expect("a builtin player");
+        let mut player = factory().expect("a player");
+        let position = bashni_rules::notation::parse_position(
+            Variant::Russian,
+            "White: c7 0; Black: h6 0; White to move",
+        )
+        .expect("a position");
+        let chosen = player
+            .choose(&bashni_rules::Game::new(position), None)
+            .expect("a choice");
+        assert_eq!(chosen.map(|m| m.to_string()), Some("c7-d8".to_string()));
+        let _ = std::fs::remove_dir_all(&dir);
 
         let spec = parse("exec:/usr/local/bin/engine --fast").expect("valid");
         assert_eq!(spec.name, "engine");

@@ -50,6 +50,9 @@ enum Command {
     /// Check and convert game records in PDN.
     #[command(subcommand)]
     Pdn(commands::pdn::Command),
+    /// Endgame databases of Russian draughts: build, verify, probe.
+    #[command(subcommand)]
+    Egtb(commands::egtb::Command),
 }
 
 fn main() -> ExitCode {
@@ -68,6 +71,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => commands::serve::run(&args),
         Command::Diagram(args) => commands::diagram::run(&args),
         Command::Play(args) => commands::play::run(&args),
+        Command::Egtb(command) => commands::egtb::run(&command),
     };
     match outcome {
         Ok(code) => code,

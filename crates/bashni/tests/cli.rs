@@ -230,3 +230,71 @@ fn moves_skips_a_line_too_long_without_echoing_it_and_goes_on() {
         "{answer}"
     );
 }
+
+#[test]
+fn egtb_builds_verifies_and_probes() {
+    let dir = std::env::temp_dir().join(format!("bashni-cli-egtb-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let dir_text = dir.to_str().expect("a UTF-8 path");
+
+    let output = bashni(&["egtb", "build", "--pieces", "3", "--dir", dir_text], "");
+    assert!(output.status.success(), "{output:?}");
+    let text = stdout(&output);
+    let kings = text
+        .lines()
+        .find(|l| l.starts_with("WW-B "))
+        .expect("a line for two kings against one");
+    let numbers: Vec<u64> = kings
+        .split_whitespace()
+        .skip(1)
+        .take(4)
+        .map(|n| n.parse().expect("a count"))
+        .collect();
+    assert_eq!(numbers[0], numbers[1] + numbers[2] + numbers[3], "{kings}");
+    assert!(kings.ends_with("built"), "{kings}");
+    assert!(text.contains("16 slices"), "{text}");
+    // Again: every slice is kept.
+    let again = stdout(&bashni(
+        &["egtb", "build", "--pieces", "3", "--dir", dir_text],
+        "",
+    ));
+    assert!(
+        again.lines().filter(|l| l.ends_with("kept")).count() == 16,
+        "{again}"
+    );
+
+    let output = bashni(&["egtb", "verify", "--dir", dir_text], "");
+    assert!(output.status.success());
+    assert!(stdout(&output).contains("positions checked, 0 wrong"));
+
+    let output = bashni(
+        &[
+            "egtb",
+            "probe",
+            "--dir",
+            dir_text,
+            "White: c7 0; Black: h6 0; White to move",
+        ],
+        "",
+    );
+    assert!(output.status.success());
+    let text = stdout(&output);
+    assert!(text.contains("result: win in 3 plies for White"), "{text}");
+    assert!(text.contains("best move: c7-d8"), "{text}");
+
+    let output = bashni(&["egtb", "probe", "--dir", dir_text, "start"], "");
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stdout(&output).contains("not covered"));
+
+    let file = dir.join("russian-0201.egtb");
+    let bytes = std::fs::read(&file).expect("readable");
+    std::fs::write(&file, &bytes[..bytes.len() - 3]).expect("written");
+    let output = bashni(&["egtb", "verify", "--dir", dir_text], "");
+    assert_eq!(output.status.code(), Some(2));
+    let error = String::from_utf8_lossy(&output.stderr).to_string();
+    assert!(
+        error.contains("russian-0201.egtb") && error.contains("truncated"),
+        "{error}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

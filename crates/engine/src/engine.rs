@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use bashni_egtb::{Probe, Tablebase, Verdict};
 use bashni_rules::{Game, Move, Position, Variant};
 
 use crate::eval::Weights;
@@ -82,6 +83,7 @@ pub struct Engine {
     options: Options,
     weights: [Weights; 2],
     reductions: bool,
+    tablebase: Option<Arc<Tablebase>>,
 }
 
 fn variant_slot(variant: Variant) -> usize {
@@ -102,7 +104,20 @@ impl Engine {
             ],
             options,
             reductions: true,
+            tablebase: None,
         }
+    }
+
+    /// Uses endgame databases of Russian draughts from now on (`None`: none). In a covered
+    /// position the engine plays the tables' move without searching; in the search, covered
+    /// positions take their value from the tables.
+    pub fn set_tablebase(&mut self, tablebase: Option<Arc<Tablebase>>) {
+        self.tablebase = tablebase;
+    }
+
+    /// The endgame databases in use, if any.
+    pub fn tablebase(&self) -> Option<&Arc<Tablebase>> {
+        self.tablebase.as_ref()
     }
 
     /// The options in use.
@@ -169,6 +184,12 @@ impl Engine {
         mut on_info: impl FnMut(&Info),
     ) -> SearchResult {
         let started = Instant::now();
+        if let Some(result) = self.table_result(position, multipv, started) {
+            for info in &result.lines {
+                on_info(info);
+            }
+            return result;
+        }
         self.table.new_search();
         let (soft, hard) = time_budget(limits);
         let shared = Shared {
@@ -180,6 +201,7 @@ impl Engine {
             // A deadline too far to be represented is no deadline.
             deadline: hard.and_then(|h| started.checked_add(h)),
             reductions: self.reductions,
+            tablebase: self.tablebase.clone(),
         };
         let weights = &self.weights[variant_slot(position.variant())];
         let mut root_moves: Vec<Move> = position.legal_moves().iter().copied().collect();
@@ -349,6 +371,69 @@ fn search_aspirated(
         } else {
             return Some(line);
         }
+    }
+}
+
+impl Engine {
+    /// The answer of the endgame databases for a covered `position` with a move: its best
+    /// `multipv` moves by the tables, each with the line of perfect play after it. `None`
+    /// when no tables cover the position.
+    fn table_result(
+        &self,
+        position: &Position,
+        multipv: usize,
+        started: Instant,
+    ) -> Option<SearchResult> {
+        let tables = self.tablebase.as_ref()?;
+        let ranked = tables.ranked_moves(position)?;
+        let first = ranked.first()?.0;
+        let time = started.elapsed();
+        let lines: Vec<Info> = ranked
+            .iter()
+            .take(multipv.clamp(1, ranked.len()))
+            .enumerate()
+            .map(|(i, (mv, after))| {
+                let mut pv = vec![*mv];
+                let mut line_position = position.after(mv);
+                while pv.len() < TABLE_LINE
+                    && let Some(next) = tables.best_move(&line_position)
+                {
+                    pv.push(next);
+                    line_position = line_position.after(&next);
+                }
+                Info {
+                    depth: 1,
+                    seldepth: pv.len() as u32,
+                    multipv: i + 1,
+                    score: mover_score(*after),
+                    nodes: 0,
+                    nps: 0,
+                    time,
+                    pv,
+                }
+            })
+            .collect();
+        Some(SearchResult {
+            best: Some(first),
+            score: lines.first().map_or(Score::Value(0), |i| i.score),
+            depth: 1,
+            nodes: 0,
+            time,
+            lines,
+        })
+    }
+}
+
+/// The most moves of a line of perfect play that a table answer gives.
+const TABLE_LINE: usize = 24;
+
+/// The score of a move for the side that makes it, from the tables' value of the position it
+/// leads to (for the opponent).
+fn mover_score(after: Probe) -> Score {
+    match after.verdict {
+        Verdict::Loss => Score::WinIn(after.distance + 1),
+        Verdict::Win => Score::LossIn(after.distance + 1),
+        Verdict::Draw => Score::Value(0),
     }
 }
 

@@ -86,7 +86,9 @@ const fn places() -> [[Places; 64]; 2] {
                             while yy < y0 + 4 {
                                 let mut xx = x0;
                                 while xx < x0 + 4 {
-                                    if (xx + yy).is_multiple_of(2) && (yy < r || (yy == r && xx < f)) {
+                                    if (xx + yy).is_multiple_of(2)
+                                        && (yy < r || (yy == r && xx < f))
+                                    {
                                         place += 1;
                                     }
                                     xx += 1;

@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use bashni_egtb::{Probe, Verdict};
 use bashni_rules::Color;
 
 /// A score from the point of view of the side to move. One man is worth about 100.
@@ -15,6 +16,22 @@ pub const WIN_BOUND: Value = WIN - 1_000;
 pub const INFINITE: Value = WIN + 1;
 /// The score of a drawn position.
 pub const DRAW: Value = 0;
+/// The score of a position the endgame tables call won at once; a win in `d` plies by the
+/// tables is `TABLE_WIN - d`. Below every win the search finds itself, and far above every
+/// evaluation, so that the search goes for a won ending and, among them, the shortest.
+pub const TABLE_WIN: Value = WIN_BOUND - 1;
+
+/// The score of a position the endgame tables cover, for the side to move. It does not
+/// depend on how deep in the search the position is, so the transposition table keeps it
+/// as it is.
+pub fn table_value(probe: Probe) -> Value {
+    let distance = probe.distance as Value;
+    match probe.verdict {
+        Verdict::Win => TABLE_WIN - distance,
+        Verdict::Loss => -TABLE_WIN + distance,
+        Verdict::Draw => DRAW,
+    }
+}
 
 /// A score as people read it: an evaluation, or a win or loss in so many moves.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

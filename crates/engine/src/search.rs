@@ -9,12 +9,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
+use bashni_egtb::Tablebase;
 use bashni_rules::{DrawCounts, Move, MoveList, Position};
 
 use crate::eval::{Weights, evaluate};
 use crate::limits::StopToken;
 use crate::past::Past;
-use crate::score::{DRAW, INFINITE, Value, WIN, WIN_BOUND};
+use crate::score::{DRAW, INFINITE, Value, WIN, WIN_BOUND, table_value};
 use crate::tt::{Bound, Entry, TranspositionTable, find, fingerprint};
 
 /// The deepest ply the search goes to, captures included.
@@ -41,6 +42,8 @@ pub struct Shared {
     pub deadline: Option<Instant>,
     /// Whether late quiet moves are first searched one ply shallower.
     pub reductions: bool,
+    /// Endgame databases whose values replace the search where they cover a position.
+    pub tablebase: Option<Arc<Tablebase>>,
 }
 
 impl Shared {
@@ -241,6 +244,13 @@ impl<'a> Searcher<'a> {
         let hash = position.hash();
         if self.is_draw(position, hash) {
             return DRAW;
+        }
+        // A Russian ending the tables cover is worth what they say (the draw counts of the
+        // rulebook were applied just above; the tables know nothing of them).
+        if let Some(tables) = &self.shared.tablebase
+            && let Some(probe) = tables.probe(position)
+        {
+            return table_value(probe);
         }
         let mut moves = MoveList::new();
         position.generate_moves(&mut moves);

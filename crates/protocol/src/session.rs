@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver};
 use std::thread::JoinHandle;
 
+use bashni_egtb::Tablebase;
 use bashni_engine::rng::Rng;
 use bashni_engine::{Clock, Engine, Info, Level, Limits, Options, Past, SearchResult, StopToken};
 use bashni_rules::notation::{parse_move, read_position};
@@ -121,6 +122,8 @@ pub struct Session {
     output: Output,
     /// Varies the choices of the weaker levels from search to search.
     seeds: Rng,
+    /// The endgame databases set by the `egtb` parameter, with their directory as given.
+    egtb: Option<(String, Arc<Tablebase>)>,
 }
 
 impl Session {
@@ -139,6 +142,7 @@ impl Session {
             search: None,
             output: Arc::new(output),
             seeds: Rng::new(seed),
+            egtb: None,
         }
     }
 
@@ -293,7 +297,42 @@ impl Session {
                     .arg("max", max),
             );
         }
+        self.say(
+            &Line::new("param")
+                .arg("name", "egtb")
+                .arg(
+                    "value",
+                    self.egtb.as_ref().map_or("", |(dir, _)| dir.as_str()),
+                )
+                .arg("type", "string"),
+        );
         self.say(&Line::new("wait"));
+    }
+
+    /// A new engine with the session's options and endgame databases.
+    fn new_engine(&self) -> Engine {
+        let mut engine = Engine::new(self.options.clone());
+        engine.set_tablebase(self.egtb.as_ref().map(|(_, tables)| Arc::clone(tables)));
+        engine
+    }
+
+    /// `set-param name=egtb value=DIR`: loads the endgame databases of `DIR`, or drops them
+    /// for an empty value.
+    fn set_egtb(&mut self, dir: &str) -> Result<(), String> {
+        let egtb = if dir.is_empty() {
+            None
+        } else {
+            let tables = Tablebase::open(std::path::Path::new(dir))
+                .map_err(|error| format!("egtb: {error}"))?;
+            if tables.max_pieces() == 0 {
+                return Err(format!("egtb: {} holds no endgame tables", shown(dir)));
+            }
+            Some((dir.to_string(), Arc::new(tables)))
+        };
+        let tables = egtb.as_ref().map(|(_, tables)| Arc::clone(tables));
+        self.idle_engine()?.set_tablebase(tables);
+        self.egtb = egtb;
+        Ok(())
     }
 
     /// The engine, if no search holds it.
@@ -301,10 +340,10 @@ impl Session {
         if self.search.is_some() {
             return Err(BUSY.to_string());
         }
-        let options = &self.options;
-        Ok(self
-            .engine
-            .get_or_insert_with(|| Engine::new(options.clone())))
+        if self.engine.is_none() {
+            self.engine = Some(self.new_engine());
+        }
+        self.engine.as_mut().ok_or_else(|| BUSY.to_string())
     }
 
     fn set_param(&mut self, line: &Line) -> Result<(), String> {
@@ -314,6 +353,9 @@ impl Session {
         if name == "variant" {
             self.variant = Variant::parse(value).ok_or_else(|| unknown_variant(value))?;
             return Ok(());
+        }
+        if name == "egtb" {
+            return self.set_egtb(value);
         }
         let (_, min, max) = NUMBER_PARAMS
             .into_iter()
@@ -385,7 +427,7 @@ impl Session {
             .with_stop(stop.clone());
         let engine = match self.engine.take() {
             Some(engine) => engine,
-            None => Engine::new(self.options.clone()),
+            None => self.new_engine(),
         };
         let job = Job {
             game,
@@ -451,12 +493,7 @@ impl Session {
         if let Some(search) = self.search.take() {
             // The thread catches the search's panics, so it always hands the engine back;
             // should it not, a new engine takes its place.
-            self.engine = Some(
-                search
-                    .thread
-                    .join()
-                    .unwrap_or_else(|_| Engine::new(self.options.clone())),
-            );
+            self.engine = Some(search.thread.join().unwrap_or_else(|_| self.new_engine()));
         }
     }
 }

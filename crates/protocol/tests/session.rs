@@ -115,7 +115,10 @@ fn full_conversation() {
     assert_eq!(hub.last().map(String::as_str), Some("wait"));
     let params: Vec<Line> = hub[1..hub.len() - 1].iter().map(|l| parse(l)).collect();
     let names: Vec<&str> = params.iter().filter_map(|p| p.get("name")).collect();
-    assert_eq!(names, ["variant", "hash", "threads", "multipv", "level"]);
+    assert_eq!(
+        names,
+        ["variant", "hash", "threads", "multipv", "level", "egtb"]
+    );
     assert!(params.iter().all(|p| p.command() == "param"));
     assert_eq!(
         hub[1],
@@ -699,4 +702,53 @@ fn a_line_handed_over_whole_is_refused_when_too_long() {
     gui.answers("level depth=2");
     let (_, done) = gui.search("go think");
     done_move(&done, &Position::start(Variant::Bashni));
+}
+
+#[test]
+fn the_egtb_parameter_loads_endgame_tables_and_plays_by_them() {
+    let dir = std::env::temp_dir().join(format!("bashni-session-egtb-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    bashni_egtb::build(&dir, 2, |_| {}).expect("the tables build");
+    let dir_text = dir.to_str().expect("a UTF-8 path").to_string();
+    let mut gui = Gui::new();
+    assert!(
+        gui.answers("hub")
+            .contains(&r#"param name=egtb value="" type=string"#.to_string())
+    );
+    assert_error(
+        &gui.answers("set-param name=egtb value=/no/such/place"),
+        "egtb: /no/such/place",
+    );
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).expect("a directory");
+    assert_error(
+        &gui.answers(&format!("set-param name=egtb value={}", empty.display())),
+        "holds no endgame tables",
+    );
+    assert_eq!(
+        gui.answers(&format!("set-param name=egtb value={dir_text}")),
+        Vec::<String>::new()
+    );
+    assert!(
+        gui.answers("hub")
+            .contains(&format!("param name=egtb value={dir_text} type=string"))
+    );
+    // A king against a man: the tables' fastest win, found without a search.
+    let text = "White: c7 0; Black: h6 0; White to move";
+    let position = parse_position(Variant::Russian, text).expect("a position");
+    gui.send(&format!("pos variant=russian pos=\"{text}\""));
+    gui.send("level depth=2");
+    let (infos, done) = gui.search("go think");
+    assert_eq!(done_move(&done, &position), "c7-d8");
+    assert_eq!(infos.last().and_then(|i| i.nodes), Some(0));
+    assert_eq!(
+        gui.answers("set-param name=egtb value=\"\""),
+        Vec::<String>::new()
+    );
+    let (infos, _) = gui.search("go think");
+    assert!(
+        infos.last().and_then(|i| i.nodes).is_some_and(|n| n > 0),
+        "searched again"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

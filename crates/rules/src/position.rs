@@ -225,6 +225,52 @@ impl Position {
         Ok(position)
     }
 
+    /// A position of Russian draughts given by the squares of White's pieces, of Black's
+    /// pieces and of the kings among them: the same checks and the same position as
+    /// [`Position::from_setup`] with single pieces, without going through all the squares
+    /// (for programs that make many positions, such as endgame tables).
+    pub fn russian(
+        white: Bitboard,
+        black: Bitboard,
+        kings: Bitboard,
+        side_to_move: Color,
+    ) -> Result<Position, PositionError> {
+        let white = Bitboard(white.0 & Bitboard::ALL.0);
+        let black = Bitboard(black.0 & Bitboard::ALL.0);
+        let kings = Bitboard(kings.0 & (white.0 | black.0));
+        if let Some(square) = Bitboard(white.0 & black.0).squares().next() {
+            return Err(PositionError::TowerInRussian(square));
+        }
+        let count = white.count() + black.count();
+        if count > 2 * CHECKERS_PER_SIDE {
+            return Err(PositionError::TooManyPieces(count));
+        }
+        let white_men = white.0 & !kings.0 & Position::crowning_rank(Color::White).0;
+        let black_men = black.0 & !kings.0 & Position::crowning_rank(Color::Black).0;
+        if let Some(square) = Bitboard(white_men | black_men).squares().next() {
+            return Err(PositionError::UncrownedMan(square));
+        }
+        let mut position = Position {
+            variant: Variant::Russian,
+            side: side_to_move,
+            owners: [white, black],
+            kings,
+            towers: [Tower::EMPTY; SQUARE_SLOTS],
+            hash: side_key(side_to_move),
+        };
+        for (color, pieces) in [(Color::White, white), (Color::Black, black)] {
+            for square in pieces.squares() {
+                let tower = Tower::single(Checker {
+                    color,
+                    king: kings.has(square),
+                });
+                position.towers[square.index()] = tower;
+                position.hash ^= tower_key(square, tower);
+            }
+        }
+        Ok(position)
+    }
+
     /// The unchecked placement of this position.
     pub fn to_setup(&self) -> Setup {
         Setup {
@@ -593,5 +639,41 @@ mod tests {
         black.side_to_move = Color::Black;
         let black = Position::from_setup(Variant::Bashni, &black).expect("legal");
         assert_ne!(a.hash(), black.hash());
+    }
+    #[test]
+    fn russian_positions_from_bitboards_match_the_setup() {
+        let bits = |names: &[&str]| {
+            names
+                .iter()
+                .fold(Bitboard::EMPTY, |b, n| Bitboard(b.0 | square(n).bit().0))
+        };
+        let white = bits(&["a1", "c3", "h8"]);
+        let black = bits(&["b6", "d8", "g1"]);
+        let kings = bits(&["h8", "g1", "a1"]);
+        let mut setup = Setup::default();
+        for (color, pieces) in [(Color::White, white), (Color::Black, black)] {
+            for at in pieces.squares() {
+                let piece = Checker {
+                    color,
+                    king: kings.has(at),
+                };
+                setup.put(at, Tower::single(piece));
+            }
+        }
+        for side in [Color::White, Color::Black] {
+            setup.side_to_move = side;
+            let made = Position::russian(white, black, kings, side);
+            assert_eq!(made, Position::from_setup(Variant::Russian, &setup));
+            let made = made.expect("legal");
+            assert_eq!(made.recompute_hash(), made.hash());
+        }
+        assert_eq!(
+            Position::russian(white, bits(&["c3"]), kings, Color::White),
+            Err(PositionError::TowerInRussian(square("c3")))
+        );
+        assert_eq!(
+            Position::russian(bits(&["b8"]), black, kings, Color::White),
+            Err(PositionError::UncrownedMan(square("b8")))
+        );
     }
 }

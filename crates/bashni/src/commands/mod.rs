@@ -3,6 +3,7 @@
 pub mod analyse;
 pub mod bench;
 pub mod diagram;
+pub mod egtb;
 pub mod engine;
 pub mod learn;
 pub mod matchplay;

@@ -1,0 +1,347 @@
+//! The tables in memory: loading, probing, choosing moves and checking.
+
+use std::fs;
+use std::path::Path;
+
+use bashni_rules::{Color, Move, MoveList, Position, Variant};
+
+use crate::file::{EgtbError, read_slice, signature_of_name};
+use crate::index::{Layout, Placement, Signature};
+use crate::value::{self, NO_POSITION, Probe, from_successors, preference};
+
+/// The values of one signature.
+pub(crate) struct Slice {
+    pub layout: Layout,
+    pub values: Box<[u8]>,
+}
+
+/// How many positions of a slice are won, drawn and lost for the side to move.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Counts {
+    /// Won for the side to move.
+    pub wins: u64,
+    /// Drawn.
+    pub draws: u64,
+    /// Lost for the side to move.
+    pub losses: u64,
+    /// The longest win or loss, in plies.
+    pub longest: u32,
+}
+
+impl Counts {
+    /// All positions counted.
+    pub fn positions(&self) -> u64 {
+        self.wins + self.draws + self.losses
+    }
+
+    pub(crate) fn of(values: &[u8]) -> Counts {
+        let mut tally = [0u64; 256];
+        for &byte in values {
+            tally[usize::from(byte)] += 1;
+        }
+        let mut counts = Counts::default();
+        for (byte, &n) in tally.iter().enumerate() {
+            match Probe::from_byte(byte as u8) {
+                None => {}
+                Some(probe) => {
+                    match probe.verdict {
+                        value::Verdict::Win => counts.wins += n,
+                        value::Verdict::Draw => counts.draws += n,
+                        value::Verdict::Loss => counts.losses += n,
+                    }
+                    if n > 0 {
+                        counts.longest = counts.longest.max(probe.distance);
+                    }
+                }
+            }
+        }
+        counts
+    }
+}
+
+/// A position whose stored value is not what its moves imply.
+#[derive(Clone, Debug)]
+pub struct Mismatch {
+    /// The position.
+    pub position: Position,
+    /// What is stored (`None`: the slot says no position).
+    pub stored: Option<Probe>,
+    /// What the moves imply (`None`: a move leads where no table is).
+    pub expected: Option<Probe>,
+}
+
+/// What [`Tablebase::verify`] found.
+#[derive(Clone, Debug, Default)]
+pub struct VerifyReport {
+    /// Positions checked.
+    pub checked: u64,
+    /// Positions whose value is wrong, and slots wrongly marked as no position.
+    pub mismatches: u64,
+    /// The first few mismatches.
+    pub examples: Vec<Mismatch>,
+}
+
+/// How many mismatches a report keeps as examples.
+const EXAMPLES: usize = 10;
+
+/// Endgame databases of Russian draughts: for every covered material, the result and the
+/// distance to the end of every position.
+pub struct Tablebase {
+    slices: Vec<Option<Slice>>,
+    max_pieces: u32,
+}
+
+impl Default for Tablebase {
+    fn default() -> Tablebase {
+        Tablebase::new()
+    }
+}
+
+impl Tablebase {
+    /// Tables that cover nothing yet.
+    pub fn new() -> Tablebase {
+        Tablebase {
+            slices: (0..Signature::KEYS).map(|_| None).collect(),
+            max_pieces: 0,
+        }
+    }
+
+    /// Loads every slice stored in `dir` (files `russian-*.egtb`; other files are left
+    /// alone). A bad file is an error naming it; a directory without slices gives tables that
+    /// cover nothing.
+    pub fn open(dir: &Path) -> Result<Tablebase, EgtbError> {
+        let io = |error| EgtbError::Io {
+            path: dir.to_path_buf(),
+            error,
+        };
+        let mut tables = Tablebase::new();
+        let mut names: Vec<_> = fs::read_dir(dir)
+            .map_err(io)?
+            .filter_map(|entry| entry.ok())
+            .filter_map(|entry| entry.file_name().to_str().map(String::from))
+            .filter(|name| signature_of_name(name).is_some())
+            .collect();
+        names.sort();
+        for name in names {
+            let (signature, values) = read_slice(&dir.join(&name))?;
+            tables.insert(signature, values);
+        }
+        Ok(tables)
+    }
+
+    /// Adds or replaces the values of a slice.
+    pub(crate) fn insert(&mut self, signature: Signature, values: Box<[u8]>) {
+        self.max_pieces = self.max_pieces.max(signature.pieces());
+        self.slices[signature.key()] = Some(Slice {
+            layout: Layout::new(signature),
+            values,
+        });
+    }
+
+    /// Takes a slice out again (one that failed its check).
+    pub(crate) fn remove(&mut self, signature: Signature) {
+        self.slices[signature.key()] = None;
+    }
+
+    /// The signatures held, in building order.
+    pub fn signatures(&self) -> Vec<Signature> {
+        Signature::all_up_to(self.max_pieces)
+            .into_iter()
+            .filter(|s| self.has(*s))
+            .collect()
+    }
+
+    /// Whether the slice of `signature` is held.
+    pub fn has(&self, signature: Signature) -> bool {
+        signature.fits() && self.slices[signature.key()].is_some()
+    }
+
+    /// The most pieces of any slice held (0 when none is).
+    pub fn max_pieces(&self) -> u32 {
+        self.max_pieces
+    }
+
+    /// The counts of wins, draws and losses of a slice held.
+    pub fn counts(&self, signature: Signature) -> Option<Counts> {
+        self.slice(signature).map(|slice| Counts::of(&slice.values))
+    }
+
+    /// How many bytes the values of the slices take in memory.
+    pub fn memory(&self) -> u64 {
+        self.slices
+            .iter()
+            .flatten()
+            .map(|slice| slice.values.len() as u64)
+            .sum()
+    }
+
+    fn slice(&self, signature: Signature) -> Option<&Slice> {
+        if signature.fits() {
+            self.slices[signature.key()].as_ref()
+        } else {
+            None
+        }
+    }
+
+    /// The result and distance of `position`, if it is a position of Russian draughts whose
+    /// material the tables cover. A position where one side has no pieces is no covered
+    /// position (the game is over). The result ignores the drawing counts of the rulebook
+    /// (6.1.8): it is what the board alone allows.
+    pub fn probe(&self, position: &Position) -> Option<Probe> {
+        if position.variant() != Variant::Russian
+            || position.occupied().count() > self.max_pieces
+            || position.owned_by(Color::White).is_empty()
+            || position.owned_by(Color::Black).is_empty()
+        {
+            return None;
+        }
+        self.byte(position).and_then(Probe::from_byte)
+    }
+
+    /// The stored byte of a Russian position: a loss at once when the side to move has no
+    /// pieces, `None` when the slice is not held.
+    pub(crate) fn byte(&self, position: &Position) -> Option<u8> {
+        if position.owned_by(position.side_to_move()).is_empty() {
+            return Some(value::loss_in(0));
+        }
+        let slice = self.slice(Signature::of(position))?;
+        let index = slice.layout.index(&Placement::of(position));
+        slice.values.get(index as usize).copied()
+    }
+
+    /// The legal moves of a covered `position`, best first by the tables, each with the
+    /// value of the position it leads to (for the opponent, who moves there). Among moves
+    /// of equal value the order of the notation decides. `None` if the position or one of
+    /// its successors is not covered.
+    pub fn ranked_moves(&self, position: &Position) -> Option<Vec<(Move, Probe)>> {
+        self.probe(position)?;
+        let mut moves: Vec<(Move, u8)> = Vec::new();
+        for mv in position.legal_moves().iter() {
+            let byte = self.byte(&position.after(mv))?;
+            moves.push((*mv, byte));
+        }
+        moves.sort_by(|a, b| {
+            preference(b.1)
+                .cmp(&preference(a.1))
+                .then_with(|| a.0.cmp_by_text(&b.0))
+        });
+        moves
+            .into_iter()
+            .map(|(mv, byte)| Probe::from_byte(byte).map(|probe| (mv, probe)))
+            .collect()
+    }
+
+    /// The move perfect play chooses in a covered `position`: when winning, towards the
+    /// fastest win; when losing, towards the slowest loss; else a move that keeps the draw.
+    /// `None` when the position is not covered or has no move.
+    pub fn best_move(&self, position: &Position) -> Option<Move> {
+        self.ranked_moves(position)?.first().map(|(mv, _)| *mv)
+    }
+
+    /// The value that `position`'s moves imply, from the stored values of its successors;
+    /// `None` if one of them is not covered.
+    fn implied(&self, position: &Position, moves: &mut MoveList) -> Option<u8> {
+        position.generate_moves(moves);
+        let mut successors = Vec::with_capacity(moves.len());
+        for mv in moves.iter() {
+            successors.push(self.byte(&position.after(mv))?);
+        }
+        Some(from_successors(successors))
+    }
+
+    /// Checks every slot of one slice against the values its moves imply.
+    pub(crate) fn verify_slice(
+        &self,
+        signature: Signature,
+        report: &mut VerifyReport,
+        progress: &mut dyn FnMut(u64, u64),
+    ) {
+        let Some(slice) = self.slice(signature) else {
+            return;
+        };
+        let total = slice.values.len() as u64;
+        let mut moves = MoveList::new();
+        for (index, &stored) in slice.values.iter().enumerate() {
+            if index & 0xFFFF == 0 {
+                progress(index as u64, total);
+            }
+            let position = slice
+                .layout
+                .placement(index as u64)
+                .and_then(|p| p.position());
+            let Some(position) = position else {
+                if stored != NO_POSITION {
+                    report.mismatches += 1;
+                }
+                continue;
+            };
+            report.checked += 1;
+            let expected = self.implied(&position, &mut moves);
+            if expected != Some(stored) {
+                report.mismatches += 1;
+                if report.examples.len() < EXAMPLES {
+                    report.examples.push(Mismatch {
+                        position,
+                        stored: Probe::from_byte(stored),
+                        expected: expected.and_then(Probe::from_byte),
+                    });
+                }
+            }
+        }
+        progress(total, total);
+    }
+
+    /// Checks every stored position: its value and distance must be what the values of the
+    /// positions its moves lead to imply. `progress` hears each slice's signature with the
+    /// slots done and the slots in all.
+    pub fn verify(&self, mut progress: impl FnMut(Signature, u64, u64)) -> VerifyReport {
+        let mut report = VerifyReport::default();
+        for signature in self.signatures() {
+            self.verify_slice(signature, &mut report, &mut |done, total| {
+                progress(signature, done, total)
+            });
+        }
+        report
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::build::build;
+    use crate::value::{DRAW, win_in};
+    use bashni_rules::notation::parse_position;
+
+    #[test]
+    fn verify_finds_a_changed_value() {
+        let dir = std::env::temp_dir().join(format!("bashni-egtb-verify-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        build(&dir, 2, |_| {}).expect("built");
+        let mut tables = Tablebase::open(&dir).expect("loaded");
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(tables.verify(|_, _, _| {}).mismatches, 0);
+
+        // A drawn king ending said to be won.
+        let text = "White: c1 1; Black: h8 1; White to move";
+        let position = parse_position(Variant::Russian, text).expect("a position");
+        let signature = Signature::of(&position);
+        let index = Layout::new(signature).index(&Placement::of(&position)) as usize;
+        let slice = tables.slice(signature).expect("held");
+        let mut values = slice.values.to_vec();
+        assert_eq!(values[index], DRAW);
+        values[index] = win_in(5);
+        tables.insert(signature, values.into_boxed_slice());
+        let report = tables.verify(|_, _, _| {});
+        assert!(report.mismatches >= 1);
+        let wrong = report
+            .examples
+            .iter()
+            .find(|m| m.position == position)
+            .expect("the changed position is named");
+        assert_eq!(wrong.stored.map(|p| p.distance), Some(5));
+        assert_eq!(
+            wrong.expected.map(|p| p.verdict),
+            Some(crate::Verdict::Draw)
+        );
+    }
+}
