@@ -1,4 +1,4 @@
-//! Keeps the lines of a `find_tactics` file whose move a depth-7 search finds and a depth-10
+//! Keeps the lines of a `find_tactics` file whose move a depth-8 search finds and a depth-10
 //! search confirms with a margin of 100: the criteria of `tests/tactics.rs`.
 use bashni_engine::Past;
 use bashni_engine::{Engine, Limits, Options};
@@ -16,7 +16,7 @@ fn main() {
             hash_mb: 16,
             ..Options::default()
         });
-        let shallow = engine.search(&position, &Past::default(), &Limits::depth(7), |_| {});
+        let shallow = engine.search(&position, &Past::default(), &Limits::depth(8), |_| {});
         let engine = Engine::new(Options {
             hash_mb: 16,
             ..Options::default()

@@ -81,7 +81,7 @@ fn the_engine_finds_the_winning_moves() {
     for &(variant, text, answer, theme) in TACTICS {
         let position = parse_position(variant, text).expect("test position");
         let expected = parse_move(&position, answer).expect("the answer is legal");
-        let found = solve(&position, 7);
+        let found = solve(&position, 8);
         if !found.same_result(&expected, variant) {
             failures.push(format!("{theme}: {text}: found {found}, expected {answer}"));
         }
