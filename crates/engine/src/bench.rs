@@ -147,33 +147,8 @@ pub fn position(variant: Variant, text: &str) -> Position {
 }
 
 /// Searches every bench position to `depth`, reporting each as it finishes.
-pub fn run(depth: u32, mut on_line: impl FnMut(&BenchLine)) -> Vec<BenchLine> {
-    let engine = Engine::new(Options {
-        hash_mb: 16,
-        threads: 1,
-        multipv: 1,
-    });
-    let mut lines = Vec::new();
-    for &(variant, text) in POSITIONS {
-        engine.new_game();
-        let started = Instant::now();
-        let result = engine.search(
-            &position(variant, text),
-            &Past::default(),
-            &Limits::depth(depth),
-            |_| {},
-        );
-        let line = BenchLine {
-            variant,
-            position: text.to_string(),
-            nodes: result.nodes,
-            depth: result.depth,
-            time: started.elapsed(),
-        };
-        on_line(&line);
-        lines.push(line);
-    }
-    lines
+pub fn run(depth: u32, on_line: impl FnMut(&BenchLine)) -> Vec<BenchLine> {
+    search_each(POSITIONS, &Limits::depth(depth), on_line)
 }
 
 /// Searches each of `positions` (the starts and [`MIDDLEGAMES`] by default) for `time`, one
@@ -181,6 +156,15 @@ pub fn run(depth: u32, mut on_line: impl FnMut(&BenchLine)) -> Vec<BenchLine> {
 pub fn run_timed(
     time: Duration,
     positions: &[(Variant, &str)],
+    on_line: impl FnMut(&BenchLine),
+) -> Vec<BenchLine> {
+    search_each(positions, &Limits::movetime(time), on_line)
+}
+
+/// Searches each position within `limits`, one thread and a fresh table each.
+fn search_each(
+    positions: &[(Variant, &str)],
+    limits: &Limits,
     mut on_line: impl FnMut(&BenchLine),
 ) -> Vec<BenchLine> {
     let engine = Engine::new(Options {
@@ -192,12 +176,7 @@ pub fn run_timed(
     for &(variant, text) in positions {
         engine.new_game();
         let started = Instant::now();
-        let result = engine.search(
-            &position(variant, text),
-            &Past::default(),
-            &Limits::movetime(time),
-            |_| {},
-        );
+        let result = engine.search(&position(variant, text), &Past::default(), limits, |_| {});
         let line = BenchLine {
             variant,
             position: text.to_string(),

@@ -32,7 +32,7 @@ use bashni_engine::patterns::{
 use bashni_engine::rng::Rng;
 use bashni_engine::{Engine, Limits, Options, Value, Weights};
 use bashni_rules::notation::{parse_position, write_position};
-use bashni_rules::{Color, Game, GameResult, Variant};
+use bashni_rules::{Color, Variant};
 
 /// How the data games are played.
 #[derive(Clone, Debug)]
@@ -291,27 +291,13 @@ fn play_data_game(
     index: usize,
     config: &DataConfig,
 ) -> (String, usize) {
-    let mut rng = Rng::starting_at(crate::game_seed(config.seed, index));
-    let mut game = Game::start(variant);
-    game.set_automatic_draws(true);
-    engine.new_game();
-    while !game.is_over() && game.ply() < config.max_plies {
-        let moves = game.legal_moves();
-        let chosen = if game.ply() < config.random_plies {
-            moves.get(rng.scaled_below(moves.len())).copied()
-        } else {
-            engine.search_game(&game, &config.limits, |_| {}).best
-        };
-        let Some(chosen) = chosen else { break };
-        if game.play(&chosen).is_err() {
-            break;
-        }
+    let (game, result) = crate::SelfPlay {
+        seed: config.seed,
+        limits: &config.limits,
+        random_plies: config.random_plies,
+        max_plies: config.max_plies,
     }
-    let result = match game.outcome().map(|o| o.result) {
-        Some(GameResult::WhiteWins) => 1.0,
-        Some(GameResult::BlackWins) => 0.0,
-        Some(GameResult::Draw) | None => 0.5,
-    };
+    .play(engine, variant, index);
     let result = result_text(result);
     let played = game.moves().len();
     let mut block = String::new();

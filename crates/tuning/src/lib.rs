@@ -388,7 +388,7 @@ pub fn tune(
 }
 
 /// The seed of one game, from the run's seed and the game's number.
-pub(crate) fn game_seed(seed: u64, game: usize) -> u64 {
+fn game_seed(seed: u64, game: usize) -> u64 {
     let mut rng = Rng::starting_at(seed ^ (game as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
     rng.next_u64()
 }
@@ -449,29 +449,53 @@ pub fn play_games(
     }
 }
 
+/// How one self-play game is played: the seed of the run, the search per move, the random
+/// opening plies and the cap on its length.
+pub(crate) struct SelfPlay<'a> {
+    pub(crate) seed: u64,
+    pub(crate) limits: &'a Limits,
+    pub(crate) random_plies: usize,
+    pub(crate) max_plies: usize,
+}
+
+impl SelfPlay<'_> {
+    /// Plays game number `index` (its random plies drawn from the run's seed and the
+    /// number); returns the game and its result for White (1, 0.5 or 0; 0.5 when cut off).
+    pub(crate) fn play(&self, engine: &Engine, variant: Variant, index: usize) -> (Game, f64) {
+        let mut rng = Rng::starting_at(game_seed(self.seed, index));
+        let mut game = Game::start(variant);
+        game.set_automatic_draws(true);
+        engine.new_game();
+        while !game.is_over() && game.ply() < self.max_plies {
+            let moves = game.legal_moves();
+            let chosen = if game.ply() < self.random_plies {
+                moves.get(rng.scaled_below(moves.len())).copied()
+            } else {
+                engine.search_game(&game, self.limits, |_| {}).best
+            };
+            let Some(chosen) = chosen else { break };
+            if game.play(&chosen).is_err() {
+                break;
+            }
+        }
+        let result = match game.outcome().map(|o| o.result) {
+            Some(GameResult::WhiteWins) => 1.0,
+            Some(GameResult::BlackWins) => 0.0,
+            Some(GameResult::Draw) | None => 0.5,
+        };
+        (game, result)
+    }
+}
+
 /// Plays game number `index` and returns its quiet positions, labelled with its result.
 fn play_game(engine: &Engine, variant: Variant, index: usize, config: &TuneConfig) -> Vec<Sample> {
-    let mut rng = Rng::starting_at(game_seed(config.seed, index));
-    let mut game = Game::start(variant);
-    game.set_automatic_draws(true);
-    engine.new_game();
-    while !game.is_over() && game.ply() < config.max_plies {
-        let moves = game.legal_moves();
-        let chosen = if game.ply() < config.random_plies {
-            moves.get(rng.scaled_below(moves.len())).copied()
-        } else {
-            engine.search_game(&game, &config.limits, |_| {}).best
-        };
-        let Some(chosen) = chosen else { break };
-        if game.play(&chosen).is_err() {
-            break;
-        }
+    let (game, result) = SelfPlay {
+        seed: config.seed,
+        limits: &config.limits,
+        random_plies: config.random_plies,
+        max_plies: config.max_plies,
     }
-    let result = match game.outcome().map(|o| o.result) {
-        Some(GameResult::WhiteWins) => 1.0,
-        Some(GameResult::BlackWins) => 0.0,
-        Some(GameResult::Draw) | None => 0.5,
-    };
+    .play(engine, variant, index);
     let played = game.moves().len();
     game.positions()[..played]
         .iter()

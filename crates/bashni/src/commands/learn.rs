@@ -10,8 +10,8 @@ use bashni_rules::Variant;
 use bashni_tuning::learn::{
     DataConfig, LearnConfig, LearnProgress, fit_patterns, generate, read_data,
 };
-use indicatif::{ProgressBar, ProgressStyle};
 
+use super::tune::{bar, command_line};
 use crate::input::VariantArg;
 
 /// The two steps of learning.
@@ -83,25 +83,6 @@ pub struct FitArgs {
     /// Write the pattern weights here (binary, see the engine's `patterns` module).
     #[arg(long)]
     out_patterns: Option<PathBuf>,
-}
-
-fn bar(len: u64, template: &str) -> Result<ProgressBar, Box<dyn Error>> {
-    let bar = ProgressBar::new(len);
-    bar.set_style(ProgressStyle::with_template(template).map_err(|e| e.to_string())?);
-    Ok(bar)
-}
-
-/// The command line as typed, with `bashni` for the program's path.
-fn command_line() -> String {
-    let mut words = vec!["bashni".to_string()];
-    for arg in std::env::args().skip(1) {
-        if arg.is_empty() || arg.contains(|c: char| c.is_whitespace() || c == '"') {
-            words.push(format!("{arg:?}"));
-        } else {
-            words.push(arg);
-        }
-    }
-    words.join(" ")
 }
 
 /// Runs the command.

@@ -79,14 +79,15 @@ fn parse_bound(text: &str) -> Result<(usize, (i32, i32)), String> {
     Ok((index, (low, high)))
 }
 
-fn bar(len: u64, template: &str) -> Result<ProgressBar, Box<dyn Error>> {
+/// A progress bar of `len` steps drawn by `template`.
+pub(crate) fn bar(len: u64, template: &str) -> Result<ProgressBar, Box<dyn Error>> {
     let bar = ProgressBar::new(len);
     bar.set_style(ProgressStyle::with_template(template).map_err(|e| e.to_string())?);
     Ok(bar)
 }
 
 /// The command line as typed, with `bashni` for the program's path.
-fn command_line() -> String {
+pub(crate) fn command_line() -> String {
     let mut words = vec!["bashni".to_string()];
     for arg in std::env::args().skip(1) {
         if arg.is_empty() || arg.contains(|c: char| c.is_whitespace() || c == '"') {
