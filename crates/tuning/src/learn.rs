@@ -30,27 +30,17 @@ use bashni_engine::patterns::{
     FULL_BOARD, PATTERN_WEIGHTS, PatternWeights, REGIONS, STATES, phase, states,
 };
 use bashni_engine::rng::Rng;
-use bashni_engine::{Engine, Limits, Options, Value, Weights};
+use bashni_engine::{Engine, Options, Value, Weights};
 use bashni_rules::notation::{parse_position, write_position};
 use bashni_rules::{Color, Variant};
+
+use crate::SelfPlay;
 
 /// How the data games are played.
 #[derive(Clone, Debug)]
 pub struct DataConfig {
-    /// Seeds the random opening plies.
-    pub seed: u64,
-    /// Games the file should hold when done.
-    pub games: usize,
-    /// What the engine searches per move: a depth or a node count (repeatable).
-    pub limits: Limits,
-    /// Plies at the start of each game chosen at random.
-    pub random_plies: usize,
-    /// Positions before this ply are not written.
-    pub skip_plies: usize,
-    /// A game still going after this many plies is scored a draw.
-    pub max_plies: usize,
-    /// Games played at once.
-    pub threads: usize,
+    /// How the games are played and which positions are written.
+    pub play: SelfPlay,
     /// The weights the engine plays with.
     pub weights: Weights,
 }
@@ -59,7 +49,7 @@ impl DataConfig {
     /// The settings line of a data file made with this configuration; a run goes on with a
     /// file only if its line is the same.
     pub fn header(&self, variant: Variant) -> String {
-        let limit = match (self.limits.depth, self.limits.nodes) {
+        let limit = match (self.play.limits.depth, self.play.limits.nodes) {
             (Some(depth), _) => format!("depth={depth}"),
             (None, Some(nodes)) => format!("nodes={nodes}"),
             (None, None) => "depth=?".to_string(),
@@ -67,10 +57,10 @@ impl DataConfig {
         format!(
             "# bashni learn data v1 variant={} seed={} {limit} random-plies={} skip-plies={} max-plies={} patterns={}",
             variant.name(),
-            self.seed,
-            self.random_plies,
-            self.skip_plies,
-            self.max_plies,
+            self.play.seed,
+            self.play.random_plies,
+            self.play.skip_plies,
+            self.play.max_plies,
             if self.weights.patterns.is_some() {
                 "on"
             } else {
@@ -211,11 +201,13 @@ pub fn generate(
             (BTreeSet::new(), 0)
         }
     };
-    let todo: Vec<usize> = (0..config.games).filter(|g| !done.contains(g)).collect();
-    let mut finished = config.games - todo.len();
+    let todo: Vec<usize> = (0..config.play.games)
+        .filter(|g| !done.contains(g))
+        .collect();
+    let mut finished = config.play.games - todo.len();
     progress(DataProgress {
         done: finished,
-        total: config.games,
+        total: config.play.games,
         positions,
     });
     let next = AtomicUsize::new(0);
@@ -223,7 +215,7 @@ pub fn generate(
     let weights = Arc::new(config.weights.clone());
     let mut failure: Option<std::io::Error> = None;
     std::thread::scope(|scope| {
-        for _ in 0..config.threads.clamp(1, todo.len().max(1)) {
+        for _ in 0..config.play.threads.clamp(1, todo.len().max(1)) {
             let sender = sender.clone();
             let (next, todo, weights) = (&next, &todo, Arc::clone(&weights));
             scope.spawn(move || {
@@ -258,7 +250,7 @@ pub fn generate(
             positions += count;
             progress(DataProgress {
                 done: finished,
-                total: config.games,
+                total: config.play.games,
                 positions,
             });
         }
@@ -269,7 +261,7 @@ pub fn generate(
     file.flush()?;
     Ok(DataProgress {
         done: finished,
-        total: config.games,
+        total: config.play.games,
         positions,
     })
 }
@@ -291,22 +283,11 @@ fn play_data_game(
     index: usize,
     config: &DataConfig,
 ) -> (String, usize) {
-    let (game, result) = crate::SelfPlay {
-        seed: config.seed,
-        limits: &config.limits,
-        random_plies: config.random_plies,
-        max_plies: config.max_plies,
-    }
-    .play(engine, variant, index);
+    let (game, result) = config.play.play(engine, variant, index);
     let result = result_text(result);
-    let played = game.moves().len();
     let mut block = String::new();
     let mut count = 0;
-    for position in game.positions()[..played]
-        .iter()
-        .skip(config.skip_plies)
-        .filter(|position| !position.has_capture())
-    {
+    for position in config.play.recorded(&game) {
         block.push_str(&format!("P {result} {}\n", write_position(position)));
         count += 1;
     }
@@ -658,16 +639,19 @@ pub fn fit_patterns(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bashni_engine::Limits;
 
     fn config(games: usize) -> DataConfig {
         DataConfig {
-            seed: 3,
-            games,
-            limits: Limits::depth(1),
-            random_plies: 8,
-            skip_plies: 4,
-            max_plies: 120,
-            threads: 2,
+            play: SelfPlay {
+                seed: 3,
+                games,
+                limits: Limits::depth(1),
+                random_plies: 8,
+                skip_plies: 4,
+                max_plies: 120,
+                threads: 2,
+            },
             weights: Weights::tuned(Variant::Russian).without_patterns(),
         }
     }
@@ -708,7 +692,7 @@ mod tests {
         );
         // Other settings are refused, naming the line.
         let mut other = config(6);
-        other.seed = 4;
+        other.play.seed = 4;
         let error = generate(Variant::Russian, &other, &parts, |_| {}).expect_err("settings");
         assert!(error.to_string().contains("line 1"), "{error}");
         let _ = std::fs::remove_dir_all(&dir);

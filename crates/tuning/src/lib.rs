@@ -23,12 +23,12 @@
 //! use bashni_engine::{Limits, Weights};
 //! use bashni_rules::Variant;
 //!
-//! let config = TuneConfig {
-//!     games: 4,
-//!     limits: Limits::depth(1),
+//! let mut config = TuneConfig {
 //!     epochs: 2,
 //!     ..TuneConfig::default()
 //! };
+//! config.play.games = 4;
+//! config.play.limits = Limits::depth(1);
 //! let report = tune(Variant::Russian, &config, |_| {});
 //! assert_eq!(report.fit.weights.features[0], 100);
 //! assert!(report.dataset.samples.len() > 0);
@@ -40,7 +40,7 @@ use std::fmt;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
-use bashni_rules::{Color, Game, GameResult, Variant};
+use bashni_rules::{Color, Game, GameResult, Position, Variant};
 
 use bashni_engine::eval::{FEATURES, Feature, FeatureVector, Weights, features};
 use bashni_engine::rng::Rng;
@@ -64,21 +64,8 @@ pub fn parameter_name(index: usize) -> &'static str {
 /// How to play the games and fit the weights.
 #[derive(Clone, Debug)]
 pub struct TuneConfig {
-    /// Seeds the random opening plies and the shuffling of the fit.
-    pub seed: u64,
-    /// Games to play.
-    pub games: usize,
-    /// What the engine may search for each move; a depth or a node count keeps the games
-    /// repeatable (a time limit would not).
-    pub limits: Limits,
-    /// Plies at the start of each game chosen at random among the legal moves.
-    pub random_plies: usize,
-    /// Positions before this ply are not recorded.
-    pub skip_plies: usize,
-    /// A game still going after this many plies is scored a draw.
-    pub max_plies: usize,
-    /// Games played at once (each on one thread; the result does not depend on it).
-    pub threads: usize,
+    /// How the games are played; its seed also seeds the shuffling of the fit.
+    pub play: SelfPlay,
     /// Transposition table of each playing engine, in MB.
     pub hash_mb: usize,
     /// The weights the engine plays with, and the fit starts from and is pulled towards;
@@ -105,13 +92,15 @@ pub struct TuneConfig {
 impl Default for TuneConfig {
     fn default() -> TuneConfig {
         TuneConfig {
-            seed: 1,
-            games: 200,
-            limits: Limits::depth(3),
-            random_plies: 6,
-            skip_plies: 10,
-            max_plies: 250,
-            threads: 1,
+            play: SelfPlay {
+                seed: 1,
+                games: 200,
+                limits: Limits::depth(3),
+                random_plies: 6,
+                skip_plies: 10,
+                max_plies: 250,
+                threads: 1,
+            },
             hash_mb: 4,
             start: None,
             epochs: 100,
@@ -393,7 +382,7 @@ fn game_seed(seed: u64, game: usize) -> u64 {
     rng.next_u64()
 }
 
-/// Plays `config.games` games of `variant` and records their quiet positions.
+/// Plays `config.play.games` games of `variant` and records their quiet positions.
 pub fn play_games(
     variant: Variant,
     config: &TuneConfig,
@@ -404,10 +393,10 @@ pub fn play_games(
         .clone()
         .unwrap_or_else(|| Weights::untuned(variant));
     let next = AtomicUsize::new(0);
-    let mut games: Vec<Vec<Sample>> = vec![Vec::new(); config.games];
+    let mut games: Vec<Vec<Sample>> = vec![Vec::new(); config.play.games];
     let (sender, receiver) = mpsc::channel::<(usize, Vec<Sample>)>();
     std::thread::scope(|scope| {
-        for _ in 0..config.threads.clamp(1, config.games.max(1)) {
+        for _ in 0..config.play.threads.clamp(1, config.play.games.max(1)) {
             let sender = sender.clone();
             let next = &next;
             let weights = weights.clone();
@@ -420,7 +409,7 @@ pub fn play_games(
                 engine.set_weights(variant, weights);
                 loop {
                     let game = next.fetch_add(1, Ordering::Relaxed);
-                    if game >= config.games {
+                    if game >= config.play.games {
                         break;
                     }
                     let samples = play_game(&engine, variant, game, config);
@@ -437,28 +426,41 @@ pub fn play_games(
             games[game] = samples;
             progress(Progress::Game {
                 done: done + 1,
-                total: config.games,
+                total: config.play.games,
                 positions,
             });
         }
     });
     Dataset {
         variant,
-        games: config.games,
+        games: config.play.games,
         samples: games.into_iter().flatten().collect(),
     }
 }
 
-/// How one self-play game is played: the seed of the run, the search per move, the random
-/// opening plies and the cap on its length.
-pub(crate) struct SelfPlay<'a> {
-    pub(crate) seed: u64,
-    pub(crate) limits: &'a Limits,
-    pub(crate) random_plies: usize,
-    pub(crate) max_plies: usize,
+/// How self-play games are played: the run's seed and size, the search per move, the random
+/// opening plies, which positions are kept and the cap on a game's length. Tuning and the
+/// learning data share it.
+#[derive(Clone, Debug)]
+pub struct SelfPlay {
+    /// Seeds the random opening plies; the same seed gives the same games.
+    pub seed: u64,
+    /// Games to play.
+    pub games: usize,
+    /// What the engine may search for each move; a depth or a node count keeps the games
+    /// repeatable (a time limit would not).
+    pub limits: Limits,
+    /// Plies at the start of each game chosen at random among the legal moves.
+    pub random_plies: usize,
+    /// Positions before this ply are not recorded.
+    pub skip_plies: usize,
+    /// A game still going after this many plies is scored a draw.
+    pub max_plies: usize,
+    /// Games played at once (each on one thread; the games do not depend on it).
+    pub threads: usize,
 }
 
-impl SelfPlay<'_> {
+impl SelfPlay {
     /// Plays game number `index` (its random plies drawn from the run's seed and the
     /// number); returns the game and its result for White (1, 0.5 or 0; 0.5 when cut off).
     pub(crate) fn play(&self, engine: &Engine, variant: Variant, index: usize) -> (Game, f64) {
@@ -471,7 +473,7 @@ impl SelfPlay<'_> {
             let chosen = if game.ply() < self.random_plies {
                 moves.get(rng.scaled_below(moves.len())).copied()
             } else {
-                engine.search_game(&game, self.limits, |_| {}).best
+                engine.search_game(&game, &self.limits, |_| {}).best
             };
             let Some(chosen) = chosen else { break };
             if game.play(&chosen).is_err() {
@@ -485,22 +487,24 @@ impl SelfPlay<'_> {
         };
         (game, result)
     }
+
+    /// The positions of a played game that are recorded: after the skipped plies, with no
+    /// capture to make, up to the last move.
+    pub(crate) fn recorded<'g>(&self, game: &'g Game) -> impl Iterator<Item = &'g Position> {
+        let played = game.moves().len();
+        game.positions()[..played]
+            .iter()
+            .skip(self.skip_plies)
+            .filter(|position| !position.has_capture())
+    }
 }
 
 /// Plays game number `index` and returns its quiet positions, labelled with its result.
 fn play_game(engine: &Engine, variant: Variant, index: usize, config: &TuneConfig) -> Vec<Sample> {
-    let (game, result) = SelfPlay {
-        seed: config.seed,
-        limits: &config.limits,
-        random_plies: config.random_plies,
-        max_plies: config.max_plies,
-    }
-    .play(engine, variant, index);
-    let played = game.moves().len();
-    game.positions()[..played]
-        .iter()
-        .skip(config.skip_plies)
-        .filter(|position| !position.has_capture())
+    let (game, result) = config.play.play(engine, variant, index);
+    config
+        .play
+        .recorded(&game)
         .map(|position| Sample {
             game: index as u32,
             result,
@@ -613,7 +617,7 @@ pub fn fit(
         *w = w.clamp(low, high);
     }
 
-    let mut rng = Rng::starting_at(config.seed ^ 0x7475_6E65);
+    let mut rng = Rng::starting_at(config.play.seed ^ 0x7475_6E65);
     let mut order: Vec<usize> = (0..train.len()).collect();
     let batch = config.batch.max(1);
     let steps_per_epoch = train.len().div_ceil(batch).max(1);
@@ -700,12 +704,11 @@ mod tests {
 
     fn small(variant: Variant, seed: u64, games: usize) -> TuneConfig {
         let _ = variant;
-        TuneConfig {
-            seed,
-            games,
-            limits: Limits::depth(2),
-            ..TuneConfig::default()
-        }
+        let mut config = TuneConfig::default();
+        config.play.seed = seed;
+        config.play.games = games;
+        config.play.limits = Limits::depth(2);
+        config
     }
 
     #[test]
@@ -787,14 +790,9 @@ mod tests {
         for variant in [Variant::Bashni, Variant::Russian] {
             let config = small(variant, 5, 4);
             let one = play_games(variant, &config, |_| {});
-            let two = play_games(
-                variant,
-                &TuneConfig {
-                    threads: 2,
-                    ..config.clone()
-                },
-                |_| {},
-            );
+            let mut threaded = config.clone();
+            threaded.play.threads = 2;
+            let two = play_games(variant, &threaded, |_| {});
             assert!(!one.samples.is_empty());
             assert_eq!(one, two, "{variant}");
             let other = play_games(variant, &small(variant, 6, 4), |_| {});

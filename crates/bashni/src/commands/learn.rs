@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use bashni_engine::{Limits, Weights};
 use bashni_rules::Variant;
+use bashni_tuning::SelfPlay;
 use bashni_tuning::learn::{
     DataConfig, LearnConfig, LearnProgress, fit_patterns, generate, read_data,
 };
@@ -106,13 +107,15 @@ fn data(args: &DataArgs) -> Result<ExitCode, Box<dyn Error>> {
         Weights::tuned(variant).without_patterns()
     };
     let config = DataConfig {
-        seed: args.seed,
-        games: args.games,
-        limits,
-        random_plies: args.random_plies,
-        skip_plies: args.random_plies + 2,
-        max_plies: 250,
-        threads: args.threads,
+        play: SelfPlay {
+            seed: args.seed,
+            games: args.games,
+            limits,
+            random_plies: args.random_plies,
+            skip_plies: args.random_plies + 2,
+            max_plies: 250,
+            threads: args.threads,
+        },
         weights,
     };
     let started = Instant::now();

@@ -6,7 +6,9 @@ use std::time::Instant;
 
 use bashni_engine::{Limits, Weights};
 use bashni_rules::Variant;
-use bashni_tuning::{Dataset, PARAMETERS, Progress, TuneConfig, parameter_name, parameters};
+use bashni_tuning::{
+    Dataset, PARAMETERS, Progress, SelfPlay, TuneConfig, parameter_name, parameters,
+};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::input::VariantArg;
@@ -116,16 +118,20 @@ pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
     for &(index, range) in &args.bounds {
         bounds[index] = range;
     }
+    let defaults = TuneConfig::default();
     let config = TuneConfig {
-        seed: args.seed,
-        games: args.games,
-        limits,
-        random_plies: args.random_plies,
-        threads: args.threads,
+        play: SelfPlay {
+            seed: args.seed,
+            games: args.games,
+            limits,
+            random_plies: args.random_plies,
+            threads: args.threads,
+            ..defaults.play.clone()
+        },
         start,
         epochs: args.epochs,
         bounds,
-        ..TuneConfig::default()
+        ..defaults
     };
 
     let dataset = match &args.from_data {
@@ -140,7 +146,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
         }
         None => {
             let games = bar(
-                config.games as u64,
+                config.play.games as u64,
                 "games [{bar:30}] {pos}/{len} {msg} {elapsed} (eta {eta})",
             )?;
             let dataset = bashni_tuning::play_games(variant, &config, |progress| {
