@@ -27,5 +27,5 @@ pub use game::{Game, GameError, GameResult, Outcome, Reason};
 pub use moves::{MAX_CAPTURES, Move, MoveList};
 pub use perft::perft;
 pub use position::{Position, PositionError, Setup, Variant};
-pub use square::{Bitboard, Direction, Square};
+pub use square::{Bitboard, Direction, Square, SquareError, SquareNames, WrittenSquare};
 pub use tower::{Checker, Color, Tower};

@@ -63,6 +63,56 @@ impl Square {
         Square::from_coords(file, rank)
     }
 
+    /// The square with this number in the draughts numbering (1 to 32), if it is one.
+    ///
+    /// The numbers run along the rows from Black's side, each row from the a-file side:
+    /// 1 is b8, 4 is h8, 5 is a7, 29 is a1 and 32 is g1. White's men start on 21-32 and
+    /// Black's on 1-12. This and [`Square::number`] are the only places that know it.
+    pub const fn from_number(number: u8) -> Option<Square> {
+        if number == 0 || number > 32 {
+            return None;
+        }
+        let row = (number - 1) / 4;
+        // Rows counted from rank 8 start on the b-file when even, on the a-file when odd.
+        let file = 2 * ((number - 1) % 4) + (1 - row % 2);
+        Square::from_coords(file, 7 - row)
+    }
+
+    /// The number of this square in the draughts numbering, 1 (b8) to 32 (g1); see
+    /// [`Square::from_number`].
+    pub const fn number(self) -> u8 {
+        4 * (7 - self.rank()) + self.file() / 2 + 1
+    }
+
+    /// Reads a square written either way: a name such as `c3` or a number from 1 to 32
+    /// (see [`Square::from_number`]). A text of digits only is a number.
+    ///
+    /// ```
+    /// use bashni_rules::Square;
+    ///
+    /// assert_eq!(Square::read("22"), Square::read("c3"));
+    /// assert_eq!(Square::read("33").unwrap_err().to_string(), "`33` is not a square number (1-32)");
+    /// assert_eq!(Square::read("a2").unwrap_err().to_string(), "`a2` is not a dark square");
+    /// ```
+    pub fn read(text: &str) -> Result<Square, SquareError> {
+        if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
+            text.parse::<u8>()
+                .ok()
+                .and_then(Square::from_number)
+                .ok_or_else(|| SquareError::NotANumber(text.to_string()))
+        } else {
+            Square::parse(text).ok_or_else(|| SquareError::NotDark(text.to_string()))
+        }
+    }
+
+    /// This square written with `names`: `c3` or `22`.
+    pub const fn written(self, names: SquareNames) -> WrittenSquare {
+        WrittenSquare {
+            square: self,
+            names,
+        }
+    }
+
     /// The padded index (0..36) of this square. Tables indexed by it have
     /// [`SQUARE_SLOTS`] entries, so that the index needs no bounds check.
     #[inline]
@@ -131,6 +181,55 @@ impl fmt::Debug for Square {
         fmt::Display::fmt(self, f)
     }
 }
+
+/// How squares are written.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub enum SquareNames {
+    /// The rulebooks' letters and digits, `a1` to `h8`.
+    #[default]
+    Letters,
+    /// The draughts numbers 1 to 32 (see [`Square::from_number`]), as many Russian-draughts
+    /// programs and archives write them.
+    Numbers,
+}
+
+/// A square written with chosen [`SquareNames`]; see [`Square::written`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct WrittenSquare {
+    square: Square,
+    names: SquareNames,
+}
+
+impl fmt::Display for WrittenSquare {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.names {
+            SquareNames::Letters => fmt::Display::fmt(&self.square, f),
+            SquareNames::Numbers => write!(f, "{}", self.square.number()),
+        }
+    }
+}
+
+/// Why a text is not a square.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum SquareError {
+    /// The text is not the name of a dark square (`a2`, `z9`, `c`).
+    NotDark(String),
+    /// The text is digits, but not a number from 1 to 32.
+    NotANumber(String),
+}
+
+impl fmt::Display for SquareError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SquareError::NotDark(text) => write!(f, "`{text}` is not a dark square"),
+            SquareError::NotANumber(text) => {
+                write!(f, "`{text}` is not a square number (1-32)")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SquareError {}
 
 /// A diagonal direction, seen from White's side of the board.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -328,6 +427,87 @@ mod tests {
         assert_eq!(Square::parse("i1"), None);
         assert_eq!(Square::parse("a9"), None);
         assert_eq!(Square::parse("a"), None);
+    }
+
+    #[test]
+    fn numbers_round_trip_and_match_the_published_corners() {
+        let mut seen = Bitboard::EMPTY;
+        for number in 1..=32u8 {
+            let square = Square::from_number(number).expect("a square");
+            assert_eq!(square.number(), number, "{square}");
+            assert!(!seen.has(square), "{square} numbered twice");
+            seen.insert(square);
+            assert_eq!(Square::read(&number.to_string()), Ok(square));
+            assert_eq!(
+                square.written(SquareNames::Numbers).to_string(),
+                number.to_string()
+            );
+            assert_eq!(
+                square.written(SquareNames::Letters).to_string(),
+                square.to_string()
+            );
+        }
+        assert_eq!(seen, Bitboard::ALL);
+        let corners = [
+            (1, "b8"),
+            (2, "d8"),
+            (3, "f8"),
+            (4, "h8"),
+            (5, "a7"),
+            (6, "c7"),
+            (7, "e7"),
+            (8, "g7"),
+            (9, "b6"),
+            (22, "c3"),
+            (29, "a1"),
+            (30, "c1"),
+            (31, "e1"),
+            (32, "g1"),
+        ];
+        for (number, name) in corners {
+            assert_eq!(Square::from_number(number), Square::parse(name), "{number}");
+        }
+        // Numbers run row by row, from Black's side, each row towards the h-file.
+        for number in 1..32u8 {
+            let (this, next) = (
+                Square::from_number(number).expect("sq"),
+                Square::from_number(number + 1).expect("sq"),
+            );
+            if number % 4 == 0 {
+                assert_eq!(next.rank() + 1, this.rank(), "{number}");
+            } else {
+                assert_eq!((next.rank(), next.file()), (this.rank(), this.file() + 2));
+            }
+        }
+        for number in [0, 33, 255] {
+            assert_eq!(Square::from_number(number), None, "{number}");
+        }
+    }
+
+    #[test]
+    fn reading_either_form_says_what_is_wrong() {
+        assert_eq!(Square::read("c3"), Square::read("22"));
+        assert_eq!(Square::read("07"), Square::read("7"));
+        for text in ["0", "33", "99999999999"] {
+            assert_eq!(
+                Square::read(text),
+                Err(SquareError::NotANumber(text.to_string()))
+            );
+            assert_eq!(
+                Square::read(text).unwrap_err().to_string(),
+                format!("`{text}` is not a square number (1-32)")
+            );
+        }
+        for text in ["a2", "z9", "", "+5", "2a"] {
+            assert_eq!(
+                Square::read(text),
+                Err(SquareError::NotDark(text.to_string()))
+            );
+        }
+        assert_eq!(
+            Square::read("a2").unwrap_err().to_string(),
+            "`a2` is not a dark square"
+        );
     }
 
     #[test]

@@ -10,6 +10,11 @@
 //!   down, `1` a king and `0` a man, prisoners after `/`: `c1=1/0000` is a white king over
 //!   four black men when it stands in the `W` field.
 //!
+//! A square may also be written as its number, 1 to 32 (see [`Square::from_number`]), as
+//! Russian-draughts archives do: `W:W21,22,K30:B1,5=1/00`. With numbers a side's list may
+//! hold ranges of single pieces, `21-32` or `K1-4`, and a `.` may end the text:
+//! `W:W21-32:B1-12.` is the start.
+//!
 //! A Russian-draughts position (no towers) is therefore plain draughts FEN with algebraic
 //! squares, and a Bashni position written this way reads back exactly:
 //!
@@ -28,7 +33,7 @@ use std::fmt;
 
 use crate::notation::position_text::write_tower;
 use crate::position::{Position, PositionError, Setup, Variant};
-use crate::square::Square;
+use crate::square::{Square, SquareNames};
 use crate::tower::{Checker, Color, Tower};
 
 /// Why a FEN text could not be read.
@@ -58,14 +63,25 @@ impl std::error::Error for FenError {}
 
 /// Writes `position` in the compact form.
 pub fn write_fen(position: &Position) -> String {
+    write_fen_with(position, SquareNames::Letters)
+}
+
+/// Writes `position` in the compact form with squares written as `names` says: with
+/// numbers the squares of each side are listed in the order of their numbers
+/// (`W:W21,22,K30:B1,5=1/00`).
+pub fn write_fen_with(position: &Position, names: SquareNames) -> String {
     let setup = position.to_setup();
     let mut out = String::with_capacity(96);
     out.push(side_letter(setup.side_to_move));
+    let mut order = Square::ALL_BY_NAME;
+    if names == SquareNames::Numbers {
+        order.sort_by_key(|square| square.number());
+    }
     for color in [Color::White, Color::Black] {
         out.push(':');
         out.push(side_letter(color));
         let mut first = true;
-        for square in Square::ALL_BY_NAME {
+        for square in order {
             let tower = setup.tower(square);
             let Some(top) = tower.top() else { continue };
             if top.color != color {
@@ -79,9 +95,9 @@ pub fn write_fen(position: &Position) -> String {
                 if top.king {
                     out.push('K');
                 }
-                out.push_str(&square.to_string());
+                out.push_str(&square.written(names).to_string());
             } else {
-                out.push_str(&square.to_string());
+                out.push_str(&square.written(names).to_string());
                 out.push('=');
                 write_tower(tower, &mut out);
             }
@@ -154,11 +170,21 @@ pub fn parse_fen_setup(text: &str) -> Result<Setup, FenError> {
                 }
                 return Err(syntax(token_at, "an empty entry between commas".into()));
             }
-            let (square, tower) = parse_token(token, color).map_err(|m| syntax(token_at, m))?;
-            if !setup.tower(square).is_empty() {
-                return Err(syntax(token_at, format!("{square} is listed twice")));
+            let names = if token
+                .trim_start_matches('K')
+                .starts_with(|c: char| c.is_ascii_digit())
+            {
+                SquareNames::Numbers
+            } else {
+                SquareNames::Letters
+            };
+            for (square, tower) in parse_token(token, color).map_err(|m| syntax(token_at, m))? {
+                if !setup.tower(square).is_empty() {
+                    let square = square.written(names);
+                    return Err(syntax(token_at, format!("{square} is listed twice")));
+                }
+                setup.put(square, tower);
             }
-            setup.put(square, tower);
         }
     }
     if !seen[0] || !seen[1] {
@@ -167,7 +193,9 @@ pub fn parse_fen_setup(text: &str) -> Result<Setup, FenError> {
     Ok(setup)
 }
 
-fn parse_token(token: &str, color: Color) -> Result<(Square, Tower), String> {
+/// Reads one entry of a side's list: a square with what stands on it, or a range of
+/// square numbers (`21-32`, `K1-4`) with a single piece on each.
+fn parse_token(token: &str, color: Color) -> Result<Vec<(Square, Tower)>, String> {
     let (head, digits) = match token.split_once('=') {
         Some((head, digits)) => (head, Some(digits)),
         None => (token, None),
@@ -176,9 +204,34 @@ fn parse_token(token: &str, color: Color) -> Result<(Square, Tower), String> {
         Some(rest) => (true, rest),
         None => (false, head),
     };
-    let square = Square::parse(name).ok_or_else(|| format!("`{name}` is not a dark square"))?;
+    let piece = Tower::single(Checker { color, king });
+    if let Some((low, high)) = name.split_once('-') {
+        if digits.is_some() {
+            return Err(format!(
+                "`{token}`: a range holds single pieces; write a tower on its own square"
+            ));
+        }
+        let number = |text: &str| match Square::read(text) {
+            Ok(square) if text.bytes().all(|b| b.is_ascii_digit()) => Ok(square.number()),
+            Ok(_) => Err(format!(
+                "`{name}`: a range is written with square numbers, such as 21-32"
+            )),
+            Err(error) => Err(error.to_string()),
+        };
+        let (low, high) = (number(low)?, number(high)?);
+        if low > high {
+            return Err(format!(
+                "`{name}`: a range goes from the lower number to the higher"
+            ));
+        }
+        return Ok((low..=high)
+            .filter_map(Square::from_number)
+            .map(|square| (square, piece))
+            .collect());
+    }
+    let square = Square::read(name).map_err(|error| error.to_string())?;
     let Some(digits) = digits else {
-        return Ok((square, Tower::single(Checker { color, king })));
+        return Ok(vec![(square, piece)]);
     };
     if king {
         return Err(format!(
@@ -206,7 +259,7 @@ fn parse_token(token: &str, color: Color) -> Result<(Square, Tower), String> {
         }
     }
     let tower = Tower::from_checkers(checkers).ok_or_else(|| format!("`{token}`: too tall"))?;
-    Ok((square, tower))
+    Ok(vec![(square, tower)])
 }
 
 #[cfg(test)]
@@ -231,6 +284,61 @@ mod tests {
         assert!(p.legal_moves().is_empty());
         let p = parse_fen(Variant::Russian, " W : W a1 , Kh8 : B b6 .").expect("spaces");
         assert_eq!(write_fen(&p), "W:Wa1,Kh8:Bb6");
+    }
+
+    #[test]
+    fn numbers_ranges_and_kings_read_as_the_letter_form() {
+        let start = Position::start(Variant::Russian);
+        for text in [
+            "W:W21-32:B1-12.",
+            "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
+            "W:W21-24,25-28,29-32:B12,1-11",
+        ] {
+            assert_eq!(parse_fen(Variant::Russian, text), Ok(start), "{text}");
+        }
+        let letters = parse_fen(Variant::Russian, "B:Wa1,c1,e1,g1,Kb8:Bb6,Ka7,Kc7").expect("reads");
+        for text in [
+            "B:W29,30,31,32,K1:B9,K5,K6.",
+            "B:W29-32,K1:B9,K5-6",
+            "B : W K1 , 29-32 : B K5, 9 ,K6 .",
+        ] {
+            assert_eq!(parse_fen(Variant::Russian, text), Ok(letters), "{text}");
+        }
+        assert_eq!(
+            write_fen_with(&letters, SquareNames::Numbers),
+            "B:WK1,29,30,31,32:BK5,K6,9"
+        );
+        let bashni = "B:Wc1=1/0000,d6=000000,f4=0000:Ba1=110101/1,b2=00";
+        let position = parse_fen(Variant::Bashni, bashni).expect("towers");
+        let numeric = write_fen_with(&position, SquareNames::Numbers);
+        assert_eq!(numeric, "B:W10=000000,19=0000,30=1/0000:B25=00,29=110101/1");
+        assert_eq!(parse_fen(Variant::Bashni, &numeric), Ok(position));
+        assert_eq!(write_fen(&position), bashni);
+    }
+
+    #[test]
+    fn bad_numbers_and_ranges_are_named() {
+        let cases = [
+            ("W:W33:B1", 4, "`33` is not a square number (1-32)"),
+            ("W:W21,0:B1", 7, "`0` is not a square number (1-32)"),
+            ("W:WK40:B1", 4, "`40` is not a square number (1-32)"),
+            ("W:W21-33:B1", 4, "`33` is not a square number (1-32)"),
+            ("W:W32-21:B1", 4, "from the lower number"),
+            ("W:Wa1-c3:B1", 4, "with square numbers"),
+            ("W:W21-24=00:B1", 4, "single pieces"),
+            ("W:W21-24:B24", 11, "24 is listed twice"),
+            ("W:W22,c3:B1", 7, "c3 is listed twice"),
+            ("W:Wa2:B1", 4, "`a2` is not a dark square"),
+        ];
+        for (text, column, message) in cases {
+            match parse_fen(Variant::Bashni, text) {
+                Err(FenError::Syntax { at, message: m }) => {
+                    assert_eq!(at + 1, column, "{text}: {m}");
+                    assert!(m.contains(message), "{text}: {m}");
+                }
+                other => panic!("{text}: {other:?}"),
+            }
+        }
     }
 
     #[test]

@@ -8,7 +8,10 @@
 //!   or the squares where the direction changes (`d2:g5:d8:a5`);
 //! - the abbreviated score: the start file and the end square, `cb4` for a quiet move and
 //!   `a:a7` for a capture;
-//! - a king mark `D` after the square where a man is crowned (`d8D`).
+//! - a king mark `D` after the square where a man is crowned (`d8D`);
+//! - squares written as numbers, 1 to 32 (see [`Square::from_number`]), in the full or
+//!   shortened form: `22-18`, `22x15`, `22:15:24`. A move is written all in numbers or all
+//!   in letters.
 //!
 //! A text that fits more than one legal move is an error that lists them all; a text that
 //! fits none says why and lists the legal moves.
@@ -17,7 +20,7 @@ use std::fmt;
 
 use crate::moves::Move;
 use crate::position::Position;
-use crate::square::Square;
+use crate::square::{Square, SquareError, SquareNames};
 use crate::tower::Color;
 
 /// Why a move text could not be turned into a legal move.
@@ -40,6 +43,15 @@ pub enum MoveTextError {
         reason: IllegalReason,
         /// Every legal move, in full form.
         legal: Vec<String>,
+    },
+    /// A number in the text is not a square number (1 to 32).
+    Square {
+        /// The text as given.
+        text: String,
+        /// Character offset (0-based) of the number.
+        at: usize,
+        /// What is wrong with it.
+        error: SquareError,
     },
     /// More than one legal move fits the text.
     Ambiguous {
@@ -91,6 +103,9 @@ impl fmt::Display for MoveTextError {
                     "`{text}` is not a move: at column {}, expected {expected}",
                     at + 1
                 )
+            }
+            MoveTextError::Square { text, at, error } => {
+                write!(f, "`{text}` is not a move: at column {}, {error}", at + 1)
             }
             MoveTextError::Illegal {
                 text,
@@ -157,14 +172,36 @@ impl MoveText {
             at: lead + at,
             expected,
         };
+        // The first character says whether the squares are numbers or names.
+        let numbers = chars.first().is_some_and(char::is_ascii_digit);
         let square_at = |at: usize| -> Result<(Square, bool, usize), MoveTextError> {
-            let (Some(&file), Some(&rank)) = (chars.get(at), chars.get(at + 1)) else {
-                return Err(syntax(at, "a square such as c3"));
+            let end = if numbers {
+                let rest = chars.get(at..).unwrap_or_default();
+                let digits = rest.iter().take_while(|c| c.is_ascii_digit()).count();
+                if digits == 0 {
+                    return Err(syntax(at, "a square number 1-32, as the move starts"));
+                }
+                at + digits
+            } else {
+                let (Some(&file), Some(&rank)) = (chars.get(at), chars.get(at + 1)) else {
+                    return Err(syntax(at, "a square such as c3"));
+                };
+                if !file.is_ascii_alphabetic() || !rank.is_ascii_digit() {
+                    return Err(syntax(at, "a dark square a1..h8"));
+                }
+                at + 2
             };
-            let name: String = [file, rank].iter().collect();
-            let square = Square::parse(&name).ok_or_else(|| syntax(at, "a dark square a1..h8"))?;
-            let king = matches!(chars.get(at + 2), Some('D' | 'Д' | 'K'));
-            Ok((square, king, at + 2 + king as usize))
+            let written: String = chars[at..end].iter().collect();
+            let square = Square::read(&written).map_err(|error| match error {
+                SquareError::NotANumber(_) => MoveTextError::Square {
+                    text: text.to_string(),
+                    at: lead + at,
+                    error,
+                },
+                SquareError::NotDark(_) => syntax(at, "a dark square a1..h8"),
+            })?;
+            let king = matches!(chars.get(end), Some('D' | 'Д' | 'K'));
+            Ok((square, king, end + king as usize))
         };
         if chars.is_empty() {
             return Err(syntax(0, "a move"));
@@ -384,13 +421,26 @@ fn explain(position: &Position, parsed: &MoveText, legal: &[Move]) -> IllegalRea
 /// Writes `mv` in the shortest form of the abbreviated score that no other legal move of
 /// `position` shares: `cb4`, `a:a7`, then start and end square, then the full form.
 pub fn write_short(position: &Position, mv: &Move) -> String {
-    let from_file = mv.from().file_char();
+    write_short_with(position, mv, SquareNames::Letters)
+}
+
+/// [`write_short`] with squares written as `names` says. Numbers have no abbreviated
+/// score, so with numbers a quiet move is written in full (`22-18`) and a capture by its
+/// start and end (`22x6`) when no other legal move shares them, in full otherwise.
+pub fn write_short_with(position: &Position, mv: &Move, names: SquareNames) -> String {
+    let (from, to) = (mv.from().written(names), mv.to().written(names));
+    let separator = capture_separator(names);
     let mut forms = Vec::with_capacity(3);
+    if names == SquareNames::Letters {
+        let from_file = mv.from().file_char();
+        if mv.is_capture() {
+            forms.push(format!("{from_file}:{to}"));
+        } else {
+            forms.push(format!("{from_file}{to}"));
+        }
+    }
     if mv.is_capture() {
-        forms.push(format!("{from_file}:{}", mv.to()));
-        forms.push(format!("{}:{}", mv.from(), mv.to()));
-    } else {
-        forms.push(format!("{from_file}{}", mv.to()));
+        forms.push(format!("{from}{separator}{to}"));
     }
     for form in forms {
         if parse_move(position, &form).is_ok_and(|found| found.same_result(mv, position.variant()))
@@ -398,18 +448,45 @@ pub fn write_short(position: &Position, mv: &Move) -> String {
             return form;
         }
     }
-    write_full_marked(position, mv)
+    match names {
+        SquareNames::Letters => write_full_marked(position, mv),
+        SquareNames::Numbers => write_full(mv, names),
+    }
+}
+
+/// The separator of a capture's squares: `:` as the rulebooks write it, `x` between
+/// numbers as PDN does.
+fn capture_separator(names: SquareNames) -> char {
+    match names {
+        SquareNames::Letters => ':',
+        SquareNames::Numbers => 'x',
+    }
+}
+
+/// The full form with squares written as `names` says: `c3-b4` and `b2:d4:f6` with
+/// letters (as [`Move`]'s `Display` writes it), `22-18` and `25x18x11` with numbers.
+pub fn write_full(mv: &Move, names: SquareNames) -> String {
+    write_path(mv, names, None)
 }
 
 /// The full form with the king mark `D` after the square where a man is crowned, as the
 /// rulebooks' scores write it (`b2:d4:f6:d8D:a5:d2:h6`).
 pub fn write_full_marked(position: &Position, mv: &Move) -> String {
     let crowned = crowned_on(mv, position.side_to_move());
-    let mut out = mv.from().to_string();
-    let separator = if mv.is_capture() { ':' } else { '-' };
+    write_path(mv, SquareNames::Letters, crowned)
+}
+
+/// Writes the start and every landing square of `mv`, with the king mark after `crowned`.
+fn write_path(mv: &Move, names: SquareNames, crowned: Option<Square>) -> String {
+    let mut out = mv.from().written(names).to_string();
+    let separator = if mv.is_capture() {
+        capture_separator(names)
+    } else {
+        '-'
+    };
     for &square in mv.landings() {
         out.push(separator);
-        out.push_str(&square.to_string());
+        out.push_str(&square.written(names).to_string());
         if Some(square) == crowned {
             out.push('D');
         }
@@ -563,6 +640,119 @@ mod tests {
                 ..
             })
         ));
+    }
+
+    #[test]
+    fn numbered_squares_read_in_every_form() {
+        let start = Position::start(Variant::Russian);
+        for text in ["22-18", "22–18", " 22-18 "] {
+            assert_eq!(
+                parse_move(&start, text).map(|m| m.to_string()),
+                Ok("c3-d4".into()),
+                "{text}"
+            );
+        }
+        // The king on f8 (3) takes through d6 (10) or c5 (14) to a3 (21).
+        let p = position(
+            Variant::Russian,
+            "White: b8 1, f8 1, h4 1; Black: b4 1, e7 0, f2 0, f4 1, g3 0; White to move",
+        );
+        for text in [
+            "3x14x21", "3:14:21", "3x21", "3:21", "3x10x21", "3X21", "03x21",
+        ] {
+            assert_eq!(
+                parse_move(&p, text).map(|m| m.to_string()),
+                Ok("f8:c5:a3".into()),
+                "{text}"
+            );
+        }
+        let crowning = position(Variant::Russian, "White: a7 0; Black: h2 0; White to move");
+        assert_eq!(
+            parse_move(&crowning, "5-1D").map(|m| m.to_string()),
+            Ok("a7-b8".into())
+        );
+    }
+
+    #[test]
+    fn numbered_moves_are_written_and_read_back() {
+        let positions = [
+            Position::start(Variant::Russian),
+            Position::start(Variant::Bashni),
+            position(
+                Variant::Russian,
+                "White: b8 1, f8 1, h4 1; Black: b4 1, e7 0, f2 0, f4 1, g3 0; White to move",
+            ),
+            position(
+                Variant::Russian,
+                "White: c3 0, c7 0; Black: d4 0, d6 0, h8 0; White to move",
+            ),
+            position(
+                Variant::Bashni,
+                "White: c1 1/0000, d6 000000, f4 0000; Black: a1 110101/1, b2 00; Black to move",
+            ),
+        ];
+        for p in positions {
+            for mv in p.legal_moves().iter() {
+                let full = write_full(mv, SquareNames::Numbers);
+                assert!(
+                    !full.contains(|c: char| c.is_ascii_alphabetic() && c != 'x'),
+                    "{full}"
+                );
+                assert_eq!(parse_move(&p, &full).as_ref(), Ok(mv), "{full}");
+                assert_eq!(write_full(mv, SquareNames::Letters), mv.to_string());
+                let short = write_short_with(&p, mv, SquareNames::Numbers);
+                let read = parse_move(&p, &short);
+                assert!(
+                    read.as_ref().is_ok_and(|m| m.same_result(mv, p.variant())),
+                    "{short} of {mv} reads as {read:?}"
+                );
+            }
+        }
+        let p = position(
+            Variant::Russian,
+            "White: b8 1, f8 1, h4 1; Black: b4 1, e7 0, f2 0, f4 1, g3 0; White to move",
+        );
+        let mv = parse_move(&p, "f8:c5:a3").expect("legal");
+        assert_eq!(write_full(&mv, SquareNames::Numbers), "3x14x21");
+        assert_eq!(write_short_with(&p, &mv, SquareNames::Numbers), "3x21");
+        let start = Position::start(Variant::Russian);
+        let mv = parse_move(&start, "c3-d4").expect("legal");
+        assert_eq!(write_short_with(&start, &mv, SquareNames::Numbers), "22-18");
+        assert_eq!(write_short_with(&start, &mv, SquareNames::Letters), "cd4");
+    }
+
+    #[test]
+    fn bad_numbers_are_named() {
+        let start = Position::start(Variant::Russian);
+        for (text, column, number) in [("22-33", 4, "33"), ("0-5", 1, "0"), ("22x15x99", 7, "99")] {
+            let error = parse_move(&start, text).expect_err(text);
+            assert!(
+                matches!(error, MoveTextError::Square { at, .. } if at + 1 == column),
+                "{text}: {error:?}"
+            );
+            assert_eq!(
+                error.to_string(),
+                format!(
+                    "`{text}` is not a move: at column {column}, `{number}` is not a square number (1-32)"
+                )
+            );
+        }
+        // A move is written all in numbers or all in letters.
+        for (text, column) in [("22-c3", 4), ("c3-18", 4), ("22-", 4), ("a:22", 3)] {
+            match parse_move(&start, text) {
+                Err(MoveTextError::Syntax { at, .. }) => assert_eq!(at + 1, column, "{text}"),
+                other => panic!("{text}: {other:?}"),
+            }
+        }
+        match parse_move(&start, "c3-b9") {
+            Err(error @ MoveTextError::Syntax { .. }) => {
+                assert!(
+                    error.to_string().contains("a dark square a1..h8"),
+                    "{error}"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

@@ -14,7 +14,8 @@
 //! White: c1 – 1/0000, d6 – 000000, f4 – 0000 (3); Black: a1 – 110101/1, b2 – 00 (2)
 //! ```
 //!
-//! When the side to move is not given, White moves.
+//! When the side to move is not given, White moves. A square may also be written as its
+//! number, 1 to 32 (see [`Square::from_number`]): `White: 22 0, 30 1/0000; Black: 1 0`.
 
 use std::fmt;
 
@@ -268,9 +269,9 @@ fn parse_side(
         }
         let at = cursor.at();
         let name = cursor.word();
-        let square = Square::parse(&name).ok_or_else(|| PositionTextError::Syntax {
+        let square = Square::read(&name).map_err(|error| PositionTextError::Syntax {
             at,
-            message: format!("`{name}` is not a dark square"),
+            message: error.to_string(),
         })?;
         if !setup.tower(square).is_empty() {
             return Err(PositionTextError::Syntax {
@@ -403,6 +404,31 @@ mod tests {
             assert!(error.contains(expected), "{text}: {error}");
             assert!(error.contains("column"), "{text}: {error}");
         }
+    }
+
+    #[test]
+    fn squares_may_be_numbers() {
+        let letters =
+            "White: c1 – 1/0000, d6 – 000000, f4 – 0000 (3); Black: a1 – 110101/1, b2 – 00 (2)";
+        let numbers =
+            "White: 30 – 1/0000, 10 – 000000, 19 – 0000 (3); Black: 29 – 110101/1, 25 – 00 (2)";
+        let position = parse_position(Variant::Bashni, letters).expect("letters");
+        assert_eq!(parse_position(Variant::Bashni, numbers), Ok(position));
+        let men = parse_position(
+            Variant::Russian,
+            "White: 22, 21 1; Black: 1 0; Black to move",
+        );
+        assert_eq!(
+            men.map(|p| write_position(&p)),
+            Ok("White: a3 1, c3 0; Black: b8 0; Black to move".to_string())
+        );
+        let error = parse_position(Variant::Bashni, "White: 22 0, 33 0; Black: 1 0")
+            .expect_err("33")
+            .to_string();
+        assert!(
+            error.contains("column 14: `33` is not a square number (1-32)"),
+            "{error}"
+        );
     }
 
     #[test]
