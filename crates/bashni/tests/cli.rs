@@ -161,6 +161,120 @@ fn pdn_check_reports_the_bad_move_and_fails() {
     std::fs::remove_dir_all(&dir).expect("clean up");
 }
 
+/// Two Russian games in letters: a rulebook game, and one with a start position.
+const LETTER_GAMES: &str = "[Event \"Rulebook 001, 6.1.6\"]\n[GameType \"25\"]\n\n\
+1. ed4 dc5 2. fe3 fg5 3. cb4 gh4 4. b:d6 h:f2 5. e:g3 c:h4 0-1\n\n\
+[Event \"Kings\"]\n[GameType \"25\"]\n[FEN \"B:Wd4,Kc1:Bc7,Ka7\"]\n\n1... a7:e3 c1:f4:b8 1-0\n";
+
+#[test]
+fn pdn_reads_and_writes_numbered_squares() {
+    let dir = std::env::temp_dir().join(format!("bashni-cli-numbers-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = |name: &str| dir.join(name).to_str().expect("path").to_string();
+    std::fs::write(path("letters.pdn"), LETTER_GAMES).expect("write");
+    let convert = |from: &str, to: &str, form: &str, squares: &str| {
+        let output = bashni(
+            &[
+                "pdn",
+                "convert",
+                &path(from),
+                "--form",
+                form,
+                "--squares",
+                squares,
+                "-o",
+                &path(to),
+            ],
+            "",
+        );
+        assert!(output.status.success(), "{output:?}");
+        std::fs::read_to_string(path(to)).expect("converted file")
+    };
+    let numbers = convert("letters.pdn", "numbers.pdn", "full", "numeric");
+    assert!(
+        numbers.contains("1. 23-18 10-14 2. 27-23 11-16 3. 22-17 16-20 4. 17x10 20x27"),
+        "{numbers}"
+    );
+    assert!(numbers.contains("[FEN \"B:W18,K30:BK5,6\"]"), "{numbers}");
+    assert!(numbers.contains("1... 5x23 2. 30x19x1 1-0"), "{numbers}");
+    let output = bashni(&["pdn", "check", &path("numbers.pdn")], "");
+    assert!(output.status.success(), "{}", stdout(&output));
+    assert!(stdout(&output).contains("2 games, 2 good, 0 with errors"));
+    // Read back into letters, the numbered file is the letter file in full form.
+    let full = convert("letters.pdn", "full.pdn", "full", "letters");
+    assert_eq!(convert("numbers.pdn", "back.pdn", "full", "letters"), full);
+    assert!(full.contains("[FEN \"B:WKc1,d4:BKa7,c7\"]"), "{full}");
+    let short = convert("numbers.pdn", "short.pdn", "short", "numeric");
+    assert!(short.contains("1... 5x23 2. 30x1 1-0"), "{short}");
+    assert_eq!(convert("short.pdn", "back2.pdn", "full", "letters"), full);
+
+    std::fs::write(
+        path("bad.pdn"),
+        "[GameType \"25\"]\n\n1. 22-18 11-33 *\n\n[GameType \"25\"]\n[FEN \"W:W21-33:B1-12\"]\n\n1. 22-18 *\n",
+    )
+    .expect("write");
+    let output = bashni(&["pdn", "check", &path("bad.pdn")], "");
+    let text = stdout(&output);
+    assert_eq!(output.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("game 1, move 1... 11-33 (line 3, column 10): `11-33` is not a move: at column 4, `33` is not a square number (1-32)"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "game 2: FEN \"W:W21-33:B1-12\": FEN, column 4: `33` is not a square number (1-32)"
+        ),
+        "{text}"
+    );
+    let help = stdout(&bashni(&["pdn", "convert", "--help"], ""));
+    assert!(
+        help.contains("--squares") && help.contains("numeric"),
+        "{help}"
+    );
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
+#[test]
+fn positions_may_use_numbered_squares() {
+    let output = bashni(
+        &[
+            "perft",
+            "--variant",
+            "russian",
+            "--depth",
+            "3",
+            "--position",
+            "W:W21-32:B1-12.",
+        ],
+        "",
+    );
+    assert!(output.status.success(), "{output:?}");
+    let counts: Vec<String> = stdout(&output)
+        .lines()
+        .map(|l| l.split_whitespace().nth(2).expect("a count").to_string())
+        .collect();
+    assert_eq!(counts, ["7", "49", "302"]);
+    let input = "W:W29,30,31,32:B1,2,3,4.\nWhite: 22 0; Black: 15 0; White to move\nW:W33:B1\n";
+    let output = bashni(&["moves", "--variant", "russian"], input);
+    let lines: Vec<serde_json::Value> = stdout(&output)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(
+        lines[0]["position"],
+        "White: a1 0, c1 0, e1 0, g1 0; Black: b8 0, d8 0, f8 0, h8 0; White to move"
+    );
+    assert_eq!(lines[1]["moves"][0]["move"], "c3-b4");
+    assert!(
+        lines[2]["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("`33` is not a square number (1-32)")),
+        "{}",
+        lines[2]
+    );
+}
+
 #[test]
 fn play_explains_itself_and_refuses_bad_options_before_taking_the_screen() {
     let output = bashni(&["play", "--help"], "");

@@ -5,12 +5,16 @@
 //! one-line notation), and reads every move token as a legal move. The first move that
 //! cannot be read or is not legal stops it, with the game number, the move number and the
 //! line and column of the token. [`record`] does the opposite: it writes a [`Game`] as a
-//! [`RawGame`] with its moves in full or abbreviated form.
+//! [`RawGame`] with its moves in full or abbreviated form, and [`rewrite`] writes a record's
+//! moves again, also with numbered squares (`22-18`) for programs that want them.
 
 use std::fmt;
 
-use bashni_rules::notation::{MoveTextError, parse_move, read_position, write_fen, write_short};
-use bashni_rules::{Color, Game, GameError, Position, Variant};
+use bashni_rules::notation::{
+    MoveTextError, parse_move, read_position, write_fen, write_fen_with, write_full,
+    write_short_with,
+};
+use bashni_rules::{Color, Game, GameError, Move, Position, SquareNames, Variant};
 
 use crate::game::{RawGame, RawMove, ResultToken};
 use crate::game_type::{GameTypeError, game_type_tag};
@@ -166,15 +170,24 @@ fn place_of(raw: &RawGame, game: &Game, ply: usize, token: &RawMove) -> MovePlac
     }
 }
 
-/// `raw` with every move rewritten in `form`; tags, comments and result are kept.
-/// `game` must be the replay of `raw`.
-pub fn rewrite(raw: &RawGame, game: &Game, form: MoveForm) -> RawGame {
+/// A move of `position` written in `form`, with squares written as `names` says.
+fn move_text(position: &Position, mv: &Move, form: MoveForm, names: SquareNames) -> String {
+    match form {
+        MoveForm::Full => write_full(mv, names),
+        MoveForm::Short => write_short_with(position, mv, names),
+    }
+}
+
+/// `raw` with every move rewritten in `form` and with squares written as `names` says;
+/// a `FEN` tag is written again in the compact form with the same squares, the other tags,
+/// comments and result are kept. `game` must be the replay of `raw`.
+pub fn rewrite(raw: &RawGame, game: &Game, form: MoveForm, names: SquareNames) -> RawGame {
     let mut out = raw.clone();
     for ((token, mv), position) in out.moves.iter_mut().zip(game.moves()).zip(game.positions()) {
-        token.text = match form {
-            MoveForm::Full => mv.to_string(),
-            MoveForm::Short => write_short(position, mv),
-        };
+        token.text = move_text(position, mv, form, names);
+    }
+    if out.tag("FEN").is_some() {
+        out.set_tag("FEN", write_fen_with(game.start_position(), names));
     }
     out
 }
@@ -198,10 +211,7 @@ pub fn record(game: &Game, tags: &[(String, String)], form: MoveForm) -> RawGame
         .moves()
         .iter()
         .zip(game.positions())
-        .map(|(mv, position)| match form {
-            MoveForm::Full => mv.to_string(),
-            MoveForm::Short => write_short(position, mv),
-        })
+        .map(|(mv, position)| move_text(position, mv, form, SquareNames::Letters))
         .collect();
     let mut raw = RawGame::from_moves(tags, texts, Some(result));
     let mut color = start.side_to_move();

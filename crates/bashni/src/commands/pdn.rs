@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use bashni_pdn::{MoveForm, Reader, replay, rewrite, write_game_io};
-use bashni_rules::Variant;
+use bashni_rules::{SquareNames, Variant};
 
 use crate::input::VariantArg;
 
@@ -24,15 +24,23 @@ pub enum Command {
         #[arg(long, value_enum, default_value = "bashni")]
         variant: VariantArg,
     },
-    /// Rewrite the moves of every game in full or abbreviated form.
+    /// Rewrite the moves of every game in full or abbreviated form, with squares as
+    /// letters (`c3-d4`) or numbers (`22-18`).
     ///
-    /// Games that cannot be replayed are written unchanged and reported on standard error.
+    /// A FEN tag is rewritten with the same squares. Games that cannot be replayed are
+    /// written unchanged and reported on standard error.
     Convert {
         /// The PDN file.
         file: PathBuf,
         /// How to write the moves.
         #[arg(long, value_enum, default_value = "full")]
         form: FormArg,
+        /// How to write the squares: `letters` as the rulebooks (c3-d4, c3:e5), or
+        /// `numeric`, 1 (b8) to 32 (g1), as many draughts programs (22-18, 22x15). With
+        /// numbers there is no abbreviated score: `--form short` writes a capture by its
+        /// start and end (22x6) when that is unambiguous.
+        #[arg(long, value_enum, default_value = "letters")]
+        squares: SquaresArg,
         /// Where to write (standard output if absent).
         #[arg(long, short)]
         output: Option<PathBuf>,
@@ -51,6 +59,24 @@ pub enum FormArg {
     Short,
 }
 
+/// `--squares` of `bashni pdn convert`.
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum SquaresArg {
+    /// Letters and digits, `a1` to `h8`.
+    Letters,
+    /// Numbers, 1 (b8) to 32 (g1).
+    Numeric,
+}
+
+impl From<SquaresArg> for SquareNames {
+    fn from(squares: SquaresArg) -> SquareNames {
+        match squares {
+            SquaresArg::Letters => SquareNames::Letters,
+            SquaresArg::Numeric => SquareNames::Numbers,
+        }
+    }
+}
+
 /// Runs a `pdn` subcommand.
 pub fn run(command: &Command) -> Result<ExitCode, Box<dyn Error>> {
     match command {
@@ -58,9 +84,16 @@ pub fn run(command: &Command) -> Result<ExitCode, Box<dyn Error>> {
         Command::Convert {
             file,
             form,
+            squares,
             output,
             variant,
-        } => convert(file, *form, output.as_ref(), Variant::from(*variant)),
+        } => convert(
+            file,
+            *form,
+            SquareNames::from(*squares),
+            output.as_ref(),
+            Variant::from(*variant),
+        ),
     }
 }
 
@@ -100,6 +133,7 @@ fn check(file: &PathBuf, variant: Variant) -> Result<ExitCode, Box<dyn Error>> {
 fn convert(
     file: &PathBuf,
     form: FormArg,
+    squares: SquareNames,
     output: Option<&PathBuf>,
     variant: Variant,
 ) -> Result<ExitCode, Box<dyn Error>> {
@@ -121,7 +155,7 @@ fn convert(
                 eprintln!("{}: {error} (game skipped)", file.display());
             }
             Ok(raw) => match replay(&raw, Some(variant)) {
-                Ok(played) => write_game_io(&mut out, &rewrite(&raw, &played, form))?,
+                Ok(played) => write_game_io(&mut out, &rewrite(&raw, &played, form, squares))?,
                 Err(error) => {
                     failed = true;
                     eprintln!("{}: {error} (game written unchanged)", file.display());
