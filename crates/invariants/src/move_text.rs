@@ -1,9 +1,9 @@
 //! The move reader.
 
 use bashni_rules::notation::{
-    parse_fen, parse_move, parse_position, write_full_marked, write_short,
+    parse_fen, parse_move, parse_position, write_full, write_full_marked, write_short_with,
 };
-use bashni_rules::{Game, Position};
+use bashni_rules::{Game, Position, SquareNames};
 
 use crate::bytes::{Bytes, assert_sound, game_after, variant};
 
@@ -11,8 +11,9 @@ use crate::bytes::{Bytes, assert_sound, game_after, variant};
 /// either a few legal moves from the start (as many as the second byte says, modulo 16,
 /// chosen by the bytes after it), or a position written on the first line of the rest.
 /// The remaining text is read as a move of that position: if it reads, the move must be one
-/// of the legal moves. Every legal move must also read back from its full form, its marked
-/// full form and its shortest abbreviation.
+/// of the legal moves. Every legal move must also read back from its full form (in names
+/// and in numbers), its marked full form and its shortest abbreviation (in names and in
+/// numbers).
 pub fn move_text(data: &[u8]) {
     let mut bytes = Bytes::new(data);
     let first = bytes.byte();
@@ -71,12 +72,20 @@ fn check_moves(position: &Position, text: &str) {
             Ok(mv),
             "the marked form {marked} does not read back"
         );
-        let short = write_short(position, mv);
-        let read = parse_move(position, &short);
-        assert!(
-            read.as_ref()
-                .is_ok_and(|found| found.same_result(mv, position.variant())),
-            "the short form {short} of {mv} reads as {read:?}"
+        let numbered = write_full(mv, SquareNames::Numbers);
+        assert_eq!(
+            parse_move(position, &numbered).as_ref(),
+            Ok(mv),
+            "the numbered form {numbered} does not read back"
         );
+        for names in [SquareNames::Letters, SquareNames::Numbers] {
+            let short = write_short_with(position, mv, names);
+            let read = parse_move(position, &short);
+            assert!(
+                read.as_ref()
+                    .is_ok_and(|found| found.same_result(mv, position.variant())),
+                "the short form {short} of {mv} reads as {read:?}"
+            );
+        }
     }
 }
