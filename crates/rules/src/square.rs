@@ -494,7 +494,7 @@ mod tests {
                 Err(SquareError::NotANumber(text.to_string()))
             );
             assert_eq!(
-                Square::read(text).unwrap_err().to_string(),
+                Square::read(text).expect_err(text).to_string(),
                 format!("`{text}` is not a square number (1-32)")
             );
         }
@@ -505,7 +505,7 @@ mod tests {
             );
         }
         assert_eq!(
-            Square::read("a2").unwrap_err().to_string(),
+            Square::read("a2").expect_err("a2").to_string(),
             "`a2` is not a dark square"
         );
     }

@@ -212,6 +212,9 @@ fn parse_token(token: &str, color: Color) -> Result<Vec<(Square, Tower)>, String
             ));
         }
         let number = |text: &str| match Square::read(text) {
+            _ if text.is_empty() => Err(format!(
+                "`{name}`: a range needs a square number on each side of `-`"
+            )),
             Ok(square) if text.bytes().all(|b| b.is_ascii_digit()) => Ok(square.number()),
             Ok(_) => Err(format!(
                 "`{name}`: a range is written with square numbers, such as 21-32"
@@ -326,6 +329,8 @@ mod tests {
             ("W:W32-21:B1", 4, "from the lower number"),
             ("W:Wa1-c3:B1", 4, "with square numbers"),
             ("W:W21-24=00:B1", 4, "single pieces"),
+            ("W:W21-:B1", 4, "a square number on each side"),
+            ("W:WK-5:B1", 4, "a square number on each side"),
             ("W:W21-24:B24", 11, "24 is listed twice"),
             ("W:W22,c3:B1", 7, "c3 is listed twice"),
             ("W:Wa2:B1", 4, "`a2` is not a dark square"),
