@@ -76,10 +76,7 @@ fn perft_divides_and_takes_a_position() {
 fn moves_answers_each_line_and_goes_on_after_a_bad_one() {
     let input = "White: c3 0, e3 0; Black: d4 0; White to move\nnonsense\n\nW:WKa1:Bh8\n";
     let output = bashni(&["moves", "--variant", "russian"], input);
-    let lines: Vec<serde_json::Value> = stdout(&output)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("JSON line"))
-        .collect();
+    let lines = json_lines(&output);
     assert_eq!(lines.len(), 3);
     let moves: Vec<&str> = lines[0]["moves"]
         .as_array()
@@ -256,10 +253,7 @@ fn positions_may_use_numbered_squares() {
     assert_eq!(counts, ["7", "49", "302"]);
     let input = "W:W29,30,31,32:B1,2,3,4.\nWhite: 22 0; Black: 15 0; White to move\nW:W33:B1\n";
     let output = bashni(&["moves", "--variant", "russian"], input);
-    let lines: Vec<serde_json::Value> = stdout(&output)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("JSON line"))
-        .collect();
+    let lines = json_lines(&output);
     assert_eq!(lines.len(), 3);
     assert_eq!(
         lines[0]["position"],
@@ -411,4 +405,12 @@ fn egtb_builds_verifies_and_probes() {
         "{error}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Each line of the command's standard output, read as JSON.
+fn json_lines(output: &Output) -> Vec<serde_json::Value> {
+    stdout(output)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect()
 }
