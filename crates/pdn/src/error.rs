@@ -90,6 +90,16 @@ pub enum PdnError {
         /// The first undecodable byte (its column counts the characters before it).
         at: Location,
     },
+    /// A PDN 3.0 setup `/.../` has no closing `/` on its line; `at` is the opening slash.
+    UnterminatedSetup {
+        /// The opening `/`.
+        at: Location,
+    },
+    /// Text that is not PDN, and no game after it; `at` is its first character.
+    TextWithoutGame {
+        /// The first character of the text.
+        at: Location,
+    },
     /// A line is longer than [`crate::MAX_LINE_BYTES`]; the rest of it was skipped.
     LineTooLong {
         /// The column where the line was cut.
@@ -117,6 +127,8 @@ impl PdnError {
             | PdnError::BadMoveNumber { at, .. }
             | PdnError::BadAnnotation { at, .. }
             | PdnError::InvalidUtf8 { at }
+            | PdnError::UnterminatedSetup { at }
+            | PdnError::TextWithoutGame { at }
             | PdnError::LineTooLong { at }
             | PdnError::Io { at, .. } => *at,
         }
@@ -184,6 +196,12 @@ impl fmt::Display for PdnError {
                 "bad annotation `{text}`: expected `$0`..`$255` or one of ! ? !! ?? !? ?!"
             ),
             PdnError::InvalidUtf8 { .. } => f.write_str("invalid UTF-8: expected UTF-8 text"),
+            PdnError::UnterminatedSetup { .. } => f.write_str(
+                "unterminated setup: expected `/` to close this `/` on the same line",
+            ),
+            PdnError::TextWithoutGame { .. } => {
+                f.write_str("text that is not PDN, and no game after it")
+            }
             PdnError::LineTooLong { .. } => write!(
                 f,
                 "line too long: expected at most {} bytes in a line",

@@ -6,6 +6,7 @@ use std::str::FromStr;
 use bashni_rules::{Color, GameResult, Variant};
 
 use crate::game_type::{GameTypeError, variant_of};
+use crate::warning::Warning;
 
 /// The game termination marker at the end of the movetext, as written.
 ///
@@ -125,11 +126,43 @@ pub enum Annotation {
     /// A numeric annotation glyph: `$12` is `Nag(12)`; the glyphs `!` `?` `!!` `??` `!?` `?!`
     /// are `Nag(1)`..`Nag(6)` as in PGN.
     Nag(u8),
-    /// A `( ... )` variation, kept as text without the outer parentheses and not tokenised.
-    /// The text is whitespace-normalised like a comment, nested parentheses and `{}` comments
-    /// are kept as written, and `;` comments inside it are rewritten as `{...}` comments
-    /// (without any `}` they contain) so that the text stays valid on one line.
-    Variation(String),
+    /// A `( ... )` variation: other moves instead of the move it follows, parsed as a line
+    /// of its own (which may hold variations in turn).
+    Variation(Variation),
+    /// A position set up in the middle of the movetext (PDN 3.0 `/.../`), as written between
+    /// the slashes (a `FEN "..."` around it removed). Replaying stops there: the moves after
+    /// it do not follow from the moves before.
+    Setup(String),
+}
+
+/// A variation: moves that could have been played instead of the move it is attached to,
+/// starting from the position before that move.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Variation {
+    /// The line of its opening `(` (0 when not read from a file).
+    pub line: usize,
+    /// The column of its opening `(`.
+    pub column: usize,
+    /// Comments (and NAGs) written before its first move.
+    pub intro: Vec<Annotation>,
+    /// Its moves, in order; each may carry comments and variations of its own.
+    pub moves: Vec<RawMove>,
+    /// A result written at its end, if any.
+    pub result: Option<ResultToken>,
+}
+
+impl Variation {
+    /// A variation of the given move texts, for writing.
+    pub fn of_moves<I, S>(moves: I) -> Variation
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        Variation {
+            moves: moves.into_iter().map(RawMove::new).collect(),
+            ..Variation::default()
+        }
+    }
 }
 
 /// One move token of the movetext, with where it was written.
@@ -153,6 +186,10 @@ pub struct RawMove {
     pub after: Vec<Annotation>,
 }
 
+/// The text of a move that is not known: PDN records write it `- -` (or `--`); the reader
+/// gives it as this text and the writer writes it so.
+pub const UNKNOWN_MOVE: &str = "--";
+
 impl RawMove {
     /// A move with the given text, no position, no number and no annotations.
     pub fn new(text: impl Into<String>) -> RawMove {
@@ -170,6 +207,19 @@ impl RawMove {
     pub fn with_comment(mut self, comment: impl Into<String>) -> RawMove {
         self.after.push(Annotation::Comment(comment.into()));
         self
+    }
+
+    /// Whether the move is not known (written `- -` or `--`).
+    pub fn is_unknown(&self) -> bool {
+        self.text == UNKNOWN_MOVE
+    }
+
+    /// The variations written after the move, in order.
+    pub fn variations(&self) -> impl Iterator<Item = &Variation> {
+        self.after.iter().filter_map(|a| match a {
+            Annotation::Variation(variation) => Some(variation),
+            _ => None,
+        })
     }
 
     /// The comments written after the move, in order.
@@ -197,6 +247,8 @@ pub struct RawGame {
     /// The termination marker; `None` when the game ended (at the end of the input, or at the
     /// next game's tags) without one.
     pub result: Option<ResultToken>,
+    /// What the reader read leniently in this game, in order.
+    pub warnings: Vec<Warning>,
 }
 
 impl RawGame {

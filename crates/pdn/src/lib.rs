@@ -45,23 +45,30 @@
 //! ```
 
 mod date;
+mod encoding;
 mod error;
 mod game;
 mod game_type;
 mod load;
 mod reader;
 mod replay;
+mod warning;
 mod writer;
 
 pub use date::{date_tag, date_tag_of_ms};
+pub use encoding::TextEncoding;
 pub use error::{Location, PdnError};
-pub use game::{Annotation, RawGame, RawMove, ResultToken, UnknownResult};
+pub use game::{Annotation, RawGame, RawMove, ResultToken, UNKNOWN_MOVE, UnknownResult, Variation};
 pub use game_type::{
     GAME_TYPE_BASHNI, GAME_TYPE_RUSSIAN, GameTypeError, game_type_tag, parse_game_type, variant_of,
 };
 pub use load::{GameNumberError, LoadError, LoadedGame, game_number, load_game};
 pub use reader::{MAX_LINE_BYTES, Reader};
-pub use replay::{MoveForm, MovePlace, ReplayError, record, replay, rewrite, start_position};
+pub use warning::{Warning, WarningKind};
+pub use replay::{
+    MoveForm, MovePlace, ReplayError, Replayed, StopReason, VariantSource, game_name, record,
+    replay, replay_record, rewrite, start_position,
+};
 pub use writer::{
     HEADER_ORDER, LINE_WIDTH, clean_comment, ordered_tags, write_game, write_game_io,
 };

@@ -4,8 +4,11 @@ use std::io::{BufRead, ErrorKind};
 
 use bashni_rules::Color;
 
+use crate::encoding::{LineDecoding, TextEncoding};
 use crate::error::{Location, PdnError};
-use crate::game::{Annotation, RawGame, RawMove, ResultToken};
+use crate::game::{Annotation, RawGame, RawMove, ResultToken, UNKNOWN_MOVE, Variation};
+use crate::warning::{Warning, WarningKind};
+use crate::writer::HEADER_ORDER;
 
 /// The longest line the reader accepts, in bytes. The rest of a longer line is skipped
 /// (without being stored) and reported as [`PdnError::LineTooLong`]; this bounds the
@@ -17,6 +20,19 @@ const EXPECTED_MOVETEXT: &str =
     "a move, a move number, a result, a comment, a variation, an annotation or a tag";
 /// What the reader expects inside a move token.
 const EXPECTED_IN_MOVE: &str = "a square (a1..h8 or a number), `-`, `:` or `x` in a move";
+
+/// Tag names PDN (and PGN) give in a fixed case; a name written in another case is read as
+/// the one here, with a warning.
+const KNOWN_TAGS: [&str; 8] = [
+    "Annotator",
+    "PlyCount",
+    "Termination",
+    "Time",
+    "Mode",
+    "Setup",
+    "Opening",
+    "Variant",
+];
 
 /// Reads the games of a PDN file one at a time, in constant memory (bounded by the largest
 /// game and [`MAX_LINE_BYTES`]).
@@ -41,29 +57,40 @@ const EXPECTED_IN_MOVE: &str = "a square (a1..h8 or a number), `-`, `:` or `x` i
 /// * Tag pairs `[Name "value"]`, any number on a line, before the movetext; `\"` and `\\`
 ///   in a value stand for `"` and `\` (any other backslash is kept). A value without quotes
 ///   (`[GameType 25]`) is also taken, up to the first blank or `]`. A tag pair must end on
-///   its line.
+///   its line. A usual tag name written in another case (`[event "..."]`) is read as PDN
+///   writes it, with a warning.
 /// * Move numbers `12.` (White's move 12 follows) and `12...` or `12. ...` (Black's), checked
 ///   loosely: any positive number is taken and restarts the count, so a wrong number is not
 ///   an error (replaying finds real mistakes). Moves after a known number get
 ///   [`RawMove::number`] and [`RawMove::color`] by counting on; before the first move number
 ///   they are `None`. A number may be glued to its move: `1.c3-b4`.
 /// * Move tokens: a letter `a`-`h`/`A`-`H` or a digit, then letters `a`-`h`/`A`-`H`, digits,
-///   `-`, `:`, `x`, `X`. So `c3-b4`, `b2:d4:f6:d8D:a5`, `c3xe5`, `cb4`, `a:a7`, `22-18` and
-///   `9x18` are tokens; whether they are legal moves is left to replaying.
+///   `-`, `–`, `—`, `:`, `x`, `X`, `×`. So `c3-b4`, `b2:d4:f6:d8D:a5`, `c3xe5`, `cb4`,
+///   `a:a7`, `22-18` and `9x18` are tokens; whether they are legal moves is left to
+///   replaying. `- -` or `--` is a move that is not known ([`crate::UNKNOWN_MOVE`]).
 /// * Comments `{...}` (over several lines) and `;...` (to the end of the line), attached
 ///   after the move they follow, or to [`RawGame::intro`] before the first move; NAGs `$n`
-///   and glyphs `!` `?` `!!` `??` `!?` `?!`; variations `( ... )`, kept as text (see
-///   [`Annotation::Variation`]).
+///   and glyphs `!` `?` `!!` `??` `!?` `?!`; variations `( ... )`, parsed as lines of moves
+///   of their own, nested to any depth ([`Annotation::Variation`]).
+/// * A position set up in the movetext, PDN 3.0's `/FEN "W:W...:B..."/` (or `/W:.../`): before
+///   the first move it is read as the `FEN` tag, with a warning; later it is kept as
+///   [`Annotation::Setup`].
 /// * A line starting with `%` (outside comments and variations) is skipped, as in PGN.
-///   A UTF-8 byte order mark at the start is skipped; `\r\n` line ends are taken.
+///   `\r\n` line ends are taken. Lines of free text between games (a title before the
+///   first tag, say) are skipped with a warning.
+/// * Encodings: see [`TextEncoding`]; by default UTF-8 with or without a byte order mark,
+///   UTF-16 by its byte order mark, and a line that is not UTF-8 as Windows-1251 with a
+///   warning.
+///
+/// What was read leniently is in [`RawGame::warnings`], with its line and column.
 ///
 /// # Where a game ends
 ///
-/// At its result token (`1-0`, `0-1`, `1/2-1/2`, `*`, `2-0`, `0-2`, `1-1`, `0-0`); or,
-/// without one ([`RawGame::result`] is `None`), at a `[` after its movetext began, at a `[`
-/// after a blank line that follows its tags, or at the end of the input. Anything between a
-/// result and the next game's first tag or move (such as a comment) belongs to the next game;
-/// comments alone at the end of the input are dropped.
+/// At its result token (`1-0`, `0-1`, `1/2-1/2`, `*`, `2-0`, `0-2`, `1-1`, `0-0`) outside
+/// variations; or, without one ([`RawGame::result`] is `None`), at a `[` after its movetext
+/// began, at a `[` after a blank line that follows its tags, or at the end of the input.
+/// Anything between a result and the next game's first tag or move (such as a comment)
+/// belongs to the next game; comments alone at the end of the input are dropped.
 ///
 /// # Errors and recovery
 ///
@@ -75,13 +102,16 @@ const EXPECTED_IN_MOVE: &str = "a square (a1..h8 or a number), `-`, `:` or `x` i
 /// section is skipped, the next game's is not). A `{` comment or `(` variation that is still
 /// open when a blank line is followed by a line starting with `[` is reported unterminated,
 /// and reading goes on at that line, so an unclosed brace costs one game, not the rest of
-/// the file. Invalid UTF-8 is an error at the first bad byte (its column counts the
-/// characters before it). After an I/O error the reader stops.
+/// the file. After an I/O error the reader stops.
 ///
 /// Game numbers count every game the reader started, good or bad, from 1.
 #[derive(Debug)]
 pub struct Reader<R> {
     inner: R,
+    /// The encoding asked for.
+    encoding: TextEncoding,
+    /// How lines are decoded, once the start of the input was seen.
+    decoding: Option<LineDecoding>,
     /// The bytes of the current line, without the line end.
     bytes: Vec<u8>,
     /// The current line, decoded.
@@ -96,10 +126,20 @@ pub struct Reader<R> {
     prev_bracket: bool,
     /// Games started so far (good or bad).
     games: usize,
-    /// The next call must first skip to the next game.
-    resync: bool,
+    /// An error met while skipping a bad game, to give on the next call.
+    pending: Option<PdnError>,
     /// The input failed; no more games.
     stopped: bool,
+    /// Warnings met while reading the current game.
+    warnings: Vec<Warning>,
+    /// Whether to keep the text of each game (see [`Reader::keep_text`]).
+    keep_text: bool,
+    /// The lines read since the last game ended, when text is kept.
+    captured: String,
+    /// Where the current line starts in `captured`.
+    line_in_captured: usize,
+    /// The text of the game returned last, when text is kept.
+    last_text: String,
 }
 
 /// An error, and whether the reader must skip to the next game before going on.
@@ -117,17 +157,54 @@ impl Failure {
     }
 }
 
-/// The game being read.
-struct Builder {
-    game: RawGame,
-    /// A move, move number or result has been read.
-    movetext_started: bool,
-    /// A blank line came after the tags (and before any movetext).
-    blank_after_tags: bool,
+/// Where moves go while reading: the game itself or a variation inside it.
+struct Line {
+    intro: Vec<Annotation>,
+    moves: Vec<RawMove>,
     /// The number and side of the next move, when known.
     next: Option<(u32, Color)>,
     /// The last token was a move number.
     after_number: bool,
+}
+
+impl Line {
+    fn new(next: Option<(u32, Color)>) -> Line {
+        Line {
+            intro: Vec::new(),
+            moves: Vec::new(),
+            next,
+            after_number: false,
+        }
+    }
+
+    fn annotate(&mut self, annotation: Annotation) {
+        match self.moves.last_mut() {
+            Some(last) => last.after.push(annotation),
+            None => self.intro.push(annotation),
+        }
+    }
+}
+
+/// A variation being read.
+struct Open {
+    /// Its opening `(`.
+    at: Location,
+    line: Line,
+    result: Option<ResultToken>,
+}
+
+/// The game being read.
+struct Builder {
+    game: RawGame,
+    main: Line,
+    /// Variations open at the cursor, innermost last.
+    open: Vec<Open>,
+    /// A move, move number or result has been read.
+    movetext_started: bool,
+    /// A blank line came after the tags (and before any movetext).
+    blank_after_tags: bool,
+    /// Free text skipped before the game: its first character and its last line.
+    skipped: Option<(Location, usize)>,
 }
 
 impl Builder {
@@ -137,22 +214,42 @@ impl Builder {
                 number,
                 ..RawGame::default()
             },
+            main: Line::new(None),
+            open: Vec::new(),
             movetext_started: false,
             blank_after_tags: false,
-            next: None,
-            after_number: false,
+            skipped: None,
         }
     }
 
-    fn annotate(&mut self, annotation: Annotation) {
-        match self.game.moves.last_mut() {
-            Some(last) => last.after.push(annotation),
-            None => self.game.intro.push(annotation),
+    /// The line moves go to: the innermost open variation, or the game.
+    fn current(&mut self) -> &mut Line {
+        match self.open.last_mut() {
+            Some(open) => &mut open.line,
+            None => &mut self.main,
         }
     }
 
     fn has_substance(&self) -> bool {
-        !self.game.tags.is_empty() || self.movetext_started
+        !self.game.tags.is_empty() || self.movetext_started || !self.open.is_empty()
+    }
+
+    /// The finished game, with the reader's warnings.
+    fn finish(mut self, warnings: &mut Vec<Warning>) -> RawGame {
+        if let Some((at, last_line)) = self.skipped {
+            self.game.warnings.push(Warning {
+                line: at.line,
+                column: at.column,
+                kind: WarningKind::TextSkipped { last_line },
+            });
+        }
+        self.game.warnings.append(warnings);
+        self.game
+            .warnings
+            .sort_by_key(|warning| (warning.line, warning.column));
+        self.game.intro = self.main.intro;
+        self.game.moves = self.main.moves;
+        self.game
     }
 }
 
@@ -191,14 +288,72 @@ fn starts_move(c: char) -> bool {
 }
 
 fn continues_move(c: char) -> bool {
-    starts_move(c) || matches!(c, '-' | ':' | 'x' | 'X')
+    starts_move(c) || matches!(c, '-' | '–' | '—' | ':' | 'x' | 'X' | '×')
+}
+
+fn is_dash(c: char) -> bool {
+    matches!(c, '-' | '–' | '—')
+}
+
+/// Whether a word could be part of movetext: a move number, a result, a move, a glyph.
+fn is_movetext_word(word: &str) -> bool {
+    if ResultToken::from_token(word).is_some() || word.chars().all(|c| c == '.') {
+        return true;
+    }
+    let digits = word.chars().take_while(char::is_ascii_digit).count();
+    let rest = if digits > 0 && word[digits..].starts_with('.') {
+        word[digits..].trim_start_matches('.')
+    } else {
+        word
+    };
+    if ResultToken::from_token(rest).is_some() {
+        return true;
+    }
+    let rest = rest.trim_end_matches(['!', '?']);
+    let mut chars = rest.chars();
+    match chars.next() {
+        None => true,
+        Some(c) if is_dash(c) => rest.chars().all(is_dash),
+        Some(c) => starts_move(c) && chars.all(continues_move),
+    }
+}
+
+/// Whether a line is free text rather than PDN: its first word is nothing PDN starts a
+/// line with (a tag, a comment, movetext...).
+fn is_free_text(line: &[char]) -> bool {
+    let text: String = line.iter().collect();
+    let Some(word) = text.split_whitespace().next() else {
+        return false;
+    };
+    !word.starts_with(['[', '{', ';', '(', '%', '/', '$', '!', '?']) && !is_movetext_word(word)
+}
+
+/// The content of a PDN 3.0 setup `/.../`: an optional `FEN` and quotes around a position.
+fn setup_text(inside: &str) -> String {
+    let mut text = inside.trim();
+    if let Some(rest) = text
+        .get(..3)
+        .filter(|head| head.eq_ignore_ascii_case("FEN"))
+        .and_then(|_| text.get(3..))
+    {
+        text = rest.trim_start();
+    }
+    text.trim_matches('"').trim().to_string()
 }
 
 impl<R: BufRead> Reader<R> {
-    /// A reader of the PDN text in `inner`.
+    /// A reader of the PDN text in `inner`, in the default encoding
+    /// ([`TextEncoding::AUTO`]).
     pub fn new(inner: R) -> Reader<R> {
+        Reader::with_encoding(inner, TextEncoding::AUTO)
+    }
+
+    /// A reader of the PDN text in `inner`, in the given encoding.
+    pub fn with_encoding(inner: R, encoding: TextEncoding) -> Reader<R> {
         Reader {
             inner,
+            encoding,
+            decoding: None,
             bytes: Vec::new(),
             line: Vec::new(),
             pos: 0,
@@ -206,9 +361,28 @@ impl<R: BufRead> Reader<R> {
             prev_blank: true,
             prev_bracket: false,
             games: 0,
-            resync: false,
+            pending: None,
             stopped: false,
+            warnings: Vec::new(),
+            keep_text: false,
+            captured: String::new(),
+            line_in_captured: 0,
+            last_text: String::new(),
         }
+    }
+
+    /// Makes the reader keep the text of each game it returns, good or bad, as
+    /// [`Reader::game_text`] gives it (for writing a game that cannot be read back as it
+    /// was).
+    pub fn keep_text(mut self) -> Reader<R> {
+        self.keep_text = true;
+        self
+    }
+
+    /// The text of the game returned last, from the end of the game before it to its own
+    /// end, decoded, lines ended by `\n`; empty unless [`Reader::keep_text`] was asked for.
+    pub fn game_text(&self) -> &str {
+        &self.last_text
     }
 
     /// How many games (good or bad) the reader has returned so far.
@@ -229,18 +403,19 @@ impl<R: BufRead> Reader<R> {
     /// The next game: `None` at the end of the input, `Some(Err(_))` for a game that could
     /// not be read (the next call goes on with the following game).
     pub fn next_game(&mut self) -> Option<Result<RawGame, PdnError>> {
+        if let Some(error) = self.pending.take() {
+            self.stopped = true;
+            return Some(Err(error));
+        }
         if self.stopped {
             return None;
         }
-        let result = if self.resync {
-            self.resync = false;
-            self.skip_to_next_game().and_then(|()| self.read_game())
-        } else {
-            self.read_game()
-        };
+        self.warnings.clear();
+        let result = self.read_game();
         match result {
             Ok(Some(game)) => {
                 self.games += 1;
+                self.take_text();
                 Some(Ok(game))
             }
             Ok(None) => None,
@@ -248,11 +423,32 @@ impl<R: BufRead> Reader<R> {
                 self.games += 1;
                 if matches!(failure.error, PdnError::Io { .. }) {
                     self.stopped = true;
-                } else {
-                    self.resync = failure.resync;
+                } else if failure.resync
+                    && let Err(skip) = self.skip_to_next_game()
+                {
+                    self.pending = Some(skip.error);
                 }
+                self.take_text();
                 Some(Err(failure.error))
             }
+        }
+    }
+
+    /// Sets the text of the game just ended aside, when text is kept: the lines read since
+    /// the last game ended, except the current line when the next game starts on it.
+    fn take_text(&mut self) {
+        if !self.keep_text {
+            return;
+        }
+        let next_starts_here = self.pos < self.line.len()
+            && self.line[..self.pos].iter().all(|c| c.is_whitespace());
+        if next_starts_here {
+            let line = self.captured.split_off(self.line_in_captured);
+            self.last_text = std::mem::replace(&mut self.captured, line);
+            self.line_in_captured = 0;
+        } else {
+            self.last_text = std::mem::take(&mut self.captured);
+            self.line_in_captured = 0;
         }
     }
 
@@ -269,6 +465,14 @@ impl<R: BufRead> Reader<R> {
         self.at(self.pos)
     }
 
+    fn warn(&mut self, index: usize, kind: WarningKind) {
+        self.warnings.push(Warning {
+            line: self.line_no,
+            column: index + 1,
+            kind,
+        });
+    }
+
     fn peek(&self) -> Option<char> {
         self.line.get(self.pos).copied()
     }
@@ -281,8 +485,28 @@ impl<R: BufRead> Reader<R> {
         self.line.iter().copied().find(|c| !c.is_whitespace())
     }
 
+    /// Decides how lines are decoded from the first bytes of the input, and skips a byte
+    /// order mark.
+    fn start_decoding(&mut self) -> std::io::Result<LineDecoding> {
+        if let Some(decoding) = self.decoding {
+            return Ok(decoding);
+        }
+        let first = loop {
+            match self.inner.fill_buf() {
+                Ok(buf) => break buf,
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+        };
+        let (decoding, mark) = self.encoding.start(first);
+        self.inner.consume(mark);
+        self.decoding = Some(decoding);
+        Ok(decoding)
+    }
+
     /// Reads the next line into `bytes`: whether there was one, and whether it was cut.
-    fn read_raw_line(&mut self) -> std::io::Result<(bool, bool)> {
+    /// `utf16` says whether lines are UTF-16 (and in which byte order).
+    fn read_raw_line(&mut self, utf16: Option<bool>) -> std::io::Result<(bool, bool)> {
         self.bytes.clear();
         let mut got = false;
         let mut too_long = false;
@@ -296,19 +520,38 @@ impl<R: BufRead> Reader<R> {
                 return Ok((got, too_long));
             }
             got = true;
-            let (chunk, used, done) = match buf.iter().position(|&b| b == b'\n') {
-                Some(i) => (&buf[..i], i + 1, true),
-                None => (buf, buf.len(), false),
+            // The index in `buf` of the last byte of the line end, and its length.
+            let newline = match utf16 {
+                None => buf.iter().position(|&b| b == b'\n').map(|i| (i, 1)),
+                Some(little_endian) => {
+                    let unit: [u8; 2] = if little_endian { [10, 0] } else { [0, 10] };
+                    let before = self.bytes.len();
+                    (0..buf.len())
+                        .filter(|i| (before + i) % 2 == 1)
+                        .find(|&i| {
+                            let first = if i == 0 {
+                                self.bytes.last().copied()
+                            } else {
+                                Some(buf[i - 1])
+                            };
+                            first == Some(unit[0]) && buf[i] == unit[1]
+                        })
+                        .map(|i| (i, 2))
+                }
             };
+            let used = newline.map_or(buf.len(), |(i, _)| i + 1);
             let room = MAX_LINE_BYTES.saturating_sub(self.bytes.len());
-            if chunk.len() > room {
+            if used > room {
                 too_long = true;
-                self.bytes.extend_from_slice(&chunk[..room]);
+                self.bytes.extend_from_slice(&buf[..room]);
             } else {
-                self.bytes.extend_from_slice(chunk);
+                self.bytes.extend_from_slice(&buf[..used]);
             }
             self.inner.consume(used);
-            if done {
+            if let Some((_, length)) = newline {
+                if !too_long {
+                    self.bytes.truncate(self.bytes.len().saturating_sub(length));
+                }
                 return Ok((true, too_long));
             }
         }
@@ -321,50 +564,98 @@ impl<R: BufRead> Reader<R> {
         self.prev_bracket = self.first_visible() == Some('[');
         self.line.clear();
         self.pos = 0;
-        let (got, too_long) = match self.read_raw_line() {
+        let io_failure = |reader: &Self, error| {
+            let at = Location {
+                game: reader.games + 1,
+                line: reader.line_no + 1,
+                column: 1,
+            };
+            Failure::skip(PdnError::Io { at, error })
+        };
+        let decoding = match self.start_decoding() {
+            Ok(decoding) => decoding,
+            Err(error) => return Err(io_failure(self, error)),
+        };
+        let utf16 = match decoding {
+            LineDecoding::Utf16 { little_endian } => Some(little_endian),
+            _ => None,
+        };
+        let (got, too_long) = match self.read_raw_line(utf16) {
             Ok(read) => read,
-            Err(error) => {
-                let at = Location {
-                    game: self.games + 1,
-                    line: self.line_no + 1,
-                    column: 1,
-                };
-                return Err(Failure::skip(PdnError::Io { at, error }));
-            }
+            Err(error) => return Err(io_failure(self, error)),
         };
         if !got {
             return Ok(false);
         }
         self.line_no += 1;
-        if self.bytes.last() == Some(&b'\r') {
-            self.bytes.pop();
+        let decoded = self.decode_line(decoding, too_long);
+        if self.line.last() == Some(&'\r') {
+            self.line.pop();
         }
-        let mut bytes = &self.bytes[..];
-        if self.line_no == 1 {
-            bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+        if self.keep_text {
+            self.line_in_captured = self.captured.len();
+            self.captured.extend(self.line.iter());
+            self.captured.push('\n');
         }
-        match std::str::from_utf8(bytes) {
-            Ok(text) => {
-                self.line.extend(text.chars());
-                if too_long {
-                    let at = self.at(self.line.len());
-                    return Err(Failure::skip(PdnError::LineTooLong { at }));
-                }
-                Ok(true)
-            }
-            Err(e) => {
-                let valid = &bytes[..e.valid_up_to()];
-                let column = String::from_utf8_lossy(valid).chars().count();
-                self.line.extend(String::from_utf8_lossy(bytes).chars());
-                // A line cut in the middle of a character is too long, not badly encoded.
-                let at = self.at(column);
-                if too_long && e.error_len().is_none() {
-                    Err(Failure::skip(PdnError::LineTooLong { at }))
+        decoded.map(|()| true)
+    }
+
+    /// Decodes `bytes` into `line`.
+    fn decode_line(&mut self, decoding: LineDecoding, too_long: bool) -> Result<(), Failure> {
+        let bytes = &self.bytes[..];
+        let too_long_at = |reader: &Self| {
+            let at = reader.at(reader.line.len());
+            Err(Failure::skip(PdnError::LineTooLong { at }))
+        };
+        match decoding {
+            LineDecoding::Utf16 { little_endian } => {
+                let encoding = if little_endian {
+                    encoding_rs::UTF_16LE
                 } else {
-                    Err(Failure::skip(PdnError::InvalidUtf8 { at }))
-                }
+                    encoding_rs::UTF_16BE
+                };
+                let (text, _) = encoding.decode_without_bom_handling(bytes);
+                self.line.extend(text.chars());
             }
+            LineDecoding::Legacy(encoding) => {
+                let (text, _) = encoding.decode_without_bom_handling(bytes);
+                self.line.extend(text.chars());
+            }
+            LineDecoding::Utf8 { fallback } => match std::str::from_utf8(bytes) {
+                Ok(text) => self.line.extend(text.chars()),
+                // A line cut in the middle of a character is too long, not badly encoded.
+                Err(e) if too_long && e.error_len().is_none() => {
+                    let valid = &bytes[..e.valid_up_to()];
+                    self.line.extend(String::from_utf8_lossy(valid).chars());
+                    return too_long_at(self);
+                }
+                Err(e) => match fallback {
+                    Some(encoding) => {
+                        let valid = &bytes[..e.valid_up_to()];
+                        let column = String::from_utf8_lossy(valid).chars().count();
+                        let (text, _) = encoding.decode_without_bom_handling(bytes);
+                        self.line.extend(text.chars());
+                        self.warn(
+                            column,
+                            WarningKind::Encoding {
+                                encoding: encoding.name(),
+                            },
+                        );
+                    }
+                    None => {
+                        let valid = &bytes[..e.valid_up_to()];
+                        let column = String::from_utf8_lossy(valid).chars().count();
+                        self.line.extend(String::from_utf8_lossy(bytes).chars());
+                        let at = self.at(column);
+                        return Err(Failure::skip(PdnError::InvalidUtf8 { at }));
+                    }
+                },
+            },
         }
+        if too_long {
+            return too_long_at(self);
+        }
+        Ok(())
     }
 
     /// Skips the rest of a bad game (see the type's documentation).
@@ -375,6 +666,7 @@ impl<R: BufRead> Reader<R> {
                 Ok(false) => return Ok(()),
                 Ok(true) => {
                     if self.first_visible() == Some('[') && !self.prev_bracket {
+                        self.pos = 0;
                         return Ok(());
                     }
                 }
@@ -388,21 +680,28 @@ impl<R: BufRead> Reader<R> {
         }
     }
 
-    /// Goes on to the next line inside a comment or variation opened at `start`.
-    fn continue_block(
-        &mut self,
-        start: Location,
-        unterminated: fn(Location) -> PdnError,
-    ) -> Result<(), Failure> {
+    /// Goes on to the next line inside a comment opened at `start`.
+    fn continue_comment(&mut self, start: Location) -> Result<(), Failure> {
         let more = self.advance_line()?;
         if !more || (self.prev_blank && self.line.first() == Some(&'[')) {
             // Go on at this line: it probably starts the next game.
             return Err(Failure {
-                error: unterminated(start),
+                error: PdnError::UnterminatedComment { at: start },
                 resync: false,
             });
         }
         Ok(())
+    }
+
+    /// The error for variations still open where the game cannot go on (the outermost
+    /// one's `(`); reading goes on where it is.
+    fn unterminated(&self, b: &Builder) -> Failure {
+        Failure {
+            error: PdnError::UnterminatedVariation {
+                at: b.open.first().map_or_else(|| self.here(), |open| open.at),
+            },
+            resync: false,
+        }
     }
 
     /// Reads one game; `Ok(None)` at the end of the input.
@@ -411,12 +710,28 @@ impl<R: BufRead> Reader<R> {
         loop {
             let Some(c) = self.peek() else {
                 if !self.advance_line()? {
-                    return Ok(b.has_substance().then_some(b.game));
+                    if !b.open.is_empty() {
+                        return Err(self.unterminated(&b));
+                    }
+                    if !b.has_substance()
+                        && let Some((at, _)) = b.skipped
+                    {
+                        return Err(Failure::skip(PdnError::TextWithoutGame { at }));
+                    }
+                    return Ok(b
+                        .has_substance()
+                        .then(|| b.finish(&mut self.warnings)));
                 }
-                if self.line.first() == Some(&'%') {
+                if self.line.first() == Some(&'%') && b.open.is_empty() {
                     self.pos = self.line.len();
                 } else if !b.game.tags.is_empty() && !b.movetext_started && self.line_is_blank() {
                     b.blank_after_tags = true;
+                } else if !b.has_substance() && is_free_text(&self.line) {
+                    let first = self.line.iter().position(|c| !c.is_whitespace());
+                    let at = self.at(first.unwrap_or(0));
+                    let from = b.skipped.map_or(at, |(from, _)| from);
+                    b.skipped = Some((from, self.line_no));
+                    self.pos = self.line.len();
                 }
                 continue;
             };
@@ -429,15 +744,18 @@ impl<R: BufRead> Reader<R> {
             }
             match c {
                 '[' => {
+                    if !b.open.is_empty() {
+                        return Err(self.unterminated(&b));
+                    }
                     if b.movetext_started || b.blank_after_tags {
-                        return Ok(Some(b.game));
+                        return Ok(Some(b.finish(&mut self.warnings)));
                     }
                     let tag = self.read_tag()?;
                     b.game.tags.push(tag);
                 }
                 '{' => {
                     let text = self.read_comment()?;
-                    b.annotate(Annotation::Comment(text));
+                    b.current().annotate(Annotation::Comment(text));
                 }
                 ';' => {
                     let mut text = Normaliser::default();
@@ -445,24 +763,55 @@ impl<R: BufRead> Reader<R> {
                         text.push(d);
                     }
                     self.pos = self.line.len();
-                    b.annotate(Annotation::Comment(text.finish()));
+                    b.current().annotate(Annotation::Comment(text.finish()));
                 }
                 '(' => {
-                    let text = self.read_variation()?;
-                    b.annotate(Annotation::Variation(text));
+                    let at = self.here();
+                    self.pos += 1;
+                    // A variation replaces the move before it, so it starts with that
+                    // move's number and side.
+                    let next = b
+                        .current()
+                        .moves
+                        .last()
+                        .and_then(|mv| mv.number.zip(mv.color));
+                    b.open.push(Open {
+                        at,
+                        line: Line::new(next),
+                        result: None,
+                    });
                 }
+                ')' if !b.open.is_empty() => {
+                    self.pos += 1;
+                    if let Some(open) = b.open.pop() {
+                        let variation = Variation {
+                            line: open.at.line,
+                            column: open.at.column,
+                            intro: open.line.intro,
+                            moves: open.line.moves,
+                            result: open.result,
+                        };
+                        b.current().annotate(Annotation::Variation(variation));
+                    }
+                }
+                '/' => self.read_setup(&mut b)?,
                 '$' => {
                     let nag = self.read_nag()?;
-                    b.annotate(Annotation::Nag(nag));
+                    b.current().annotate(Annotation::Nag(nag));
                 }
                 '!' | '?' => {
                     let nag = self.read_glyph()?;
-                    b.annotate(Annotation::Nag(nag));
+                    b.current().annotate(Annotation::Nag(nag));
                 }
                 '*' => {
                     self.pos += 1;
-                    b.game.result = Some(ResultToken::Unfinished);
-                    return Ok(Some(b.game));
+                    match b.open.last_mut() {
+                        Some(open) => open.result = Some(ResultToken::Unfinished),
+                        None => {
+                            b.game.result = Some(ResultToken::Unfinished);
+                            return Ok(Some(b.finish(&mut self.warnings)));
+                        }
+                    }
                 }
                 ']' | ')' | '}' | '"' => {
                     return Err(Failure::skip(PdnError::UnexpectedCharacter {
@@ -473,7 +822,7 @@ impl<R: BufRead> Reader<R> {
                 }
                 _ => {
                     if self.read_word(&mut b)? {
-                        return Ok(Some(b.game));
+                        return Ok(Some(b.finish(&mut self.warnings)));
                     }
                 }
             }
@@ -509,7 +858,21 @@ impl<R: BufRead> Reader<R> {
         if self.pos == name_start {
             return Err(self.bad_tag("a tag name (letters, digits, `_`)"));
         }
-        let name: String = self.line[name_start..self.pos].iter().collect();
+        let mut name: String = self.line[name_start..self.pos].iter().collect();
+        if let Some(known) = HEADER_ORDER
+            .iter()
+            .chain(KNOWN_TAGS.iter())
+            .find(|known| **known != name && known.eq_ignore_ascii_case(&name))
+        {
+            let written = std::mem::replace(&mut name, (*known).to_string());
+            self.warn(
+                name_start,
+                WarningKind::TagName {
+                    written,
+                    read: known,
+                },
+            );
+        }
         if self.peek().is_some_and(|c| !c.is_whitespace() && c != '"') {
             return Err(self.bad_tag("a space and a tag value after the tag name"));
         }
@@ -581,63 +944,30 @@ impl<R: BufRead> Reader<R> {
                 text.push(c);
             }
             text.push('\n');
-            self.continue_block(start, |at| PdnError::UnterminatedComment { at })?;
+            self.continue_comment(start)?;
         }
     }
 
-    /// Reads a `( ... )` variation at the cursor, over as many lines as it takes.
-    fn read_variation(&mut self) -> Result<String, Failure> {
-        let start = self.here();
-        self.pos += 1;
-        let mut depth = 1usize;
-        let mut in_comment = false;
-        let mut text = Normaliser::default();
-        loop {
-            while let Some(c) = self.peek() {
-                self.pos += 1;
-                if in_comment {
-                    text.push(c);
-                    in_comment = c != '}';
-                    continue;
-                }
-                match c {
-                    '{' => {
-                        in_comment = true;
-                        text.push(c);
-                    }
-                    '(' => {
-                        depth += 1;
-                        text.push(c);
-                    }
-                    ')' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            return Ok(text.finish());
-                        }
-                        text.push(c);
-                    }
-                    ';' => {
-                        // A line comment would swallow the rest once the text is on one line.
-                        let mut comment = Normaliser::default();
-                        for &d in &self.line[self.pos..] {
-                            if d != '}' {
-                                comment.push(d);
-                            }
-                        }
-                        self.pos = self.line.len();
-                        text.push(' ');
-                        text.push('{');
-                        for d in comment.finish().chars() {
-                            text.push(d);
-                        }
-                        text.push('}');
-                    }
-                    _ => text.push(c),
-                }
-            }
-            text.push('\n');
-            self.continue_block(start, |at| PdnError::UnterminatedVariation { at })?;
+    /// Reads a PDN 3.0 setup `/.../` at the cursor (on one line).
+    fn read_setup(&mut self, b: &mut Builder) -> Result<(), Failure> {
+        let start = self.pos;
+        let Some(close) = self.line[start + 1..].iter().position(|&c| c == '/') else {
+            return Err(Failure::skip(PdnError::UnterminatedSetup {
+                at: self.at(start),
+            }));
+        };
+        let end = start + 1 + close;
+        let inside: String = self.line[start + 1..end].iter().collect();
+        self.pos = end + 1;
+        let position = setup_text(&inside);
+        if b.open.is_empty() && b.main.moves.is_empty() {
+            b.game.set_tag("FEN", position);
+            self.warn(start, WarningKind::SetupAsFen);
+        } else {
+            b.current().annotate(Annotation::Setup(position));
         }
+        b.movetext_started = true;
+        Ok(())
     }
 
     /// Reads `$n` at the cursor.
@@ -681,22 +1011,26 @@ impl<R: BufRead> Reader<R> {
         }
     }
 
-    /// Reads a word of the movetext at the cursor: a result, a move number, a move, or
-    /// both a number and a move (`1.c3-b4`). Returns whether the game ended.
-    fn read_word(&mut self, b: &mut Builder) -> Result<bool, Failure> {
-        let start = self.pos;
+    /// The end of the word starting at `start`.
+    fn word_end(&self, start: usize) -> usize {
         let mut end = start;
         while self.line.get(end).is_some_and(|&c| !is_delimiter(c)) {
             end += 1;
         }
+        end
+    }
+
+    /// Reads a word of the movetext at the cursor: a result, a move number, a move, or
+    /// both a number and a move (`1.c3-b4`). Returns whether the game ended.
+    fn read_word(&mut self, b: &mut Builder) -> Result<bool, Failure> {
+        let start = self.pos;
+        let end = self.word_end(start);
         let word = &self.line[start..end];
         if word.len() <= 7 {
             let text: String = word.iter().collect();
             if let Some(result) = ResultToken::from_token(&text) {
                 self.pos = end;
-                b.movetext_started = true;
-                b.game.result = Some(result);
-                return Ok(true);
+                return Ok(self.end_with(b, result));
             }
         }
         let digits = word.iter().take_while(|c| c.is_ascii_digit()).count();
@@ -719,9 +1053,10 @@ impl<R: BufRead> Reader<R> {
             } else {
                 Color::Black
             };
-            b.next = Some((number, color));
+            let line = b.current();
+            line.next = Some((number, color));
+            line.after_number = true;
             b.movetext_started = true;
-            b.after_number = true;
             let rest = start + digits + dots;
             if rest == end {
                 self.pos = end;
@@ -732,17 +1067,17 @@ impl<R: BufRead> Reader<R> {
             let glued: String = word[digits + dots..].iter().collect();
             if let Some(result) = ResultToken::from_token(&glued) {
                 self.pos = end;
-                b.game.result = Some(result);
-                return Ok(true);
+                return Ok(self.end_with(b, result));
             }
             return self.read_move(b, rest, end).map(|()| false);
         }
         if word.iter().all(|&c| c == '.') {
             // `1. ... b6-c5`: the dots after a number say that Black moves.
-            if b.after_number
-                && let Some((number, Color::White)) = b.next
+            let line = b.current();
+            if line.after_number
+                && let Some((number, Color::White)) = line.next
             {
-                b.next = Some((number, Color::Black));
+                line.next = Some((number, Color::Black));
             }
             self.pos = end;
             return Ok(false);
@@ -750,45 +1085,78 @@ impl<R: BufRead> Reader<R> {
         self.read_move(b, start, end).map(|()| false)
     }
 
-    /// Takes `line[start..end]` as a move token.
-    fn read_move(&mut self, b: &mut Builder, start: usize, end: usize) -> Result<(), Failure> {
-        let word = &self.line[start..end];
-        for (i, &c) in word.iter().enumerate() {
-            let fits = if i == 0 {
-                starts_move(c)
-            } else {
-                continues_move(c)
-            };
-            if !fits {
-                return Err(Failure::skip(PdnError::UnexpectedCharacter {
-                    at: self.at(start + i),
-                    found: c,
-                    expected: if i == 0 {
-                        EXPECTED_MOVETEXT
-                    } else {
-                        EXPECTED_IN_MOVE
-                    },
-                }));
+    /// Takes a result token: it ends the game, or is kept with the variation it ends.
+    fn end_with(&mut self, b: &mut Builder, result: ResultToken) -> bool {
+        b.movetext_started = true;
+        match b.open.last_mut() {
+            Some(open) => {
+                open.result = Some(result);
+                false
+            }
+            None => {
+                b.game.result = Some(result);
+                true
             }
         }
-        let (number, color) = match b.next {
+    }
+
+    /// Takes `line[start..end]` as a move token.
+    fn read_move(&mut self, b: &mut Builder, start: usize, mut end: usize) -> Result<(), Failure> {
+        let word = &self.line[start..end];
+        let text = if word.len() <= 2 && word.iter().all(|&c| is_dash(c)) {
+            // `- -` (one word of two dashes, or two of one) is a move that is not known.
+            if word.len() == 1 {
+                let mut next = end;
+                while self.line.get(next).is_some_and(|c| c.is_whitespace()) {
+                    next += 1;
+                }
+                let after = self.word_end(next);
+                if after == next + 1 && self.line.get(next).is_some_and(|&c| is_dash(c)) {
+                    end = after;
+                }
+            }
+            UNKNOWN_MOVE.to_string()
+        } else {
+            for (i, &c) in word.iter().enumerate() {
+                let fits = if i == 0 {
+                    starts_move(c)
+                } else {
+                    continues_move(c)
+                };
+                if !fits {
+                    return Err(Failure::skip(PdnError::UnexpectedCharacter {
+                        at: self.at(start + i),
+                        found: c,
+                        expected: if i == 0 {
+                            EXPECTED_MOVETEXT
+                        } else {
+                            EXPECTED_IN_MOVE
+                        },
+                    }));
+                }
+            }
+            word.iter().collect()
+        };
+        let line_no = self.line_no;
+        let line = b.current();
+        let (number, color) = match line.next {
             Some((n, c)) => (Some(n), Some(c)),
             None => (None, None),
         };
-        b.game.moves.push(RawMove {
-            text: word.iter().collect(),
-            line: self.line_no,
+        line.moves.push(RawMove {
+            text,
+            line: line_no,
             column: start + 1,
             number,
             color,
             after: Vec::new(),
         });
-        b.next = b.next.and_then(|(n, c)| match c {
+        line.next = line.next.and_then(|(n, c)| match c {
             Color::White => Some((n, Color::Black)),
             Color::Black => n.checked_add(1).map(|n| (n, Color::White)),
         });
+        line.after_number = false;
         b.movetext_started = true;
-        b.after_number = false;
         self.pos = end;
         Ok(())
     }

@@ -1,10 +1,10 @@
 //! Writing games as PDN.
 
-use std::fmt::{self, Write as _};
+use std::fmt;
 
 use bashni_rules::Color;
 
-use crate::game::{Annotation, RawGame};
+use crate::game::{Annotation, RawGame, RawMove};
 
 /// The writer keeps movetext lines within this many characters, unless one token (a move,
 /// or a word of a comment) is longer by itself.
@@ -104,38 +104,84 @@ impl<W: fmt::Write + ?Sized> Wrapper<'_, W> {
         self.column += len;
         Ok(())
     }
+}
 
-    /// Writes words as one bracketed group: `open` before the first, `close` after the last.
-    fn group<'w>(
-        &mut self,
-        open: char,
-        words: impl Iterator<Item = &'w str>,
-        close: char,
-    ) -> fmt::Result {
-        let mut pending = String::new();
-        pending.push(open);
-        let mut first = true;
-        for word in words {
-            if !first {
-                self.token(&pending)?;
-                pending.clear();
-            }
-            pending.push_str(word);
-            first = false;
-        }
-        pending.push(close);
-        self.token(&pending)
+/// Adds words as one bracketed group: `open` glued to the first, `close` to the last.
+fn group(tokens: &mut Vec<String>, open: char, words: Vec<String>, close: char) {
+    let mut words = words.into_iter();
+    let Some(first) = words.next() else {
+        tokens.push(format!("{open}{close}"));
+        return;
+    };
+    tokens.push(format!("{open}{first}"));
+    tokens.extend(words);
+    if let Some(last) = tokens.last_mut() {
+        last.push(close);
     }
+}
 
-    fn annotation(&mut self, annotation: &Annotation) -> fmt::Result {
-        match annotation {
-            Annotation::Comment(text) => {
-                let text = clean_comment(text);
-                self.group('{', text.split(' ').filter(|w| !w.is_empty()), '}')
-            }
-            Annotation::Nag(nag) => self.token(&format!("${nag}")),
-            Annotation::Variation(text) => self.group('(', text.split_whitespace(), ')'),
+fn annotation_tokens(tokens: &mut Vec<String>, annotation: &Annotation, at: (u32, Color)) {
+    match annotation {
+        Annotation::Comment(text) => {
+            let words = clean_comment(text)
+                .split(' ')
+                .filter(|w| !w.is_empty())
+                .map(str::to_string)
+                .collect();
+            group(tokens, '{', words, '}');
         }
+        Annotation::Nag(nag) => tokens.push(format!("${nag}")),
+        Annotation::Variation(variation) => {
+            let mut words = Vec::new();
+            line_tokens(&mut words, &variation.intro, &variation.moves, at);
+            if let Some(result) = variation.result {
+                words.push(result.token().to_string());
+            }
+            group(tokens, '(', words, ')');
+        }
+        Annotation::Setup(position) => tokens.push(format!("/{position}/")),
+    }
+}
+
+/// The tokens of a line of moves: the intro, then each move with its number where one is
+/// due and what follows it. `start` is the number and side of the first move when it does
+/// not carry its own.
+fn line_tokens(
+    tokens: &mut Vec<String>,
+    intro: &[Annotation],
+    moves: &[RawMove],
+    start: (u32, Color),
+) {
+    for annotation in intro {
+        annotation_tokens(tokens, annotation, start);
+    }
+    let (mut number, mut color) = moves.first().map_or(start, |mv| {
+        (mv.number.unwrap_or(start.0), mv.color.unwrap_or(start.1))
+    });
+    let mut numbered = false;
+    for mv in moves {
+        let mut token = match color {
+            Color::White => format!("{number}. "),
+            Color::Black if !numbered => format!("{number}... "),
+            Color::Black => String::new(),
+        };
+        token.push_str(&mv.text);
+        let mut after = &mv.after[..];
+        if let Some(Annotation::Nag(nag)) = after.first()
+            && let Some(glyph) = glyph(*nag)
+        {
+            token.push_str(glyph);
+            after = &after[1..];
+        }
+        tokens.push(token);
+        for annotation in after {
+            annotation_tokens(tokens, annotation, (number, color));
+        }
+        numbered = color == Color::White && after.is_empty();
+        (number, color) = match color {
+            Color::White => (number, Color::Black),
+            Color::Black => (number.saturating_add(1), Color::White),
+        };
     }
 }
 
@@ -166,12 +212,13 @@ fn glyph(nag: u8) -> Option<&'static str> {
 ///   numbered again (`3... f6-g5`).
 /// * Move texts are written as they are and must be tokens the reader takes (see
 ///   [`crate::Reader`]); NAGs 1-6 right after a move are written as glyphs (`c3-b4!`), others
-///   as `$n`; comments in braces, cleaned by [`clean_comment`]; variations in parentheses
-///   (their text must be balanced, as the reader gives it).
+///   as `$n`; comments in braces, cleaned by [`clean_comment`]; variations in parentheses,
+///   their first move numbered (by its own number, or as the move they replace), nested
+///   as they are; a setup in the movetext between slashes (`/W:W21:B5/`).
 /// * The movetext ends with the result token, `*` when `game.result` is `None`.
 ///
 /// Reading the output back gives the same tags (in [`ordered_tags`] order), moves,
-/// comments (cleaned), NAGs, variations (whitespace-normalised) and result.
+/// comments (cleaned), NAGs, variations and result.
 ///
 /// [`RawMove::number`]: crate::RawMove::number
 /// [`RawMove::color`]: crate::RawMove::color
@@ -208,40 +255,12 @@ pub fn write_game<W: fmt::Write + ?Sized>(out: &mut W, game: &RawGame) -> fmt::R
         out: &mut *out,
         column: 0,
     };
-    for annotation in &game.intro {
-        wrap.annotation(annotation)?;
+    let mut tokens = Vec::new();
+    line_tokens(&mut tokens, &game.intro, &game.moves, (1, Color::White));
+    tokens.push(game.result.map_or("*", |r| r.token()).to_string());
+    for token in &tokens {
+        wrap.token(token)?;
     }
-    let (mut number, mut color) = game.moves.first().map_or((1, Color::White), |mv| {
-        (mv.number.unwrap_or(1), mv.color.unwrap_or(Color::White))
-    });
-    let mut numbered = false;
-    let mut token = String::new();
-    for mv in &game.moves {
-        token.clear();
-        match color {
-            Color::White => write!(token, "{number}. ")?,
-            Color::Black if !numbered => write!(token, "{number}... ")?,
-            Color::Black => {}
-        }
-        token.push_str(&mv.text);
-        let mut after = &mv.after[..];
-        if let Some(Annotation::Nag(nag)) = after.first()
-            && let Some(glyph) = glyph(*nag)
-        {
-            token.push_str(glyph);
-            after = &after[1..];
-        }
-        wrap.token(&token)?;
-        for annotation in after {
-            wrap.annotation(annotation)?;
-        }
-        numbered = color == Color::White && after.is_empty();
-        (number, color) = match color {
-            Color::White => (number, Color::Black),
-            Color::Black => (number.saturating_add(1), Color::White),
-        };
-    }
-    wrap.token(game.result.map_or("*", |r| r.token()))?;
     out.write_str("\n\n")
 }
 

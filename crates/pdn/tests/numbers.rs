@@ -71,7 +71,7 @@ fn a_bad_number_is_named_at_its_move() {
     let error = replay(&read_one(text), None).expect_err("33 is no square");
     let message = error.to_string();
     assert!(
-        message.contains("game 1, move 1... 11-33 (line 3, column 10)"),
+        message.contains("game 1 (Russian draughts), move 1... 11-33 (line 3, column 10)"),
         "{message}"
     );
     assert!(

@@ -1,6 +1,6 @@
 //! The reader: tags, movetext, comments, variations, results, errors and recovery.
 
-use bashni_pdn::{Annotation, PdnError, RawGame, Reader, ResultToken};
+use bashni_pdn::{Annotation, PdnError, RawGame, RawMove, Reader, ResultToken, TextEncoding};
 use bashni_rules::{Color, GameResult};
 
 fn read_all(text: &str) -> Vec<Result<RawGame, PdnError>> {
@@ -17,7 +17,11 @@ fn read_one(text: &str) -> RawGame {
 }
 
 fn texts(game: &RawGame) -> Vec<&str> {
-    game.moves.iter().map(|m| m.text.as_str()).collect()
+    texts_of(&game.moves)
+}
+
+fn texts_of(moves: &[RawMove]) -> Vec<&str> {
+    moves.iter().map(|m| m.text.as_str()).collect()
 }
 
 fn comment(text: &str) -> Annotation {
@@ -124,14 +128,32 @@ fn comments_nags_and_variations_attach_to_moves() {
             Annotation::Nag(14)
         ]
     );
+    let after = &game.moves[1].after;
+    assert_eq!(after.len(), 3);
+    assert_eq!(after[0], Annotation::Nag(6));
+    assert_eq!(after[2], comment("line comment }"));
+    let Annotation::Variation(variation) = &after[1] else {
+        panic!("a variation: {after:?}");
+    };
+    assert_eq!((variation.line, variation.column), (3, 23));
+    let moves: Vec<_> = variation
+        .moves
+        .iter()
+        .map(|m| (m.text.as_str(), m.number, m.color))
+        .collect();
     assert_eq!(
-        game.moves[1].after,
-        vec![
-            Annotation::Nag(6),
-            Annotation::Variation("1... f6-g5 {or (this)} 2. b4-a5 (2. g3-h4)".to_string()),
-            comment("line comment }"),
+        moves,
+        [
+            ("f6-g5", Some(1), Some(Color::Black)),
+            ("b4-a5", Some(2), Some(Color::White))
         ]
     );
+    assert_eq!(variation.moves[0].after, vec![comment("or (this)")]);
+    let inner: Vec<_> = variation.moves[1].variations().collect();
+    assert_eq!(inner.len(), 1);
+    assert_eq!(inner[0].moves[0].text, "g3-h4");
+    assert_eq!(inner[0].moves[0].number, Some(2));
+    assert_eq!(game.moves[1].variations().count(), 1);
     assert_eq!(game.moves[2].after, vec![Annotation::Nag(1), comment("x")]);
     assert_eq!(game.moves[3].line, 4);
     assert_eq!(
@@ -145,14 +167,14 @@ fn comments_nags_and_variations_attach_to_moves() {
 }
 
 #[test]
-fn line_comments_in_variations_become_brace_comments() {
+fn line_comments_in_variations_end_at_the_line_end() {
     let game = read_one("1. c3-b4 (1. c3-d4 ; a } line\n\t d6-c5 ; (\n) *");
-    assert_eq!(
-        game.moves[0].after,
-        vec![Annotation::Variation(
-            "1. c3-d4 {a line} d6-c5 {(}".to_string()
-        )]
-    );
+    let variations: Vec<_> = game.moves[0].variations().collect();
+    assert_eq!(variations.len(), 1);
+    let line = variations[0];
+    assert_eq!(texts_of(&line.moves), ["c3-d4", "d6-c5"]);
+    assert_eq!(line.moves[0].after, vec![comment("a } line")]);
+    assert_eq!(line.moves[1].after, vec![comment("(")]);
 }
 
 #[test]
@@ -422,11 +444,11 @@ fn bad_numbers_and_annotations() {
 }
 
 #[test]
-fn invalid_utf8_is_an_error_with_position() {
+fn invalid_utf8_is_an_error_with_position_when_utf8_is_asked_for() {
     let mut bytes = b"[Event \"a".to_vec();
     bytes.push(0xFF);
     bytes.extend_from_slice("b\"]\n\n1. c3-b4 *\n\n[Event \"Ж\"]\n1. cb4 *\n".as_bytes());
-    let games: Vec<_> = Reader::new(&bytes[..]).collect();
+    let games: Vec<_> = Reader::with_encoding(&bytes[..], TextEncoding::UTF8).collect();
     assert_eq!(games.len(), 2);
     let error = games[0].as_ref().expect_err("bad");
     assert!(matches!(error, PdnError::InvalidUtf8 { .. }));
@@ -438,7 +460,7 @@ fn invalid_utf8_is_an_error_with_position() {
     let mut bytes = "1. c3-b4 {Жж ".as_bytes().to_vec();
     bytes.extend_from_slice(&[0xD0, 0x20]);
     bytes.extend_from_slice(b"} *\n");
-    let error = Reader::new(&bytes[..])
+    let error = Reader::with_encoding(&bytes[..], TextEncoding::UTF8)
         .next()
         .expect("an item")
         .expect_err("bad");

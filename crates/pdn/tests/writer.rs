@@ -1,8 +1,9 @@
 //! The writer, the round trip through the reader, and the GameType tag.
 
 use bashni_pdn::{
-    Annotation, GameTypeError, LINE_WIDTH, RawGame, RawMove, Reader, ResultToken, clean_comment,
-    game_type_tag, ordered_tags, parse_game_type, variant_of, write_game, write_game_io,
+    Annotation, GameTypeError, LINE_WIDTH, RawGame, RawMove, Reader, ResultToken, Variation,
+    clean_comment, game_type_tag, ordered_tags, parse_game_type, variant_of, write_game,
+    write_game_io,
 };
 use bashni_rules::{Color, GameResult, Variant};
 use proptest::prelude::*;
@@ -36,14 +37,14 @@ fn assert_reads_back(game: &RawGame, text: &str) {
         back.result,
         Some(game.result.unwrap_or(ResultToken::Unfinished))
     );
-    assert_eq!(back.intro, clean(&game.intro), "{text}");
+    assert_eq!(clean(&back.intro), clean(&game.intro), "{text}");
     assert_eq!(back.moves.len(), game.moves.len(), "{text}");
     let (mut number, mut color) = game.moves.first().map_or((1, Color::White), |m| {
         (m.number.unwrap_or(1), m.color.unwrap_or(Color::White))
     });
     for (got, want) in back.moves.iter().zip(&game.moves) {
         assert_eq!(got.text, want.text, "{text}");
-        assert_eq!(got.after, clean(&want.after), "{text}");
+        assert_eq!(clean(&got.after), clean(&want.after), "{text}");
         assert_eq!(
             (got.number, got.color),
             (Some(number), Some(color)),
@@ -63,14 +64,27 @@ fn assert_reads_back(game: &RawGame, text: &str) {
     }
 }
 
+/// Annotations as the reader gives them back, without what only reading adds (places,
+/// numbers of variation moves): comments cleaned, variations compared by their moves.
 fn clean(annotations: &[Annotation]) -> Vec<Annotation> {
     annotations
         .iter()
         .map(|a| match a {
             Annotation::Comment(text) => Annotation::Comment(clean_comment(text)),
-            Annotation::Variation(text) => {
-                Annotation::Variation(text.split_whitespace().collect::<Vec<_>>().join(" "))
-            }
+            Annotation::Variation(variation) => Annotation::Variation(Variation {
+                line: 0,
+                column: 0,
+                intro: clean(&variation.intro),
+                moves: variation
+                    .moves
+                    .iter()
+                    .map(|mv| RawMove {
+                        after: clean(&mv.after),
+                        ..RawMove::new(mv.text.clone())
+                    })
+                    .collect(),
+                result: variation.result,
+            }),
             other => other.clone(),
         })
         .collect()
@@ -100,9 +114,11 @@ fn writes_header_in_order_and_numbers_moves() {
         .after
         .push(Annotation::Comment("a } brace".to_string()));
     game.moves[2].after.push(Annotation::Nag(20));
-    game.moves[3]
+    let mut inner = Variation::of_moves(["f6-g5"]);
+    inner.moves[0]
         .after
-        .push(Annotation::Variation("2... f6-g5 (2... a7-b6)".to_string()));
+        .push(Annotation::Variation(Variation::of_moves(["a7-b6"])));
+    game.moves[3].after.push(Annotation::Variation(inner));
     game.intro.push(Annotation::Comment("Rulebook".to_string()));
     let text = write(&game);
     assert_eq!(
@@ -110,8 +126,8 @@ fn writes_header_in_order_and_numbers_moves() {
         "[Event \"Cup\"]\n[Site \"Kazan\"]\n[Date \"2024.01.02\"]\n[Round \"1\"]\n\
          [White \"Ivanov\"]\n[Black \"Petrov\"]\n[Result \"1-0\"]\n[GameType \"60\"]\n\
          [FEN \"W:...\"]\n[TimeControl \"40/7200\"]\n[Annotator \"me\"]\n\n\
-         {Rulebook} 1. c3-b4!! b6-c5 2. b4-a5 {a brace} $20 2... a7-b6 (2... f6-g5 (2...\n\
-         a7-b6)) 1-0\n\n"
+         {Rulebook} 1. c3-b4!! b6-c5 2. b4-a5 {a brace} $20 2... a7-b6 (2... f6-g5\n\
+         (2... a7-b6)) 1-0\n\n"
     );
     assert_reads_back(&game, &text);
     assert_eq!(game.to_string(), text);
@@ -269,18 +285,42 @@ const MOVES: &[&str] = &[
     "b2:d4:f6:d8:a5:d2:h6:e3:c1:a3:c5:e7:g5:e3",
 ];
 
-const VARIATIONS: &[&str] = &[
-    "",
-    "1... f6-g5",
-    "2. g3-h4 {a (b) c} h6-g5 (2... b6-a5 $3)",
-    "3... a:a7 ! ? 4. cb4 *",
-];
+/// A variation: a few moves with comments or NAGs, perhaps a comment before them and a
+/// result after them.
+fn variation() -> impl Strategy<Value = Variation> {
+    let plain = prop_oneof![
+        text_from(COMMENT_CHARS, 20).prop_map(Annotation::Comment),
+        any::<u8>().prop_map(Annotation::Nag),
+    ];
+    let moves = (
+        prop::sample::select(MOVES),
+        prop::collection::vec(plain.clone(), 0..2),
+    )
+        .prop_map(|(text, after)| RawMove {
+            after,
+            ..RawMove::new(text)
+        });
+    (
+        prop::collection::vec(
+            text_from(COMMENT_CHARS, 20).prop_map(Annotation::Comment),
+            0..2,
+        ),
+        prop::collection::vec(moves, 0..4),
+        prop::option::of(prop::sample::select(&ResultToken::ALL[..])),
+    )
+        .prop_map(|(intro, moves, result)| Variation {
+            intro,
+            moves,
+            result,
+            ..Variation::default()
+        })
+}
 
 fn annotation() -> impl Strategy<Value = Annotation> {
     prop_oneof![
         3 => text_from(COMMENT_CHARS, 40).prop_map(Annotation::Comment),
         1 => any::<u8>().prop_map(Annotation::Nag),
-        1 => prop::sample::select(VARIATIONS).prop_map(|v| Annotation::Variation(v.to_string())),
+        1 => variation().prop_map(Annotation::Variation),
     ]
 }
 

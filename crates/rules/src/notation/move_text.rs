@@ -165,6 +165,13 @@ fn is_quiet_separator(c: char) -> bool {
 impl MoveText {
     /// Splits `text` into its parts.
     pub fn parse(text: &str) -> Result<MoveText, MoveTextError> {
+        MoveText::parse_with(text, false)
+    }
+
+    /// Splits `text` into its parts; `dashed_path` also takes more than two squares joined
+    /// by dashes (`d6-b4-d2`), read as a quiet text for [`parse_move_lenient`] to retry as
+    /// a capture.
+    fn parse_with(text: &str, dashed_path: bool) -> Result<MoveText, MoveTextError> {
         let chars: Vec<char> = text.trim().chars().collect();
         let lead = text.chars().take_while(|c| c.is_whitespace()).count();
         let syntax = |at: usize, expected: &'static str| MoveTextError::Syntax {
@@ -251,13 +258,24 @@ impl MoveText {
             return Err(syntax(at, "`-` or `:` and a second square"));
         }
         let capture = capture.unwrap_or(false);
-        if !capture && squares.len() > 2 {
+        if !capture && squares.len() > 2 && !dashed_path {
             return Err(syntax(
                 0,
                 "a quiet move of two squares, or `:` for a capture",
             ));
         }
         Ok(MoveText::Squares { squares, capture })
+    }
+
+    /// The same text read as a capture.
+    fn as_capture(&self) -> MoveText {
+        let mut text = self.clone();
+        match &mut text {
+            MoveText::Squares { capture, .. } | MoveText::Abbreviated { capture, .. } => {
+                *capture = true;
+            }
+        }
+        text
     }
 
     fn is_capture(&self) -> bool {
@@ -334,7 +352,51 @@ fn crowned_on(mv: &Move, mover: Color) -> Option<Square> {
 
 /// Reads `text` as one of the legal moves of `position`.
 pub fn parse_move(position: &Position, text: &str) -> Result<Move, MoveTextError> {
-    let parsed = MoveText::parse(text)?;
+    resolve(position, text, &MoveText::parse(text)?)
+}
+
+/// A move read by [`parse_move_lenient`], and whether it took the lenient reading.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct LenientMove {
+    /// The legal move.
+    pub mv: Move,
+    /// The text was written as a quiet move (`d6-b4`, `bd6`, `22-15`) but only a capture
+    /// fits it.
+    pub capture_written_quiet: bool,
+}
+
+/// Reads `text` as [`parse_move`] does and, when no legal move fits it, once more as a
+/// capture if it was written as a quiet move: some records write captures with a dash
+/// (`d6-b4`, `d6-b4-d2`, `22-15`) or abbreviate them without `:` (`bd6`). The second reading
+/// is taken only when exactly one capture fits; otherwise the error is the strict one.
+pub fn parse_move_lenient(position: &Position, text: &str) -> Result<LenientMove, MoveTextError> {
+    let strict = MoveText::parse(text).and_then(|parsed| resolve(position, text, &parsed));
+    let error = match strict {
+        Ok(mv) => {
+            return Ok(LenientMove {
+                mv,
+                capture_written_quiet: false,
+            });
+        }
+        Err(error) => error,
+    };
+    let Ok(parsed) = MoveText::parse_with(text, true) else {
+        return Err(error);
+    };
+    if parsed.is_capture() || !position.legal_moves().first().is_some_and(Move::is_capture) {
+        return Err(error);
+    }
+    match resolve(position, text, &parsed.as_capture()) {
+        Ok(mv) => Ok(LenientMove {
+            mv,
+            capture_written_quiet: true,
+        }),
+        Err(_) => Err(error),
+    }
+}
+
+/// The one legal move of `position` that fits `parsed` (read from `text`).
+fn resolve(position: &Position, text: &str, parsed: &MoveText) -> Result<Move, MoveTextError> {
     let legal = position.legal_moves();
     let illegal = |reason| {
         let mut sorted: Vec<Move> = legal.iter().copied().collect();
@@ -514,6 +576,37 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    #[test]
+    fn captures_written_as_quiet_moves_are_read_only_leniently() {
+        // White c3 can take d4 (landing on e5); e3-f4 is no move while a capture is due.
+        let p = position(
+            Variant::Russian,
+            "White: c3 0, e3 0; Black: d4 0, h8 0; White to move",
+        );
+        for text in ["c3-e5", "ce5", "22-15", "c3\u{2013}e5"] {
+            assert!(parse_move(&p, text).is_err(), "{text} is not strict");
+            let read = parse_move_lenient(&p, text).expect(text);
+            assert_eq!(read.mv.to_string(), "c3:e5", "{text}");
+            assert!(read.capture_written_quiet, "{text}");
+        }
+        let strict = parse_move_lenient(&p, "c3:e5").expect("strict");
+        assert!(!strict.capture_written_quiet);
+        // A quiet text that fits no capture keeps the strict error.
+        let error = parse_move_lenient(&p, "e3-f4").expect_err("capture due");
+        assert_eq!(error, parse_move(&p, "e3-f4").expect_err("strict"));
+        // Without a capture to make, a wrong quiet move is not read as one.
+        let start = Position::start(Variant::Russian);
+        assert!(parse_move_lenient(&start, "c3-e5").is_err());
+        // A dashed path of three squares is a capture or nothing.
+        let two = position(
+            Variant::Russian,
+            "White: c3 0; Black: d4 0, f6 0, h8 0; White to move",
+        );
+        let read = parse_move_lenient(&two, "c3-e5-g7").expect("dashed path");
+        assert_eq!(read.mv.to_string(), "c3:e5:g7");
+        assert!(parse_move(&two, "c3-e5-g7").is_err());
     }
 
     #[test]
