@@ -1,8 +1,8 @@
 //! The PDN reader, writer and replay.
 
 use bashni_pdn::{
-    Annotation, MoveForm, RawGame, Reader, ResultToken, clean_comment, ordered_tags, record,
-    replay, write_game,
+    MoveForm, RawGame, Reader, ResultToken, clean_annotations, ordered_tags, record, replay,
+    write_game,
 };
 use bashni_rules::Variant;
 
@@ -77,25 +77,11 @@ fn assert_reads_back(raw: &RawGame, text: &str) {
         Some(raw.result.unwrap_or(ResultToken::Unfinished)),
         "{text}"
     );
-    assert_eq!(back.intro, clean(&raw.intro), "{text}");
+    assert_eq!(back.intro, clean_annotations(&raw.intro), "{text}");
     let texts =
         |game: &RawGame| -> Vec<String> { game.moves.iter().map(|mv| mv.text.clone()).collect() };
     assert_eq!(texts(&back), texts(raw), "{text}");
     for (got, want) in back.moves.iter().zip(&raw.moves) {
-        assert_eq!(got.after, clean(&want.after), "{text}");
+        assert_eq!(got.after, clean_annotations(&want.after), "{text}");
     }
-}
-
-/// Annotations as the writer leaves them: comments cleaned, variations on one line.
-fn clean(annotations: &[Annotation]) -> Vec<Annotation> {
-    annotations
-        .iter()
-        .map(|annotation| match annotation {
-            Annotation::Comment(text) => Annotation::Comment(clean_comment(text)),
-            Annotation::Variation(text) => {
-                Annotation::Variation(text.split_whitespace().collect::<Vec<_>>().join(" "))
-            }
-            other => other.clone(),
-        })
-        .collect()
 }

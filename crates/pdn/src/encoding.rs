@@ -144,7 +144,10 @@ mod tests {
             ("koi8-r", "KOI8-R"),
             ("cp866", "IBM866"),
         ] {
-            assert_eq!(TextEncoding::from_label(label).map(|e| e.name()), Some(name));
+            assert_eq!(
+                TextEncoding::from_label(label).map(|e| e.name()),
+                Some(name)
+            );
         }
         assert_eq!(TextEncoding::from_label("klingon"), None);
         assert_eq!(TextEncoding::from_label("iso-2022-jp"), None);

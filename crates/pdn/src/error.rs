@@ -196,9 +196,9 @@ impl fmt::Display for PdnError {
                 "bad annotation `{text}`: expected `$0`..`$255` or one of ! ? !! ?? !? ?!"
             ),
             PdnError::InvalidUtf8 { .. } => f.write_str("invalid UTF-8: expected UTF-8 text"),
-            PdnError::UnterminatedSetup { .. } => f.write_str(
-                "unterminated setup: expected `/` to close this `/` on the same line",
-            ),
+            PdnError::UnterminatedSetup { .. } => {
+                f.write_str("unterminated setup: expected `/` to close this `/` on the same line")
+            }
             PdnError::TextWithoutGame { .. } => {
                 f.write_str("text that is not PDN, and no game after it")
             }

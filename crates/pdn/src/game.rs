@@ -186,9 +186,10 @@ pub struct RawMove {
     pub after: Vec<Annotation>,
 }
 
-/// The text of a move that is not known: PDN records write it `- -` (or `--`); the reader
-/// gives it as this text and the writer writes it so.
-pub const UNKNOWN_MOVE: &str = "--";
+/// The text of a move that is not known: records write each such move as `-` (so
+/// `1. - -` is a move number whose two moves are not known), some as `--`; the reader gives
+/// either as this text and the writer writes it so.
+pub const UNKNOWN_MOVE: &str = "-";
 
 impl RawMove {
     /// A move with the given text, no position, no number and no annotations.
@@ -209,7 +210,7 @@ impl RawMove {
         self
     }
 
-    /// Whether the move is not known (written `- -` or `--`).
+    /// Whether the move is not known (written `-` or `--`).
     pub fn is_unknown(&self) -> bool {
         self.text == UNKNOWN_MOVE
     }

@@ -64,11 +64,12 @@ pub use game_type::{
 };
 pub use load::{GameNumberError, LoadError, LoadedGame, game_number, load_game};
 pub use reader::{MAX_LINE_BYTES, Reader};
-pub use warning::{Warning, WarningKind};
 pub use replay::{
     MoveForm, MovePlace, ReplayError, Replayed, StopReason, VariantSource, game_name, record,
     replay, replay_record, rewrite, start_position,
 };
+pub use warning::{Warning, WarningKind};
 pub use writer::{
-    HEADER_ORDER, LINE_WIDTH, clean_comment, ordered_tags, write_game, write_game_io,
+    HEADER_ORDER, LINE_WIDTH, clean_annotations, clean_comment, ordered_tags, write_game,
+    write_game_io,
 };

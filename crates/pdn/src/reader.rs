@@ -67,7 +67,8 @@ const KNOWN_TAGS: [&str; 8] = [
 /// * Move tokens: a letter `a`-`h`/`A`-`H` or a digit, then letters `a`-`h`/`A`-`H`, digits,
 ///   `-`, `–`, `—`, `:`, `x`, `X`, `×`. So `c3-b4`, `b2:d4:f6:d8D:a5`, `c3xe5`, `cb4`,
 ///   `a:a7`, `22-18` and `9x18` are tokens; whether they are legal moves is left to
-///   replaying. `- -` or `--` is a move that is not known ([`crate::UNKNOWN_MOVE`]).
+///   replaying. `-` (or `--`) is a move that is not known ([`crate::UNKNOWN_MOVE`]), as in
+///   `1. - - 2. - -`.
 /// * Comments `{...}` (over several lines) and `;...` (to the end of the line), attached
 ///   after the move they follow, or to [`RawGame::intro`] before the first move; NAGs `$n`
 ///   and glyphs `!` `?` `!!` `??` `!?` `?!`; variations `( ... )`, parsed as lines of moves
@@ -328,6 +329,27 @@ fn is_free_text(line: &[char]) -> bool {
     !word.starts_with(['[', '{', ';', '(', '%', '/', '$', '!', '?']) && !is_movetext_word(word)
 }
 
+/// Decodes a line that is not all UTF-8: its UTF-8 runs as UTF-8, each byte between them in
+/// the single-byte `fallback` (so a line mixing both keeps both readable).
+fn decode_mixed(mut bytes: &[u8], fallback: &'static encoding_rs::Encoding, line: &mut Vec<char>) {
+    while !bytes.is_empty() {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => {
+                line.extend(text.chars());
+                return;
+            }
+            Err(e) => {
+                let (valid, rest) = bytes.split_at(e.valid_up_to());
+                line.extend(String::from_utf8_lossy(valid).chars());
+                let bad = e.error_len().unwrap_or(rest.len()).max(1);
+                let (text, _) = fallback.decode_without_bom_handling(&rest[..bad]);
+                line.extend(text.chars());
+                bytes = &rest[bad..];
+            }
+        }
+    }
+}
+
 /// The content of a PDN 3.0 setup `/.../`: an optional `FEN` and quotes around a position.
 fn setup_text(inside: &str) -> String {
     let mut text = inside.trim();
@@ -440,8 +462,8 @@ impl<R: BufRead> Reader<R> {
         if !self.keep_text {
             return;
         }
-        let next_starts_here = self.pos < self.line.len()
-            && self.line[..self.pos].iter().all(|c| c.is_whitespace());
+        let next_starts_here =
+            self.pos < self.line.len() && self.line[..self.pos].iter().all(|c| c.is_whitespace());
         if next_starts_here {
             let line = self.captured.split_off(self.line_in_captured);
             self.last_text = std::mem::replace(&mut self.captured, line);
@@ -633,8 +655,7 @@ impl<R: BufRead> Reader<R> {
                     Some(encoding) => {
                         let valid = &bytes[..e.valid_up_to()];
                         let column = String::from_utf8_lossy(valid).chars().count();
-                        let (text, _) = encoding.decode_without_bom_handling(bytes);
-                        self.line.extend(text.chars());
+                        decode_mixed(bytes, encoding, &mut self.line);
                         self.warn(
                             column,
                             WarningKind::Encoding {
@@ -718,9 +739,7 @@ impl<R: BufRead> Reader<R> {
                     {
                         return Err(Failure::skip(PdnError::TextWithoutGame { at }));
                     }
-                    return Ok(b
-                        .has_substance()
-                        .then(|| b.finish(&mut self.warnings)));
+                    return Ok(b.has_substance().then(|| b.finish(&mut self.warnings)));
                 }
                 if self.line.first() == Some(&'%') && b.open.is_empty() {
                     self.pos = self.line.len();
@@ -1101,20 +1120,10 @@ impl<R: BufRead> Reader<R> {
     }
 
     /// Takes `line[start..end]` as a move token.
-    fn read_move(&mut self, b: &mut Builder, start: usize, mut end: usize) -> Result<(), Failure> {
+    fn read_move(&mut self, b: &mut Builder, start: usize, end: usize) -> Result<(), Failure> {
         let word = &self.line[start..end];
         let text = if word.len() <= 2 && word.iter().all(|&c| is_dash(c)) {
-            // `- -` (one word of two dashes, or two of one) is a move that is not known.
-            if word.len() == 1 {
-                let mut next = end;
-                while self.line.get(next).is_some_and(|c| c.is_whitespace()) {
-                    next += 1;
-                }
-                let after = self.word_end(next);
-                if after == next + 1 && self.line.get(next).is_some_and(|&c| is_dash(c)) {
-                    end = after;
-                }
-            }
+            // `-` (or `--`) is a move that is not known: `1. - - 2. - -` are four of them.
             UNKNOWN_MOVE.to_string()
         } else {
             for (i, &c) in word.iter().enumerate() {

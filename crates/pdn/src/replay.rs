@@ -86,7 +86,7 @@ impl fmt::Display for MovePlace {
 /// Why replaying stopped before the end of a record that is not wrong.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum StopReason {
-    /// The move is not known (written `- -`).
+    /// The move is not known (written `-`).
     UnknownMove,
     /// A position is set up after this move (PDN 3.0 `/.../`), so the moves after it do not
     /// follow from the moves before.
@@ -247,14 +247,19 @@ impl Replayed {
         let name = game_name(self.game.variant());
         let why = match self.source {
             VariantSource::Tag => return None,
-            VariantSource::Default => "the default given",
+            VariantSource::Default => "as asked",
             VariantSource::OnlyFit => "replays only under its rules",
             VariantSource::BothFit => {
                 "replays under both games' rules, and records without GameType are \
                  nearly always Russian draughts"
             }
         };
-        Some(format!("no GameType; read as {name}: {why}"))
+        let sep = if self.source == VariantSource::Default {
+            " "
+        } else {
+            ": "
+        };
+        Some(format!("no GameType; read as {name}{sep}{why}"))
     }
 }
 
@@ -293,7 +298,7 @@ pub fn replay(raw: &RawGame, default: Option<Variant>) -> Result<Game, ReplayErr
 ///   is read when only one capture fits it, with a warning.
 /// * Each variation is replayed from the position before the move it follows, to any
 ///   depth; a bad move in a variation is an error like one in the game.
-/// * `- -` (a move not known) or a position set up in the movetext ends the replay there:
+/// * `-` (a move not known) or a position set up in the movetext ends the replay there:
 ///   the game before it is kept and [`Replayed::stop`] says where and why.
 pub fn replay_record(raw: &RawGame, default: Option<Variant>) -> Result<Replayed, ReplayError> {
     match variant_of(&raw.tags, default) {
@@ -396,7 +401,11 @@ fn play_line(
             place: place.clone(),
             error,
         })?;
-        if token.after.iter().any(|a| matches!(a, Annotation::Setup(_))) {
+        if token
+            .after
+            .iter()
+            .any(|a| matches!(a, Annotation::Setup(_)))
+        {
             return Ok(Some(ReplayError::Stopped {
                 place,
                 reason: StopReason::Setup,
@@ -438,7 +447,7 @@ fn move_text(position: &Position, mv: &Move, form: MoveForm, names: SquareNames)
 /// a stop, and any that cannot be read, are kept as written.
 pub fn rewrite(raw: &RawGame, game: &Game, form: MoveForm, names: SquareNames) -> RawGame {
     let mut out = raw.clone();
-    let mut replay = Game::new(game.start_position().clone());
+    let mut replay = Game::new(*game.start_position());
     rewrite_line(&mut replay, &mut out.moves, form, names);
     if out.tag("FEN").is_some() {
         out.set_tag("FEN", write_fen_with(game.start_position(), names));
@@ -468,7 +477,11 @@ fn rewrite_line(game: &mut Game, moves: &mut [RawMove], form: MoveForm, names: S
             return;
         }
         token.text = text;
-        if token.after.iter().any(|a| matches!(a, Annotation::Setup(_))) {
+        if token
+            .after
+            .iter()
+            .any(|a| matches!(a, Annotation::Setup(_)))
+        {
             return;
         }
     }

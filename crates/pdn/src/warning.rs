@@ -64,7 +64,10 @@ impl fmt::Display for WarningKind {
                 f.write_str("a position set up before the first move; read as the FEN tag")
             }
             WarningKind::CaptureWrittenQuiet { written, read } => {
-                write!(f, "the capture `{written}` is written as a quiet move; read as {read}")
+                write!(
+                    f,
+                    "the capture `{written}` is written as a quiet move; read as {read}"
+                )
             }
         }
     }
@@ -72,6 +75,10 @@ impl fmt::Display for WarningKind {
 
 impl fmt::Display for Warning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}, column {}: {}", self.line, self.column, self.kind)
+        write!(
+            f,
+            "line {}, column {}: {}",
+            self.line, self.column, self.kind
+        )
     }
 }

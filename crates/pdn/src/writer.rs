@@ -4,7 +4,7 @@ use std::fmt;
 
 use bashni_rules::Color;
 
-use crate::game::{Annotation, RawGame, RawMove};
+use crate::game::{Annotation, RawGame, RawMove, Variation};
 
 /// The writer keeps movetext lines within this many characters, unless one token (a move,
 /// or a word of a comment) is longer by itself.
@@ -50,6 +50,33 @@ pub fn clean_comment(text: &str) -> String {
         out.push_str(word);
     }
     out
+}
+
+/// Annotations as writing and reading them back leaves them, to compare a game with its
+/// read-back copy: comments cleaned by [`clean_comment`], variations without what only
+/// reading adds (their places, and the numbers and places of their moves).
+pub fn clean_annotations(annotations: &[Annotation]) -> Vec<Annotation> {
+    annotations
+        .iter()
+        .map(|annotation| match annotation {
+            Annotation::Comment(text) => Annotation::Comment(clean_comment(text)),
+            Annotation::Variation(variation) => Annotation::Variation(Variation {
+                line: 0,
+                column: 0,
+                intro: clean_annotations(&variation.intro),
+                moves: variation
+                    .moves
+                    .iter()
+                    .map(|mv| RawMove {
+                        after: clean_annotations(&mv.after),
+                        ..RawMove::new(mv.text.clone())
+                    })
+                    .collect(),
+                result: variation.result,
+            }),
+            other => other.clone(),
+        })
+        .collect()
 }
 
 /// Writes a tag name, with characters PDN does not allow in names made `_`.

@@ -2,7 +2,7 @@
 
 use bashni_pdn::{
     Annotation, GameTypeError, LINE_WIDTH, RawGame, RawMove, Reader, ResultToken, Variation,
-    clean_comment, game_type_tag, ordered_tags, parse_game_type, variant_of, write_game,
+    clean_annotations, game_type_tag, ordered_tags, parse_game_type, variant_of, write_game,
     write_game_io,
 };
 use bashni_rules::{Color, GameResult, Variant};
@@ -37,14 +37,22 @@ fn assert_reads_back(game: &RawGame, text: &str) {
         back.result,
         Some(game.result.unwrap_or(ResultToken::Unfinished))
     );
-    assert_eq!(clean(&back.intro), clean(&game.intro), "{text}");
+    assert_eq!(
+        clean_annotations(&back.intro),
+        clean_annotations(&game.intro),
+        "{text}"
+    );
     assert_eq!(back.moves.len(), game.moves.len(), "{text}");
     let (mut number, mut color) = game.moves.first().map_or((1, Color::White), |m| {
         (m.number.unwrap_or(1), m.color.unwrap_or(Color::White))
     });
     for (got, want) in back.moves.iter().zip(&game.moves) {
         assert_eq!(got.text, want.text, "{text}");
-        assert_eq!(clean(&got.after), clean(&want.after), "{text}");
+        assert_eq!(
+            clean_annotations(&got.after),
+            clean_annotations(&want.after),
+            "{text}"
+        );
         assert_eq!(
             (got.number, got.color),
             (Some(number), Some(color)),
@@ -62,32 +70,6 @@ fn assert_reads_back(game: &RawGame, text: &str) {
             "line too long: {line:?}"
         );
     }
-}
-
-/// Annotations as the reader gives them back, without what only reading adds (places,
-/// numbers of variation moves): comments cleaned, variations compared by their moves.
-fn clean(annotations: &[Annotation]) -> Vec<Annotation> {
-    annotations
-        .iter()
-        .map(|a| match a {
-            Annotation::Comment(text) => Annotation::Comment(clean_comment(text)),
-            Annotation::Variation(variation) => Annotation::Variation(Variation {
-                line: 0,
-                column: 0,
-                intro: clean(&variation.intro),
-                moves: variation
-                    .moves
-                    .iter()
-                    .map(|mv| RawMove {
-                        after: clean(&mv.after),
-                        ..RawMove::new(mv.text.clone())
-                    })
-                    .collect(),
-                result: variation.result,
-            }),
-            other => other.clone(),
-        })
-        .collect()
 }
 
 #[test]

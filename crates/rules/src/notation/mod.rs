@@ -11,8 +11,8 @@ use crate::position::{Position, Variant};
 
 pub use fen::{FenError, parse_fen, write_fen, write_fen_with};
 pub use move_text::{
-    IllegalReason, LenientMove, MoveText, MoveTextError, parse_move, parse_move_lenient, write_full,
-    write_full_marked, write_short, write_short_with,
+    IllegalReason, LenientMove, MoveText, MoveTextError, parse_move, parse_move_lenient,
+    write_full, write_full_marked, write_short, write_short_with,
 };
 pub use position_text::{
     PositionTextError, parse_position, parse_setup, write_position, write_setup,

@@ -438,7 +438,7 @@ fn resolve(position: &Position, text: &str, parsed: &MoveText) -> Result<Move, M
     }
     match found.len() {
         1 => Ok(found[0]),
-        0 => Err(illegal(explain(position, &parsed, &legal))),
+        0 => Err(illegal(explain(position, parsed, &legal))),
         _ => Err(MoveTextError::Ambiguous {
             text: text.to_string(),
             candidates: found.iter().map(Move::to_string).collect(),
