@@ -117,10 +117,13 @@ fn pdn_check_reports_the_bad_move_and_fails() {
     let text = stdout(&output);
     assert_eq!(output.status.code(), Some(1), "{text}");
     assert!(
-        text.contains("game 2, move 2. d4:b6 (line 11, column 15)"),
+        text.contains("game 2 (Russian draughts), move 2. d4:b6 (line 11, column 15)"),
         "{text}"
     );
-    assert!(text.contains("2 games, 1 good, 1 with errors"), "{text}");
+    assert!(
+        text.contains("2 games, 1 good, 0 stop early, 1 with errors"),
+        "{text}"
+    );
 
     let converted = dir.join("full.pdn");
     let output = bashni(
@@ -196,7 +199,7 @@ fn pdn_reads_and_writes_numbered_squares() {
     assert!(numbers.contains("1... 5x23 2. 30x19x1 1-0"), "{numbers}");
     let output = bashni(&["pdn", "check", &path("numbers.pdn")], "");
     assert!(output.status.success(), "{}", stdout(&output));
-    assert!(stdout(&output).contains("2 games, 2 good, 0 with errors"));
+    assert!(stdout(&output).contains("2 games, 2 good, 0 stop early, 0 with errors"));
     // Read back into letters, the numbered file is the letter file in full form.
     let full = convert("letters.pdn", "full.pdn", "full", "letters");
     assert_eq!(convert("numbers.pdn", "back.pdn", "full", "letters"), full);
@@ -214,12 +217,12 @@ fn pdn_reads_and_writes_numbered_squares() {
     let text = stdout(&output);
     assert_eq!(output.status.code(), Some(1), "{text}");
     assert!(
-        text.contains("game 1, move 1... 11-33 (line 3, column 10): `11-33` is not a move: at column 4, `33` is not a square number (1-32)"),
+        text.contains("game 1 (Russian draughts), move 1... 11-33 (line 3, column 10): `11-33` is not a move: at column 4, `33` is not a square number (1-32)"),
         "{text}"
     );
     assert!(
         text.contains(
-            "game 2: FEN \"W:W21-33:B1-12\": FEN, column 4: `33` is not a square number (1-32)"
+            "game 2 (Russian draughts): FEN \"W:W21-33:B1-12\": FEN, column 4: `33` is not a square number (1-32)"
         ),
         "{text}"
     );
@@ -228,6 +231,79 @@ fn pdn_reads_and_writes_numbered_squares() {
         help.contains("--squares") && help.contains("numeric"),
         "{help}"
     );
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
+#[test]
+fn pdn_reads_records_as_archives_write_them() {
+    let dir = std::env::temp_dir().join(format!("bashni-cli-dialects-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = |name: &str| dir.join(name).to_str().expect("path").to_string();
+    // No GameType; an Event in Windows-1251; a capture written with a dash; moves not
+    // known; a broken game between good ones.
+    let mut bytes = b"Games of the club\n\n[Event \"\xCA\xF3\xE1\xEE\xEA\"]\n\n".to_vec();
+    bytes.extend_from_slice(
+        b"1. c3-d4 f6-e5 2. d4-f6 g7:e5 3. b2-c3 e7-f6 1-0\n\n\
+          [Event \"Broken\"]\n\n1. c3-d4 & *\n\n\
+          [Event \"Unknown\"]\n[GameType \"25\"]\n\n1. c3-d4 f6-e5 2. - - 3. - - 1/2-1/2\n",
+    );
+    std::fs::write(path("club.pdn"), &bytes).expect("write");
+    let output = bashni(&["pdn", "check", &path("club.pdn")], "");
+    let text = stdout(&output);
+    assert_eq!(output.status.code(), Some(1), "{text}");
+    for expected in [
+        "game 1, line 1, column 1: text that is not PDN skipped, up to line 1 (warning)",
+        "game 1, line 3, column 9: the line is not UTF-8; read as windows-1251 (warning)",
+        "game 1: no GameType; read as Russian draughts: replays only under its rules",
+        "game 1, line 5, column 19: the capture `d4-f6` is written as a quiet move; read as d4:f6 (warning)",
+        "game 2, line 9, column 10: unexpected character `&`",
+        "game 3 (Russian draughts), move 2. - (line 14, column 19): the move is not known; replay stops here (game kept)",
+        "3 games, 1 good, 1 stop early, 1 with errors, 1 with warnings",
+    ] {
+        assert!(text.contains(expected), "{expected}\n{text}");
+    }
+    let quiet = stdout(&bashni(&["pdn", "check", "--quiet", &path("club.pdn")], ""));
+    assert!(!quiet.contains("(warning)"), "{quiet}");
+    assert!(quiet.contains("1 with errors"), "{quiet}");
+    // Asked to read it as Bashni, the first game is wrong, and the error says so.
+    let bashni_text = stdout(&bashni(
+        &["pdn", "check", "--variant", "bashni", &path("club.pdn")],
+        "",
+    ));
+    assert!(
+        bashni_text.contains("game 1 (Bashni), move 3... e7-f6"),
+        "{bashni_text}"
+    );
+    // Converted: GameType added, the broken game written as it was.
+    let output = bashni(
+        &["pdn", "convert", &path("club.pdn"), "-o", &path("out.pdn")],
+        "",
+    );
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("(game written unchanged)"), "{stderr}");
+    let converted = std::fs::read_to_string(path("out.pdn")).expect("converted");
+    assert!(converted.contains("[Event \"Кубок\"]"), "{converted}");
+    assert!(converted.contains("[GameType \"25\"]"), "{converted}");
+    assert!(converted.contains("2. d4:f6 g7:e5"), "{converted}");
+    assert!(
+        converted.contains("[Event \"Broken\"]\n\n1. c3-d4 & *\n"),
+        "{converted}"
+    );
+    assert!(converted.contains("2. - - 3. - - 1/2-1/2"), "{converted}");
+    // A named encoding; an unknown one is refused with the names it takes.
+    let named = stdout(&bashni(
+        &["pdn", "check", "--encoding", "cp1251", &path("club.pdn")],
+        "",
+    ));
+    assert!(!named.contains("not UTF-8"), "{named}");
+    let output = bashni(
+        &["pdn", "check", "--encoding", "klingon", &path("club.pdn")],
+        "",
+    );
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("unknown encoding `klingon`"), "{stderr}");
     std::fs::remove_dir_all(&dir).expect("clean up");
 }
 

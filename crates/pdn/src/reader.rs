@@ -315,7 +315,12 @@ fn is_movetext_word(word: &str) -> bool {
     match chars.next() {
         None => true,
         Some(c) if is_dash(c) => rest.chars().all(is_dash),
-        Some(c) => starts_move(c) && chars.all(continues_move),
+        // Every move names a square, so it has a digit: `A` or `Bad` are words, not moves.
+        Some(c) => {
+            starts_move(c)
+                && chars.all(continues_move)
+                && rest.contains(|c: char| c.is_ascii_digit())
+        }
     }
 }
 

@@ -546,9 +546,8 @@ pub async fn upload(
             ApiError::bad_request(rejection.body_text())
         }
     })?;
-    let text = std::str::from_utf8(&bytes)
-        .map_err(|e| ApiError::bad_request(format!("the PDN file is not UTF-8 text: {e}")))?;
-    let mut reader = Reader::new(text.as_bytes());
+    // The reader takes UTF-8, UTF-16 by its byte order mark and Windows-1251 lines.
+    let mut reader = Reader::new(&bytes[..]);
     let mut games = Vec::new();
     while let Some(read) = reader.next_game() {
         let index = games.len() + 1;
@@ -565,7 +564,8 @@ pub async fn upload(
                     raw.moves.len()
                 ));
             }
-            let game = replay(&raw, Some(Variant::Russian)).map_err(|e| e.to_string())?;
+            // A game without GameType is of the game it replays under.
+            let game = replay(&raw, None).map_err(|e| e.to_string())?;
             Ok((raw, game))
         });
         let outcome = match replayed {
@@ -620,9 +620,8 @@ fn position_of(request: &PositionRequest) -> Result<Position, ApiError> {
                 return Err(ApiError::bad_request("towers: more than 32 squares"));
             }
             for (name, letters) in towers {
-                let square = Square::parse(name).ok_or_else(|| {
-                    ApiError::bad_request(format!("towers: {name:?} is not a dark square"))
-                })?;
+                let square = Square::read(name)
+                    .map_err(|error| ApiError::bad_request(format!("towers: {error}")))?;
                 if letters.chars().count() > 24 {
                     return Err(ApiError::bad_request(format!(
                         "towers: {name} is taller than 24 checkers"

@@ -155,8 +155,8 @@ fn width(size: Option<u32>, default: u32, most: u32) -> Result<u32, ApiError> {
     }
 }
 
-/// Reads the path of the move that led to `position`, squares joined by `-`, `:` or `x`
-/// (`c3-e5-g3`); its last square must hold the tower that moved.
+/// Reads the path of the move that led to `position`, squares (names or numbers) joined by
+/// `-`, `:` or `x` (`c3-e5-g3`, `22x15`); its last square must hold the tower that moved.
 fn last_path(position: &Position, text: &str) -> Result<Vec<Square>, ApiError> {
     let text = text.trim();
     if text.len() > 100 {
@@ -165,9 +165,8 @@ fn last_path(position: &Position, text: &str) -> Result<Vec<Square>, ApiError> {
     let squares = text
         .split(['-', ':', 'x'])
         .map(|name| {
-            Square::parse(name.trim()).ok_or_else(|| {
-                ApiError::bad_request(format!("last: {name:?} is not a dark square"))
-            })
+            Square::read(name.trim())
+                .map_err(|error| ApiError::bad_request(format!("last: {error}")))
         })
         .collect::<Result<Vec<_>, _>>()?;
     if squares.len() < 2 {

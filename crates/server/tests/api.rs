@@ -695,6 +695,20 @@ async fn a_game_downloads_as_pdn_and_uploads_back() -> TestResult {
     assert!(!text.to_string().contains("Termination"), "{text}");
     let (status, _) = play(&app, &record, &token, "c3-d4").await?;
     assert_eq!(status, StatusCode::FORBIDDEN);
+    // Without GameType a record is of the game it replays under: here only Bashni keeps a
+    // checker on f6 after the capture.
+    let untagged = "1. c3-d4 f6-e5 2. d4:f6 g7:e5 3. b2-c3 f6-g5 *\n";
+    let (_, uploaded) = call(&app, "POST", "/api/pdn", None, Some(untagged)).await?;
+    let untagged_id = uploaded["games"][0]["id"].as_str().ok_or("no id")?;
+    let (_, state) = call(
+        &app,
+        "GET",
+        &format!("/api/games/{untagged_id}"),
+        None,
+        None,
+    )
+    .await?;
+    assert_eq!(state["variant"], "bashni", "{state}");
     // A broken record is reported with its place; the good game before it is kept.
     let broken = format!("{pdn}\n[GameType \"60\"]\n1. c3-d4 c3-d4 *\n");
     let (_, uploaded) = call(&app, "POST", "/api/pdn", None, Some(&broken)).await?;
@@ -718,6 +732,33 @@ async fn positions_are_checked_and_analysed() -> TestResult {
     assert_eq!(answer["position"]["towers"]["c3"], "wbb");
     assert_eq!(answer["legal_moves"][0]["text"], "c3:e5");
     assert_eq!(answer["legal_moves"][0]["captured"], json!(["d4"]));
+    // Squares may be given by number (c3 is 22, d4 is 18, g7 is 8); a wrong one is named.
+    let numbered =
+        json!({"variant": "bashni", "towers": {"22": "wbb", "18": "b", "8": "b"}, "turn": "white"});
+    let (status, same) = call(
+        &app,
+        "POST",
+        "/api/position",
+        None,
+        Some(&numbered.to_string()),
+    )
+    .await?;
+    assert_eq!(status, StatusCode::OK, "{same}");
+    assert_eq!(same["position"], answer["position"]);
+    let wrong = json!({"variant": "bashni", "towers": {"33": "w"}, "turn": "white"});
+    let (status, refused) = call(
+        &app,
+        "POST",
+        "/api/position",
+        None,
+        Some(&wrong.to_string()),
+    )
+    .await?;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        refused["error"],
+        "towers: `33` is not a square number (1-32)"
+    );
     let body = json!({"variant": "russian", "position": "start", "movetime_ms": 200, "lines": 2});
     let (status, answer) =
         call(&app, "POST", "/api/analyse", None, Some(&body.to_string())).await?;

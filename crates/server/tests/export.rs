@@ -142,6 +142,16 @@ async fn a_position_is_drawn_as_svg_and_png_with_its_last_move() -> TestResult {
     assert_eq!(arrowed.status, StatusCode::OK, "{}", arrowed.text());
     assert_eq!(png_size(&arrowed.body), Some((256, 256)));
     assert_ne!(arrowed.body, png.body);
+    // The arrow may name its squares by number: b2 is 25, c3 is 22.
+    let numbered = call(
+        &app,
+        "GET",
+        "/api/diagram.png?variant=bashni&position=start&size=256&last=25-22",
+        "",
+    )
+    .await?;
+    assert_eq!(numbered.status, StatusCode::OK, "{}", numbered.text());
+    assert_eq!(numbered.body, arrowed.body);
     Ok(())
 }
 
@@ -173,7 +183,11 @@ async fn a_bad_position_picture_request_says_what_is_wrong() -> TestResult {
         ),
         (
             "/api/diagram.svg?variant=bashni&last=c3-z9",
-            "last: \"z9\" is not a dark square",
+            "last: `z9` is not a dark square",
+        ),
+        (
+            "/api/diagram.svg?variant=bashni&last=22-33",
+            "last: `33` is not a square number (1-32)",
         ),
         (
             "/api/diagram.svg?variant=bashni&last=c3-d4",

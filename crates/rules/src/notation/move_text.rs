@@ -41,8 +41,10 @@ pub enum MoveTextError {
         text: String,
         /// Why not.
         reason: IllegalReason,
-        /// Every legal move, in full form.
+        /// Every legal move, in full form, with squares written as the text wrote them.
         legal: Vec<String>,
+        /// How the text wrote its squares; the reason and the moves are written so too.
+        names: SquareNames,
     },
     /// A number in the text is not a square number (1 to 32).
     Square {
@@ -79,18 +81,28 @@ pub enum IllegalReason {
     NoSuchMove,
 }
 
+impl IllegalReason {
+    /// The reason in words, its square written as `names` says (`c3` or `22`).
+    pub fn written(self, names: SquareNames) -> String {
+        match self {
+            IllegalReason::NoTowerOfSide(square) => format!(
+                "the side to move commands no tower on {}",
+                square.written(names)
+            ),
+            IllegalReason::CaptureCompulsory => "a capture is compulsory".to_string(),
+            IllegalReason::NoCapture => "there is nothing to capture".to_string(),
+            IllegalReason::NoCrowning(square) => {
+                format!("no man is crowned on {}", square.written(names))
+            }
+            IllegalReason::NoMoves => "the side to move has no legal move".to_string(),
+            IllegalReason::NoSuchMove => "no legal move goes that way".to_string(),
+        }
+    }
+}
+
 impl fmt::Display for IllegalReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            IllegalReason::NoTowerOfSide(square) => {
-                write!(f, "the side to move commands no tower on {square}")
-            }
-            IllegalReason::CaptureCompulsory => f.write_str("a capture is compulsory"),
-            IllegalReason::NoCapture => f.write_str("there is nothing to capture"),
-            IllegalReason::NoCrowning(square) => write!(f, "no man is crowned on {square}"),
-            IllegalReason::NoMoves => f.write_str("the side to move has no legal move"),
-            IllegalReason::NoSuchMove => f.write_str("no legal move goes that way"),
-        }
+        f.write_str(&self.written(SquareNames::Letters))
     }
 }
 
@@ -111,9 +123,11 @@ impl fmt::Display for MoveTextError {
                 text,
                 reason,
                 legal,
+                names,
             } => write!(
                 f,
-                "`{text}` is illegal: {reason}; legal moves: {}",
+                "`{text}` is illegal: {}; legal moves: {}",
+                reason.written(*names),
                 if legal.is_empty() {
                     "none".to_string()
                 } else {
@@ -398,13 +412,20 @@ pub fn parse_move_lenient(position: &Position, text: &str) -> Result<LenientMove
 /// The one legal move of `position` that fits `parsed` (read from `text`).
 fn resolve(position: &Position, text: &str, parsed: &MoveText) -> Result<Move, MoveTextError> {
     let legal = position.legal_moves();
+    // An answer to a numbered text is numbered too.
+    let names = if text.trim_start().starts_with(|c: char| c.is_ascii_digit()) {
+        SquareNames::Numbers
+    } else {
+        SquareNames::Letters
+    };
     let illegal = |reason| {
         let mut sorted: Vec<Move> = legal.iter().copied().collect();
         sorted.sort_by(Move::cmp_by_text);
         MoveTextError::Illegal {
             text: text.to_string(),
             reason,
-            legal: sorted.iter().map(Move::to_string).collect(),
+            legal: sorted.iter().map(|mv| write_full(mv, names)).collect(),
+            names,
         }
     };
     let paths = if parsed.is_capture() {
@@ -441,7 +462,7 @@ fn resolve(position: &Position, text: &str, parsed: &MoveText) -> Result<Move, M
         0 => Err(illegal(explain(position, parsed, &legal))),
         _ => Err(MoveTextError::Ambiguous {
             text: text.to_string(),
-            candidates: found.iter().map(Move::to_string).collect(),
+            candidates: found.iter().map(|mv| write_full(mv, names)).collect(),
         }),
     }
 }
@@ -607,6 +628,23 @@ mod tests {
         let read = parse_move_lenient(&two, "c3-e5-g7").expect("dashed path");
         assert_eq!(read.mv.to_string(), "c3:e5:g7");
         assert!(parse_move(&two, "c3-e5-g7").is_err());
+    }
+
+    #[test]
+    fn a_numbered_move_is_explained_in_numbers() {
+        let start = Position::start(Variant::Russian);
+        let error = parse_move(&start, "17-13").expect_err("no man on b4");
+        assert_eq!(
+            error.to_string(),
+            "`17-13` is illegal: the side to move commands no tower on 17; legal moves: \
+             21-17, 22-17, 22-18, 23-18, 23-19, 24-19, 24-20"
+        );
+        let letters = parse_move(&start, "b4-a5").expect_err("no man on b4");
+        assert!(
+            letters
+                .to_string()
+                .contains("no tower on b4; legal moves: a3-b4")
+        );
     }
 
     #[test]
