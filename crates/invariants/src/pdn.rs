@@ -2,9 +2,9 @@
 
 use bashni_pdn::{
     MoveForm, RawGame, Reader, ResultToken, clean_annotations, ordered_tags, record, replay,
-    write_game,
+    replay_record, rewrite, write_game,
 };
-use bashni_rules::Variant;
+use bashni_rules::{SquareNames, Variant};
 
 /// At most this many games of one input are checked.
 const MAX_GAMES: usize = 32;
@@ -12,7 +12,8 @@ const MAX_GAMES: usize = 32;
 /// Reads the bytes as PDN. Every game read must be written and read back the same (tags in
 /// the writer's order, moves, annotations as the writer cleans them, result); every game
 /// that replays by the rules must be recorded, in full and abbreviated form, as text that
-/// replays to the same moves, position and outcome.
+/// replays to the same moves, position and outcome, and rewritten (variations included)
+/// with numbers or in short form as text that replays to the same moves.
 pub fn pdn(data: &[u8]) {
     for read in Reader::new(data).take(MAX_GAMES) {
         let Ok(raw) = read else { continue };
@@ -21,6 +22,18 @@ pub fn pdn(data: &[u8]) {
         let Ok(game) = replay(&raw, Some(Variant::Bashni)) else {
             continue;
         };
+        // Rewritten with numbers, the record (variations too) replays to the same game.
+        for (form, names) in [
+            (MoveForm::Full, SquareNames::Numbers),
+            (MoveForm::Short, SquareNames::Letters),
+        ] {
+            let text = written(&rewrite(&raw, &game, form, names));
+            let again = match replay_record(&read_one(&text), None) {
+                Ok(again) => again.game,
+                Err(error) => panic!("a rewritten game does not replay: {error}\n{text}"),
+            };
+            assert_eq!(again.moves(), game.moves(), "{text}");
+        }
         for form in [MoveForm::Full, MoveForm::Short] {
             let text = written(&record(&game, &raw.tags, form));
             let back = read_one(&text);
@@ -77,11 +90,19 @@ fn assert_reads_back(raw: &RawGame, text: &str) {
         Some(raw.result.unwrap_or(ResultToken::Unfinished)),
         "{text}"
     );
-    assert_eq!(back.intro, clean_annotations(&raw.intro), "{text}");
+    assert_eq!(
+        clean_annotations(&back.intro),
+        clean_annotations(&raw.intro),
+        "{text}"
+    );
     let texts =
         |game: &RawGame| -> Vec<String> { game.moves.iter().map(|mv| mv.text.clone()).collect() };
     assert_eq!(texts(&back), texts(raw), "{text}");
     for (got, want) in back.moves.iter().zip(&raw.moves) {
-        assert_eq!(got.after, clean_annotations(&want.after), "{text}");
+        assert_eq!(
+            clean_annotations(&got.after),
+            clean_annotations(&want.after),
+            "{text}"
+        );
     }
 }

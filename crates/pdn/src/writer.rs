@@ -166,7 +166,8 @@ fn annotation_tokens(tokens: &mut Vec<String>, annotation: &Annotation, at: (u32
             }
             group(tokens, '(', words, ')');
         }
-        Annotation::Setup(position) => tokens.push(format!("/{position}/")),
+        // With `FEN` and quotes, as PDN 3.0 writes it: the reader takes both off again.
+        Annotation::Setup(position) => tokens.push(format!("/FEN \"{position}\"/")),
     }
 }
 
@@ -241,7 +242,7 @@ fn glyph(nag: u8) -> Option<&'static str> {
 ///   [`crate::Reader`]); NAGs 1-6 right after a move are written as glyphs (`c3-b4!`), others
 ///   as `$n`; comments in braces, cleaned by [`clean_comment`]; variations in parentheses,
 ///   their first move numbered (by its own number, or as the move they replace), nested
-///   as they are; a setup in the movetext between slashes (`/W:W21:B5/`).
+///   as they are; a setup in the movetext as `/FEN "W:W21:B5"/`.
 /// * The movetext ends with the result token, `*` when `game.result` is `None`.
 ///
 /// Reading the output back gives the same tags (in [`ordered_tags`] order), moves,
