@@ -16,8 +16,13 @@
 //!   game.
 //! * [`variant_of`] tells the variant from the `GameType` tag.
 //! * [`replay`] plays a record by the rules into a `bashni_rules::Game`, stopping at the
-//!   first bad move with its place; [`record`] and [`rewrite`] write games back with their
-//!   moves in full or abbreviated form.
+//!   first bad move with its place; [`replay_record`] also checks the variations, finds the
+//!   game of a record without `GameType` and gives what it read leniently; [`record`] and
+//!   [`rewrite`] write games back with their moves in full or abbreviated form.
+//! * Records as archives write them are read where their meaning is unique, each with a
+//!   [`Warning`] that gives its place: other encodings ([`TextEncoding`]), captures written
+//!   with a dash, tag names in another case, free text before a game, PDN 3.0 setups; `-`
+//!   is a move not known ([`UNKNOWN_MOVE`]). Variations are move trees ([`Variation`]).
 //! * [`load_game`] and [`game_number`] pick one game of a file by its number and replay it.
 //!
 //! # GameType
