@@ -30,9 +30,10 @@ impl From<VariantArg> for Variant {
 /// `diagram` and `play`.
 #[derive(Clone, Debug, clap::Args)]
 pub struct GameSource {
-    /// The game.
-    #[arg(long, value_enum, default_value = "bashni")]
-    pub variant: VariantArg,
+    /// The game: Bashni if not given; a game of a PDN file without GameType is then of the
+    /// game it replays under.
+    #[arg(long, value_enum)]
+    pub variant: Option<VariantArg>,
     /// The position (rulebook notation or FEN); the start if neither this nor --pdn is given.
     #[arg(long, conflicts_with = "pdn")]
     pub position: Option<String>,
@@ -45,14 +46,14 @@ pub struct GameSource {
 }
 
 impl GameSource {
-    /// The variant given by `--variant`.
+    /// The variant given by `--variant`, Bashni if none was.
     pub fn variant(&self) -> Variant {
-        Variant::from(self.variant)
+        self.variant.map_or(Variant::Bashni, Variant::from)
     }
 
     /// The game: game `--game` of the PDN file, replayed (a record without `GameType` is
-    /// taken as `--variant`), or a game with no moves from `--position` (the start if not
-    /// given).
+    /// taken as `--variant`, or found by replaying without it), or a game with no moves from
+    /// `--position` (the start if not given).
     pub fn load(&self) -> Result<Game, Box<dyn Error>> {
         let variant = self.variant();
         match &self.pdn {
@@ -62,7 +63,7 @@ impl GameSource {
                     read_position(variant, text).map_err(|e| format!("--position: {e}"))?;
                 Ok(Game::new(position))
             }
-            Some(path) => Ok(load_game(path, self.game, Some(variant))?.game),
+            Some(path) => Ok(load_game(path, self.game, self.variant.map(Variant::from))?.game),
         }
     }
 }
@@ -74,7 +75,7 @@ mod tests {
 
     fn source(position: Option<&str>, pdn: Option<PathBuf>, game: usize) -> GameSource {
         GameSource {
-            variant: VariantArg::Russian,
+            variant: Some(VariantArg::Russian),
             position: position.map(String::from),
             pdn,
             game,
@@ -115,6 +116,23 @@ mod tests {
         assert_eq!(second.ply(), 1);
         let missing = source(None, Some(file), 3).load();
         assert!(missing.is_err());
+        // Without GameType and without --variant, the record is of the game it replays in;
+        // with --variant it is of that game.
+        let untagged = dir.join("untagged.pdn");
+        std::fs::write(
+            &untagged,
+            "1. c3-d4 f6-e5 2. d4:f6 g7:e5 3. b2-c3 e7-f6 *\n",
+        )
+        .expect("written");
+        let mut unnamed = source(None, Some(untagged), 1);
+        unnamed.variant = None;
+        assert_eq!(unnamed.load().expect("Russian").variant(), Variant::Russian);
+        unnamed.variant = Some(VariantArg::Bashni);
+        let error = unnamed.load().expect_err("not Bashni");
+        assert!(
+            error.to_string().contains("(Bashni), move 3... e7-f6"),
+            "{error}"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

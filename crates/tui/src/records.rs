@@ -78,7 +78,8 @@ impl App {
     /// Opens game `number` (1-based) of a PDN file for replay.
     pub(crate) fn open(&mut self, file: &Path, number: usize) -> Result<(), String> {
         let LoadedGame { raw, game } =
-            load_game(file, number, Some(self.game.variant())).map_err(|e| format!("{e}."))?;
+            // A record without GameType is of the game it replays under.
+            load_game(file, number, None).map_err(|e| format!("{e}."))?;
         self.cancel_engine();
         self.stop_analysis();
         self.clock.stop(self.now);

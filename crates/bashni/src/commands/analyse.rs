@@ -44,7 +44,6 @@ fn line_text(moves: &[Move]) -> String {
 
 /// Runs the command.
 pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
-    let variant = args.source.variant();
     let engine = Engine::new(Options {
         hash_mb: args.hash.clamp(1, 65_536),
         threads: args.threads.clamp(1, 256),
@@ -100,7 +99,10 @@ pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
                 let number = game.move_number(ply);
                 let dots = if side == Color::White { "." } else { "..." };
                 let best = result.best.map_or("-".to_string(), |m| m.to_string());
-                let mark = if result.best.is_some_and(|b| b.same_result(mv, variant)) {
+                let mark = if result
+                    .best
+                    .is_some_and(|b| b.same_result(mv, played.variant()))
+                {
                     ""
                 } else {
                     " ?"
