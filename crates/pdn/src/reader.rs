@@ -72,7 +72,9 @@ const KNOWN_TAGS: [&str; 8] = [
 /// * Comments `{...}` (over several lines) and `;...` (to the end of the line), attached
 ///   after the move they follow, or to [`RawGame::intro`] before the first move; NAGs `$n`
 ///   and glyphs `!` `?` `!!` `??` `!?` `?!`; variations `( ... )`, parsed as lines of moves
-///   of their own, nested to any depth ([`Annotation::Variation`]).
+///   of their own, nested to any depth ([`Annotation::Variation`]). Parentheses that close
+///   on their line around words that are no moves (`(see game 5)`) are a remark, kept as a
+///   comment with a warning.
 /// * A position set up in the movetext, PDN 3.0's `/FEN "W:W...:B..."/` (or `/W:.../`): before
 ///   the first move it is read as the `FEN` tag, with a warning; later it is kept as
 ///   [`Annotation::Setup`].
@@ -791,6 +793,11 @@ impl<R: BufRead> Reader<R> {
                 }
                 '(' => {
                     let at = self.here();
+                    if let Some(text) = self.remark_in_parentheses() {
+                        self.warn(at.column - 1, WarningKind::RemarkInParentheses);
+                        b.current().annotate(Annotation::Comment(text));
+                        continue;
+                    }
                     self.pos += 1;
                     // A variation replaces the move before it, so it starts with that
                     // move's number and side.
@@ -851,6 +858,58 @@ impl<R: BufRead> Reader<R> {
                 }
             }
         }
+    }
+
+    /// Parentheses that close on their line around words that are no movetext (`(see game
+    /// 5)`, `(+)`) are a remark, not a variation: their text, whitespace-normalised, with the
+    /// cursor moved past them. `None` for a variation, or parentheses that do not close on
+    /// this line (read as a variation).
+    fn remark_in_parentheses(&mut self) -> Option<String> {
+        let mut depth = 0usize;
+        let mut in_comment = false;
+        let mut in_setup = false;
+        let mut words = String::new();
+        let mut end = None;
+        for (i, &c) in self.line.iter().enumerate().skip(self.pos) {
+            match c {
+                _ if in_comment => in_comment = c != '}',
+                '/' => in_setup = !in_setup,
+                _ if in_setup => {}
+                '{' => in_comment = true,
+                ';' => return None,
+                '(' => {
+                    depth += 1;
+                    words.push(' ');
+                }
+                ')' => {
+                    depth -= 1;
+                    words.push(' ');
+                    if depth == 0 {
+                        end = Some(i);
+                        break;
+                    }
+                }
+                _ => words.push(c),
+            }
+        }
+        let end = end?;
+        let movetext = words.split_whitespace().all(|word| {
+            is_movetext_word(word)
+                || word == "*"
+                || word.chars().all(|c| c == '!' || c == '?')
+                || word
+                    .strip_prefix('$')
+                    .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        });
+        if movetext {
+            return None;
+        }
+        let mut text = Normaliser::default();
+        for &c in &self.line[self.pos + 1..end] {
+            text.push(c);
+        }
+        self.pos = end + 1;
+        Some(text.finish())
     }
 
     fn skip_blanks_in_line(&mut self) {

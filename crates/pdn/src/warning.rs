@@ -38,6 +38,9 @@ pub enum WarningKind {
     /// A position set up in the movetext (PDN 3.0 `/.../`) before the first move was read as
     /// the game's `FEN` tag.
     SetupAsFen,
+    /// Parentheses around words that are no moves (`(see game 5)`) were kept as a comment,
+    /// not read as a variation.
+    RemarkInParentheses,
     /// A capture was written as a quiet move (`d6-b4`, `bd6`, `22-15`); only one capture fits
     /// it, and that capture was read.
     CaptureWrittenQuiet {
@@ -59,6 +62,9 @@ impl fmt::Display for WarningKind {
             }
             WarningKind::TagName { written, read } => {
                 write!(f, "tag name `{written}` read as `{read}`")
+            }
+            WarningKind::RemarkInParentheses => {
+                f.write_str("parentheses around words that are no moves; kept as a comment")
             }
             WarningKind::SetupAsFen => {
                 f.write_str("a position set up before the first move; read as the FEN tag")

@@ -342,6 +342,30 @@ fn variations_are_checked_from_their_own_position() {
 }
 
 #[test]
+fn a_remark_in_parentheses_is_kept_as_a_comment() {
+    let text = "[GameType \"25\"]\n1. c3-d4 (see game 5) f6-e5 (+) (1... f6-g5 {(}) *\n";
+    let raw = read_one(text.as_bytes());
+    assert_eq!(
+        raw.moves[0].after,
+        [Annotation::Comment("see game 5".to_string())]
+    );
+    assert_eq!(raw.moves[1].after[0], Annotation::Comment("+".to_string()));
+    assert_eq!(raw.moves[1].variations().count(), 1);
+    assert_eq!(
+        kinds(&raw),
+        [
+            (2, 10, WarningKind::RemarkInParentheses),
+            (2, 29, WarningKind::RemarkInParentheses)
+        ]
+    );
+    assert_eq!(replay(&raw, None).expect("replays").ply(), 2);
+    // A setup inside is no remark.
+    let setup = read_one(b"1. c3-d4 (/FEN \"W:W21:B5\"/ 1. a3-b4) *\n");
+    let variation = setup.moves[0].variations().next().expect("a variation");
+    assert_eq!(variation.intro, [Annotation::Setup("W:W21:B5".to_string())]);
+}
+
+#[test]
 fn variations_are_converted_and_written_back() {
     let text = "[GameType \"25\"]\n1. c3-d4 f6-e5 (1... f6-g5 2. d4-c5 (2. g3-h4 b6-a5)) \
                 2. d4:f6 g7:e5 *\n";
