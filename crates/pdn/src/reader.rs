@@ -298,8 +298,10 @@ fn is_dash(c: char) -> bool {
     matches!(c, '-' | '–' | '—')
 }
 
-/// Whether a word could be part of movetext: a move number, a result, a move, a glyph.
-fn is_movetext_word(word: &str) -> bool {
+/// Whether a word could be part of movetext: a move number, a result, a move, a glyph. A
+/// move must have a digit when `strict` (every square has one; a line starting `A ...` is
+/// text), not otherwise (any token the reader takes as a move).
+fn is_movetext_word(word: &str, strict: bool) -> bool {
     if ResultToken::from_token(word).is_some() || word.chars().all(|c| c == '.') {
         return true;
     }
@@ -317,11 +319,10 @@ fn is_movetext_word(word: &str) -> bool {
     match chars.next() {
         None => true,
         Some(c) if is_dash(c) => rest.chars().all(is_dash),
-        // Every move names a square, so it has a digit: `A` or `Bad` are words, not moves.
         Some(c) => {
             starts_move(c)
                 && chars.all(continues_move)
-                && rest.contains(|c: char| c.is_ascii_digit())
+                && (!strict || rest.contains(|c: char| c.is_ascii_digit()))
         }
     }
 }
@@ -333,7 +334,8 @@ fn is_free_text(line: &[char]) -> bool {
     let Some(word) = text.split_whitespace().next() else {
         return false;
     };
-    !word.starts_with(['[', '{', ';', '(', '%', '/', '$', '!', '?']) && !is_movetext_word(word)
+    !word.starts_with(['[', '{', ';', '(', '%', '/', '$', '!', '?'])
+        && !is_movetext_word(word, true)
 }
 
 /// Decodes a line that is not all UTF-8: its UTF-8 runs as UTF-8, each byte between them in
@@ -894,7 +896,7 @@ impl<R: BufRead> Reader<R> {
         }
         let end = end?;
         let movetext = words.split_whitespace().all(|word| {
-            is_movetext_word(word)
+            is_movetext_word(word, false)
                 || word == "*"
                 || word.chars().all(|c| c == '!' || c == '?')
                 || word
