@@ -365,30 +365,36 @@ fn a_remark_in_parentheses_is_kept_as_a_comment() {
     assert_eq!(variation.intro, [Annotation::Setup("W:W21:B5".to_string())]);
 }
 
+/// The record replayed, rewritten in `form` with squares as `names` says, and written.
+fn rewritten(raw: &RawGame, form: MoveForm, names: SquareNames) -> String {
+    let game = replay(raw, None).expect("replays");
+    let mut text = String::new();
+    write_game(&mut text, &rewrite(raw, &game, form, names)).expect("write");
+    text
+}
+
 #[test]
 fn variations_are_converted_and_written_back() {
     let text = "[GameType \"25\"]\n1. c3-d4 f6-e5 (1... f6-g5 2. d4-c5 (2. g3-h4 b6-a5)) \
                 2. d4:f6 g7:e5 *\n";
     let raw = read_one(text.as_bytes());
-    let game = replay(&raw, None).expect("replays");
-    let numeric = rewrite(&raw, &game, MoveForm::Full, SquareNames::Numbers);
-    let mut written = String::new();
-    write_game(&mut written, &numeric).expect("write");
+    let written = rewritten(&raw, MoveForm::Full, SquareNames::Numbers);
     assert!(
         written.contains("1. 22-18 11-15 (1... 11-16 2. 18-14 (2. 24-20 9-13)) 2. 18x11 8x15 *"),
         "{written}"
     );
     // Read back and turned into letters again, it is the same record.
-    let back = read_one(written.as_bytes());
-    let again = replay(&back, None).expect("numbers replay");
-    let letters = rewrite(&back, &again, MoveForm::Full, SquareNames::Letters);
-    let mut round = String::new();
-    write_game(&mut round, &letters).expect("write");
+    let round = rewritten(
+        &read_one(written.as_bytes()),
+        MoveForm::Full,
+        SquareNames::Letters,
+    );
     assert!(
         round.contains("1. c3-d4 f6-e5 (1... f6-g5 2. d4-c5 (2. g3-h4 b6-a5)) 2. d4:f6 g7:e5 *"),
         "{round}"
     );
     // Short forms reach into variations too.
+    let game = replay(&raw, None).expect("replays");
     let short = rewrite(&raw, &game, MoveForm::Short, SquareNames::Letters);
     let first = short.moves[1].variations().next().expect("a variation");
     assert_eq!(first.moves[0].text, "fg5");
