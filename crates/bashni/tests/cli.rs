@@ -308,6 +308,28 @@ fn pdn_reads_records_as_archives_write_them() {
 }
 
 #[test]
+fn a_reader_that_stops_early_ends_the_output_quietly() {
+    let file = std::env::temp_dir().join(format!("bashni-cli-pipe-{}.pdn", std::process::id()));
+    // Each untagged game gets a line of its own, far more than a pipe holds.
+    std::fs::write(&file, "1. c3-d4 f6-g5 *\n\n".repeat(5_000)).expect("write");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bashni"))
+        .args(["pdn", "check", file.to_str().expect("path")])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the program starts");
+    let mut first = [0u8; 64];
+    let read = std::io::Read::read(&mut child.stdout.take().expect("stdout"), &mut first)
+        .expect("some output");
+    assert!(read > 0);
+    // The pipe's reading end is closed here; the program must stop without complaint.
+    let output = child.wait_with_output().expect("the program ends");
+    assert!(output.status.success(), "{output:?}");
+    assert!(output.stderr.is_empty(), "{output:?}");
+    std::fs::remove_file(&file).expect("clean up");
+}
+
+#[test]
 fn positions_may_use_numbered_squares() {
     let output = bashni(
         &[
