@@ -8,11 +8,12 @@ use std::time::{Duration, Instant};
 
 use bashni_engine::{Info, Level, Limits, Past, Score, StopToken};
 use bashni_pdn::{RawGame, ResultToken};
-use bashni_rules::{Color, Game, Position, TimeControl, Variant};
+use bashni_rules::{Color, Game, Position, SquareNames, TimeControl, Variant};
 
 use crate::account::Account;
 use crate::app::{Acted, ActionError, Answer, App, GameSlot, StateText};
 use crate::correspondence::Correspondence;
+use crate::notes::Notes;
 use crate::round::{
     DrawAction, EndReason, MAX_PLIES, Mode, Player, RematchAction, RematchStep, Round, RoundError,
     Seat,
@@ -505,6 +506,13 @@ pub async fn store_record(
         })
         .take(64)
         .collect();
+    // Comments and variations, their moves written in full as the rules read them.
+    round.notes = Notes::of(&bashni_pdn::rewrite(
+        raw,
+        &game,
+        bashni_pdn::MoveForm::Full,
+        SquareNames::Letters,
+    ));
     round.move_clocks = vec![[None, None]; game.ply()];
     round.game = game;
     if round.game.outcome().is_none() {
@@ -669,6 +677,9 @@ pub fn pdn_text(round: &Round) -> String {
         tags.push(("Termination".to_string(), ending.reason_text()));
     }
     let mut raw = bashni_pdn::record(&round.game, &tags, bashni_pdn::MoveForm::Full);
+    if let Some(notes) = &round.notes {
+        notes.apply(&mut raw);
+    }
     if round.game.outcome().is_none()
         && let Some(result) = round.recorded.or(round.abandoned)
     {

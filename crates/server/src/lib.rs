@@ -23,6 +23,7 @@ pub mod engines;
 pub mod error;
 pub mod export;
 pub mod lobby;
+pub mod notes;
 pub mod presence;
 pub mod rating;
 pub mod rating_api;

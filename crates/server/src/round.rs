@@ -293,6 +293,8 @@ pub struct Round {
     pub recorded: Option<GameResult>,
     /// PDN tags kept from an uploaded record.
     pub tags: Vec<(String, String)>,
+    /// The comments and variations of an uploaded record.
+    pub notes: Option<crate::notes::Notes>,
     /// When the game was made (ms since 1970).
     pub created_ms: i64,
     /// When it last changed.
@@ -393,6 +395,7 @@ impl Round {
             clock: Clock::new(control),
             recorded: None,
             tags: Vec::new(),
+            notes: None,
             created_ms: now,
             updated_ms: now,
             version: 1,

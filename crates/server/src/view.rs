@@ -141,6 +141,9 @@ pub struct GameStateView<'a> {
     start: Option<PositionView>,
     #[serde(skip_serializing_if = "Option::is_none")]
     moves_from: Option<usize>,
+    /// A record's comments and variations (full states only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    notes: Option<&'a crate::notes::Notes>,
     moves: &'a [Box<RawValue>],
     position: PositionView,
     turn: &'static str,
@@ -185,6 +188,7 @@ pub fn game_state<'a>(
     let mut view = update_view(round, records, 0, seat, engine_thinking, now, seen);
     view.start = Some(PositionView::of(round.game.start_position()));
     view.moves_from = None;
+    view.notes = round.notes.as_ref();
     view
 }
 
@@ -264,6 +268,7 @@ pub fn update_view<'a>(
         you: seat.map(Seat::name),
         start: None,
         moves_from: Some(from),
+        notes: None,
         moves: &records[from..],
         position: PositionView::of(position),
         turn: position.side_to_move().code(),

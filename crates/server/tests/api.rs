@@ -709,6 +709,54 @@ async fn a_game_downloads_as_pdn_and_uploads_back() -> TestResult {
     )
     .await?;
     assert_eq!(state["variant"], "bashni", "{state}");
+    // Comments and variations are kept: shown with the game, and downloaded again.
+    let annotated = "[GameType \"25\"]\n\n{A club game} 1. c3-d4 {the centre} f6-e5 \
+                     (1... fg5 2. dc5 {or} (2. gh4)) 2. d4:f6 g7:e5 *\n";
+    let (_, uploaded) = call(&app, "POST", "/api/pdn", None, Some(annotated)).await?;
+    let annotated_id = uploaded["games"][0]["id"].as_str().ok_or("no id")?;
+    let (_, state) = call(
+        &app,
+        "GET",
+        &format!("/api/games/{annotated_id}"),
+        None,
+        None,
+    )
+    .await?;
+    let notes = &state["notes"];
+    assert_eq!(notes["intro"], json!(["A club game"]), "{state}");
+    assert_eq!(
+        notes["after"][0],
+        json!({"ply": 1, "comments": ["the centre"]})
+    );
+    let line = &notes["after"][1]["variations"][0]["moves"];
+    assert_eq!(line[0]["text"], "f6-g5", "{notes}");
+    assert_eq!(line[1]["comments"], json!(["or"]), "{notes}");
+    assert_eq!(line[1]["variations"][0]["moves"][0]["text"], "g3-h4");
+    let (_, text) = call(
+        &app,
+        "GET",
+        &format!("/api/games/{annotated_id}/pdn"),
+        None,
+        None,
+    )
+    .await?;
+    let text = text.as_str().ok_or("PDN text")?.replace('\n', " ");
+    assert!(
+        text.contains(
+            "{A club game} 1. c3-d4 {the centre} 1... f6-e5 (1... f6-g5 2. d4-c5 {or} (2. g3-h4))"
+        ),
+        "{text}"
+    );
+    // Games without notes have none in their state.
+    let (_, plain) = call(
+        &app,
+        "GET",
+        &format!("/api/games/{untagged_id}"),
+        None,
+        None,
+    )
+    .await?;
+    assert!(plain.get("notes").is_none(), "{plain}");
     // A broken record is reported with its place; the good game before it is kept.
     let broken = format!("{pdn}\n[GameType \"60\"]\n1. c3-d4 c3-d4 *\n");
     let (_, uploaded) = call(&app, "POST", "/api/pdn", None, Some(&broken)).await?;

@@ -97,6 +97,32 @@ async fn store_suite(db: &Database) -> Result<(), Error> {
     assert_eq!(recent.len(), 2);
     assert!(recent.iter().any(|g| g.id == "g1" && g.plies == 1));
 
+    // A record's comments and variations read back as they were stored.
+    let mut noted = local_round("noted");
+    noted.notes = Some(bashni_server::notes::Notes {
+        intro: vec!["Before the game".to_string()],
+        after: vec![bashni_server::notes::PlyNotes {
+            ply: 1,
+            notes: bashni_server::notes::MoveNotes {
+                comments: vec!["Ход".to_string()],
+                nags: vec![1],
+                variations: vec![bashni_server::notes::Line {
+                    intro: Vec::new(),
+                    moves: vec![bashni_server::notes::NotedMove {
+                        text: "f6-g5".to_string(),
+                        notes: Default::default(),
+                    }],
+                }],
+            },
+        }],
+    });
+    let (_, stored) = db.insert(noted.clone()).await;
+    stored?;
+    assert_eq!(
+        db.load("noted").await?.ok_or("noted is missing")?.notes,
+        noted.notes
+    );
+
     // An aborted game reads back aborted, with its clocks stopped.
     let mut aborted = local_round("g3");
     let (_, stored) = db.insert(aborted.clone()).await;
@@ -167,7 +193,7 @@ async fn store_suite(db: &Database) -> Result<(), Error> {
             .is_empty()
     );
     let all = db.list(list(ListStatus::All, None, None, 10)).await?;
-    assert_eq!(all.len(), 4);
+    assert_eq!(all.len(), 5, "g1, g2, g3, g5 and the noted record");
     assert!(
         all.iter()
             .any(|g| g.id == "g5" && g.version == live.version)

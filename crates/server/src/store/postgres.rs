@@ -152,6 +152,8 @@ const MIGRATIONS: &[&str] = &[
     super::tournaments::POSTGRES_MIGRATION,
     // 13: rated games, ratings per variant and pace, and each rated game's rating changes.
     super::ratings::POSTGRES_MIGRATION,
+    // 14: the comments and variations of a record read from PDN (JSON, see `notes`).
+    "ALTER TABLE games ADD COLUMN notes TEXT NOT NULL DEFAULT '';",
 ];
 
 /// How long a server holds an engine job without renewing it, in ms.
@@ -169,7 +171,7 @@ const GAME_COLUMNS: &str = "id, variant, mode, start_fen, level, engine_color, c
     white_name, black_name, white_token, black_token, white_joined, black_joined, invite, \
     base_ms, increment_ms, white_ms, black_ms, result, reason, reason_code, draw_offer, tags, \
     created_ms, updated_ms, version, last_offer, rematch_by, rematch_game, days_per_move, \
-    deadline_ms, to_move";
+    deadline_ms, to_move, notes";
 
 impl From<tokio_postgres::Error> for StoreError {
     fn from(error: tokio_postgres::Error) -> StoreError {
@@ -241,6 +243,7 @@ fn game_from_row(row: &Row) -> Result<GameRow, tokio_postgres::Error> {
         days_per_move: row.try_get::<_, Option<i32>>(29)?.map(i64::from),
         deadline_ms: row.try_get(30)?,
         to_move: row.try_get(31)?,
+        notes: row.try_get(32)?,
     })
 }
 
@@ -268,7 +271,7 @@ pub(super) async fn insert_game(
         &format!(
             "INSERT INTO games ({GAME_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, \
                  $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, \
-                 $24, $25, $26, $27, $28, $29, $30, $31, $32)"
+                 $24, $25, $26, $27, $28, $29, $30, $31, $32, $33)"
         ),
         &[
             &game.id,
@@ -303,6 +306,7 @@ pub(super) async fn insert_game(
             &days_per_move,
             &game.deadline_ms,
             &game.to_move,
+            &game.notes,
         ],
     )
     .await?;

@@ -28,6 +28,8 @@ pub(crate) struct GameRow {
     pub(crate) reason_code: Option<String>,
     pub(crate) draw_offer: Option<String>,
     pub(crate) tags: String,
+    /// A record's comments and variations as JSON; empty when it has none.
+    pub(crate) notes: String,
     pub(crate) created_ms: i64,
     pub(crate) updated_ms: i64,
     pub(crate) version: i64,
@@ -77,6 +79,11 @@ pub(crate) fn row_of(round: &Round) -> GameRow {
         reason_code: ending.as_ref().map(|e| e.code().to_string()),
         draw_offer: round.game.draw_offer().map(|c| c.code().to_string()),
         tags: serde_json::to_string(&round.tags).unwrap_or_else(|_| "[]".into()),
+        notes: round
+            .notes
+            .as_ref()
+            .map(crate::notes::Notes::to_stored)
+            .unwrap_or_default(),
         created_ms: round.created_ms,
         updated_ms: round.updated_ms,
         version: i64::try_from(round.version).unwrap_or(i64::MAX),
@@ -184,6 +191,7 @@ pub(crate) fn round_of(row: GameRow, moves: &[MoveRow]) -> Result<Round, String>
             game: row.rematch_game,
         });
     round.tags = serde_json::from_str(&row.tags).unwrap_or_default();
+    round.notes = crate::notes::Notes::from_stored(&row.notes);
     if let Some(days) = row.days_per_move {
         let days = u32::try_from(days).map_err(|_| format!("days per move: {days}"))?;
         let mut rule = Correspondence::new(days).map_err(|e| format!("days per move: {e}"))?;

@@ -124,6 +124,8 @@ const MIGRATIONS: &[&str] = &[
     super::tournaments::SQLITE_MIGRATION,
     // 12: rated games, ratings per variant and pace, and each rated game's rating changes.
     super::ratings::SQLITE_MIGRATION,
+    // 13: the comments and variations of a record read from PDN (JSON, see `notes`).
+    "ALTER TABLE games ADD COLUMN notes TEXT NOT NULL DEFAULT '';",
 ];
 
 /// The games in an SQLite file.
@@ -137,7 +139,7 @@ const GAME_COLUMNS: &str = "id, variant, mode, start_fen, level, engine_color, c
     white_name, black_name, white_token, black_token, white_joined, black_joined, invite, \
     base_ms, increment_ms, white_ms, black_ms, result, reason, reason_code, draw_offer, tags, \
     created_ms, updated_ms, version, last_offer, rematch_by, rematch_game, days_per_move, \
-    deadline_ms, to_move";
+    deadline_ms, to_move, notes";
 
 fn game_from_row(row: &Row<'_>) -> rusqlite::Result<GameRow> {
     Ok(GameRow {
@@ -169,6 +171,7 @@ fn game_from_row(row: &Row<'_>) -> rusqlite::Result<GameRow> {
         days_per_move: row.get(29)?,
         deadline_ms: row.get(30)?,
         to_move: row.get(31)?,
+        notes: row.get(32)?,
     })
 }
 
@@ -558,7 +561,7 @@ pub(super) fn insert_game(connection: &Connection, round: &Round) -> Result<(), 
     connection.execute(
             &format!(
                 "INSERT INTO games ({GAME_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, \
-                 ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32)"
+                 ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33)"
             ),
             params![
                 game.id,
@@ -593,6 +596,7 @@ pub(super) fn insert_game(connection: &Connection, round: &Round) -> Result<(), 
                 game.days_per_move,
                 game.deadline_ms,
                 game.to_move,
+                game.notes,
             ],
         )?;
     for ply in 0..round.game.ply() {
