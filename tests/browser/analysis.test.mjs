@@ -108,3 +108,40 @@ test('a seated player cannot open the analysis board during a game between peopl
     await context.close();
   }
 });
+
+test('a record read from PDN opens with its comments and variations', { timeout: 60000 }, async () => {
+  const pdn = '[White "Anna"]\n[Black "Boris"]\n[GameType "25"]\n\n' +
+    '{A club game} 1. c3-d4 {The centre} f6-e5 (1... fg5 2. dc5 {Also good} (2. gh4)) 2. d4:f6 $2 g7:e5 *\n';
+  const upload = await fetch(site.server.url + '/api/pdn', {
+    method: 'POST', headers: { 'content-type': 'text/plain' }, body: pdn,
+  });
+  const answer = await upload.json();
+  assert.equal(upload.status, 200, JSON.stringify(answer));
+  const id = answer.games[0].id;
+  const { context, page } = await newPage(site.browser);
+  try {
+    await page.goto(site.server.url + '/analysis?game=' + id + '&ply=0');
+    await page.waitForSelector('svg.board[data-node]');
+    assert.equal(await page.$eval('#move-comment', (n) => n.textContent), 'A club game', 'the intro at the start');
+    assert.equal(await page.$$eval('#tree .tree-line.main > .mv', (ns) => ns.length), 4, 'the game is the main line');
+    // The variation replaces Black's first move, and holds one of its own.
+    const lines = await texts(page, '#tree .tree-line.variation .mv');
+    assert.deepEqual(lines.map((t) => t.trim().split(/\s+/).pop()), ['f6-g5', 'd4-c5', 'g3-h4']);
+    assert.equal(await page.locator('#tree .tree-line.variation .tree-line.variation').count(), 1, 'nested');
+    // A move's comment shows when the move is shown.
+    await page.click('#tree .tree-line.main > .mv >> nth=0');
+    await page.waitForFunction(() => document.querySelector('#move-comment').textContent === 'The centre');
+    assert.equal(await page.$eval('#move-comment', (n) => n.hidden), false);
+    await page.click('#tree .tree-line.main > .mv >> nth=2');
+    await page.waitForFunction(() => document.querySelector('#move-comment').textContent === '?');
+    const inVariation = await page.$$eval('#tree .tree-line.variation .mv', (ns) => ns.map((n) => n.dataset.node));
+    await page.click(`#tree .mv[data-node="${inVariation[1]}"]`);
+    await page.waitForFunction(() => document.querySelector('#move-comment').textContent === 'Also good');
+    // A move without a comment hides the box.
+    await page.click('#tree .tree-line.main > .mv >> nth=3');
+    await page.waitForFunction(() => document.querySelector('#move-comment').hidden);
+    assert.equal(await page.locator('#tree .mv.commented').count(), 3, 'c3-d4, d4:f6 and d4-c5 carry notes');
+  } finally {
+    await context.close();
+  }
+});

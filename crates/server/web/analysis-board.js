@@ -11,6 +11,8 @@ import { evalBar, evalGraph } from './analysis.js';
 import * as S from './state.js';
 
 const LINES = 3;
+// Numeric annotation glyphs as PDN writes the first six.
+const GLYPHS = { 1: '!', 2: '?', 3: '!!', 4: '??', 5: '!?', 6: '?!' };
 
 /** The analysis board page. */
 export function analysisPage(app) {
@@ -30,6 +32,8 @@ class AnalysisBoard {
     this.tree = null;
     this.at = 0;              // the node shown
     this.legal = new Map();   // node id -> legal moves
+    this.comments = new Map(); // node id -> a record's comment on the position after it
+    this.lost = null;         // why a record's variation could not be added, if one could not
     this.scores = {};         // main-line node id -> White's score
     this.lines = null;        // the engine's last lines for the node shown
     this.socket = null;
@@ -73,10 +77,12 @@ class AnalysisBoard {
     this.tree = new MoveTree(start);
     let at = this.tree.root;
     for (const m of moves) at = this.tree.add(at, m);
+    if (this.state && this.state.notes) await this.addNotes(this.state.notes);
     const ply = this.params.has('ply') ? Number(this.params.get('ply')) : moves.length;
     const line = this.tree.mainLine();
     this.at = ply <= 0 ? 0 : line[Math.min(line.length, ply) - 1];
     this.build();
+    if (this.lost) this.note.textContent = 'A variation of the record could not be shown: ' + this.lost;
     this.connect();
     await this.show(this.at);
   }
@@ -85,11 +91,51 @@ class AnalysisBoard {
     return this.tree.node(this.at).position;
   }
 
+  // A record's comments and variations (`notes` of its state): comments kept by node,
+  // variations played from the position before the move they replace and added as side lines.
+  async addNotes(notes) {
+    const main = this.tree.mainLine();
+    if (notes.intro && notes.intro.length) this.comments.set(this.tree.root, notes.intro.join(' '));
+    for (const after of notes.after || []) {
+      const id = main[after.ply - 1];
+      if (id === undefined) continue;
+      this.noteOn(id, after);
+      for (const line of after.variations || []) await this.addLine(this.tree.node(id).parent, line);
+    }
+  }
+
+  noteOn(id, notes) {
+    const parts = (notes.nags || []).map((n) => GLYPHS[n] || '$' + n).concat(notes.comments || []);
+    if (parts.length) this.comments.set(id, parts.join(' '));
+  }
+
+  async addLine(from, line) {
+    const moves = (line.moves || []).map((m) => m.text);
+    if (!moves.length) return;
+    let data;
+    try {
+      data = await api('POST', '/api/position', { variant: this.variant, position: this.tree.node(from).position.fen, moves });
+    } catch (e) {
+      this.lost = e.message;
+      return;
+    }
+    let id = from;
+    for (let i = 0; i < data.played.length; i++) {
+      const parent = id;
+      id = this.tree.add(parent, data.played[i]);
+      const noted = line.moves[i];
+      if (i === 0 && line.intro && line.intro.length) noted.comments = line.intro.concat(noted.comments || []);
+      this.noteOn(id, noted);
+      for (const inner of noted.variations || []) await this.addLine(parent, inner);
+    }
+  }
+
   build() {
     this.inspector = el('p', { id: 'inspector', class: 'inspector', 'aria-live': 'polite' }, 'Point at a tower to see what it is made of.');
     this.note = el('p', { id: 'analysis-note', class: 'message', role: 'status' });
     this.barBox = el('div', { class: 'bar-box' });
     this.moveList = el('div', { id: 'tree', class: 'tree moves-box', role: 'list' });
+    this.comment = el('p', { id: 'move-comment', class: 'move-comment', 'aria-live': 'polite', hidden: true });
     this.linesBox = el('div', { id: 'engine-lines', class: 'engine-lines', 'aria-live': 'polite' });
     this.graphBox = el('div', { id: 'graph-box' });
     this.posText = el('p', { id: 'position-text', class: 'position-text' });
@@ -112,7 +158,7 @@ class AnalysisBoard {
       el('div', { class: 'card' },
         el('div', { class: 'row' }, el('label', { class: 'check' }, engineToggle, ' Engine'), el('span', { id: 'engine-depth', class: 'hint' })),
         this.linesBox),
-      this.moveList, nav,
+      this.moveList, this.comment, nav,
       el('div', { class: 'row' },
         button('promote', 'Make main line', () => { this.tree.promote(this.at); this.drawTree(); }),
         button('delete-line', 'Delete from here', () => {
@@ -154,6 +200,9 @@ class AnalysisBoard {
     this.board.svg.dataset.node = String(id);
     this.board.svg.dataset.fen = node.position.fen;
     this.posText.textContent = node.position.text;
+    const comment = this.comments.get(id);
+    this.comment.textContent = comment || '';
+    this.comment.hidden = !comment;
     if (mv) this.announce.textContent = (mv.color === 'black' ? 'Black: ' : 'White: ') + mv.text + '.';
     this.drawTree();
     this.drawExports();
@@ -241,6 +290,10 @@ class AnalysisBoard {
         role: 'listitem',
       }, showNumber ? moveLabel(m.number, m.color) + ' ' : '', m.text);
       if (this.scores[item.id] !== undefined) b.appendChild(el('span', { class: 'eval' }, ' ' + this.scores[item.id]));
+      if (this.comments.has(item.id)) {
+        b.classList.add('commented');
+        b.title = this.comments.get(item.id);
+      }
       b.addEventListener('click', () => this.show(item.id));
       holder.appendChild(b);
     }
