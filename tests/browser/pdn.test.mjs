@@ -1,7 +1,7 @@
 // (f) Download a game as PDN from its page and upload it back from the home page.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   useSite, newPage, api, openGameAs, clickPath, stateOf, moveListTexts, boardData, waitPlies,
@@ -106,6 +106,35 @@ test('a refused typed move says why once, as a sentence', async () => {
     assert.equal(text.split('c3-e5').length - 1, 1, 'the move is named once: ' + text);
     assert.ok(!/^[a-z]/.test(text), 'it starts as a sentence: ' + text);
     assert.match(text, /legal moves/i);
+  } finally {
+    await context.close();
+  }
+});
+
+test('an old Windows-1251 file without GameType is read, and the page says how', { timeout: 60000 }, async () => {
+  // "Иванов" and "Кубок" in Windows-1251 bytes; no GameType; only Russian draughts fits.
+  const bytes = Buffer.concat([
+    Buffer.from('[Event "'), Buffer.from([0xCA, 0xF3, 0xE1, 0xEE, 0xEA]), Buffer.from('"]\n'),
+    Buffer.from('[White "'), Buffer.from([0xC8, 0xE2, 0xE0, 0xED, 0xEE, 0xE2]), Buffer.from('"]\n\n'),
+    Buffer.from('1. c3-d4 f6-e5 2. d4:f6 g7:e5 3. b2-c3 e7-f6 *\n'),
+  ]);
+  const file = join(site.tmp.dir, 'old-club.pdn');
+  writeFileSync(file, bytes);
+  const { context, page } = await newPage(site.browser);
+  try {
+    await page.goto(site.server.url + '/');
+    await page.setInputFiles('#pdn-file', file);
+    await page.click('#pdn-upload');
+    await page.waitForSelector('#pdn-results .record-link');
+    const warnings = await page.$$eval('#pdn-results .pdn-warnings li', (ns) => ns.map((n) => n.textContent));
+    assert.ok(warnings.some((w) => w.includes('no GameType; read as Russian draughts')), warnings.join(' | '));
+    assert.ok(warnings.some((w) => w.includes('read as windows-1251')), warnings.join(' | '));
+    await page.click('#pdn-results .record-link');
+    await page.waitForURL(/\/g\/[^/]+$/);
+    await page.waitForSelector('svg.board[data-version]');
+    const record = await stateOf(page, site.server.url);
+    assert.equal(record.variant, 'russian');
+    assert.equal(record.white.name, 'Иванов');
   } finally {
     await context.close();
   }

@@ -12,7 +12,7 @@ use axum::extract::{Extension, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use bashni_engine::Level;
-use bashni_pdn::{Reader, replay};
+use bashni_pdn::{Reader, replay_record};
 use bashni_rules::notation;
 use bashni_rules::{
     BaseUnit, Color, Position, Setup, Square, TimeControl, TimeControlError, Tower, Variant,
@@ -565,20 +565,33 @@ pub async fn upload(
                 ));
             }
             // A game without GameType is of the game it replays under.
-            let game = replay(&raw, None).map_err(|e| e.to_string())?;
-            Ok((raw, game))
+            let replayed = replay_record(&raw, None).map_err(|e| e.to_string())?;
+            if let Some(stop) = replayed.stop {
+                return Err(stop.to_string());
+            }
+            // What was read leniently, and how the game was found, is said with the game.
+            let mut notes: Vec<String> = replayed.variant_reason().into_iter().collect();
+            notes.extend(
+                raw.warnings
+                    .iter()
+                    .chain(&replayed.warnings)
+                    .map(ToString::to_string),
+            );
+            Ok((raw, replayed.game, notes))
         });
         let outcome = match replayed {
-            Ok((raw, game)) => match app.allow_new_games(client, 1) {
+            Ok((raw, game, notes)) => match app.allow_new_games(client, 1) {
                 Ok(()) => actions::store_record(&app, &raw, game)
                     .await
+                    .map(|id| (id, notes))
                     .map_err(|e| ApiError::from(e).error),
                 Err(error) => Err(ApiError::from(error).error),
             },
             Err(error) => Err(error),
         };
         games.push(match outcome {
-            Ok(id) => json!({"index": index, "id": id}),
+            Ok((id, notes)) if notes.is_empty() => json!({"index": index, "id": id}),
+            Ok((id, notes)) => json!({"index": index, "id": id, "warnings": notes}),
             Err(error) => json!({"index": index, "error": error}),
         });
     }

@@ -700,6 +700,10 @@ async fn a_game_downloads_as_pdn_and_uploads_back() -> TestResult {
     let untagged = "1. c3-d4 f6-e5 2. d4:f6 g7:e5 3. b2-c3 f6-g5 *\n";
     let (_, uploaded) = call(&app, "POST", "/api/pdn", None, Some(untagged)).await?;
     let untagged_id = uploaded["games"][0]["id"].as_str().ok_or("no id")?;
+    assert_eq!(
+        uploaded["games"][0]["warnings"],
+        json!(["no GameType; read as Bashni: replays only under its rules"])
+    );
     let (_, state) = call(
         &app,
         "GET",
@@ -714,6 +718,7 @@ async fn a_game_downloads_as_pdn_and_uploads_back() -> TestResult {
                      (1... fg5 2. dc5 {or} (2. gh4)) 2. d4:f6 g7:e5 *\n";
     let (_, uploaded) = call(&app, "POST", "/api/pdn", None, Some(annotated)).await?;
     let annotated_id = uploaded["games"][0]["id"].as_str().ok_or("no id")?;
+    assert!(uploaded["games"][0].get("warnings").is_none(), "{uploaded}");
     let (_, state) = call(
         &app,
         "GET",

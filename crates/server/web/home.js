@@ -169,14 +169,18 @@ export function homePage(app) {
     ev.preventDefault();
     uploadError.textContent = '';
     clear(results);
-    let text = pasted.value;
-    if (file.files && file.files[0]) text = await file.files[0].text();
-    if (!text.trim()) { uploadError.textContent = 'Choose a file or paste PDN text.'; return; }
+    // A file goes as its bytes: the server finds its encoding (UTF-8, UTF-16, Windows-1251).
+    const chosen = file.files && file.files[0];
+    const body = chosen || pasted.value;
+    if (chosen ? chosen.size === 0 : !pasted.value.trim()) { uploadError.textContent = 'Choose a file or paste PDN text.'; return; }
     try {
-      const data = await api('POST', '/api/pdn', text, null, 'text/plain');
+      const data = await api('POST', '/api/pdn', body, null, 'text/plain');
       for (const g of data.games || []) {
         if (g.id) {
-          results.appendChild(el('li', { class: 'pdn-ok' }, el('a', { href: '/g/' + encodeURIComponent(g.id), class: 'record-link' }, 'Game ' + g.index)));
+          const warnings = (g.warnings || []).length
+            ? el('ul', { class: 'pdn-warnings' }, g.warnings.map((w) => el('li', null, w)))
+            : null;
+          results.appendChild(el('li', { class: 'pdn-ok' }, el('a', { href: '/g/' + encodeURIComponent(g.id), class: 'record-link' }, 'Game ' + g.index), warnings));
         } else {
           results.appendChild(el('li', { class: 'pdn-error' }, 'Game ' + g.index + ': ' + (g.error || 'cannot be read')));
         }
