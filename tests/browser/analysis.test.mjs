@@ -120,6 +120,9 @@ test('a record read from PDN opens with its comments and variations', { timeout:
   const id = answer.games[0].id;
   const { context, page } = await newPage(site.browser);
   try {
+    // The record's page says where its notes are.
+    await page.goto(site.server.url + '/g/' + id);
+    await page.waitForSelector('#record-notes');
     await page.goto(site.server.url + '/analysis?game=' + id + '&ply=0');
     await page.waitForSelector('svg.board[data-node]');
     assert.equal(await page.$eval('#move-comment', (n) => n.textContent), 'A club game', 'the intro at the start');

@@ -50,6 +50,7 @@ test('PDN export and import give the same moves', { timeout: 90000 }, async () =
     assert.equal(record.mode, 'record');
     assert.notEqual(record.id, created.id);
     assert.deepEqual(await moveListTexts(page), original, 'the record has the same moves');
+    assert.equal(await page.locator('#record-notes').count(), 0, 'no notes, no hint');
     // a record is a replay: no move controls, but stepping through works
     assert.equal((await boardData(page)).canMove, 'false');
     assert.equal(await page.locator('#move-form').isVisible(), false);

@@ -683,6 +683,10 @@ class GamePage {
       controls.appendChild(button('analyse', 'Analyse', () => this.openAnalysis()));
       controls.appendChild(el('a', { id: 'analysis-board-link', class: 'button-link',
         href: '/analysis?game=' + encodeURIComponent(this.id) + '&ply=' + (this.shownPly() + 1) }, 'Analysis board'));
+      if (this.state.notes) {
+        controls.appendChild(el('p', { id: 'record-notes', class: 'hint' },
+          'This record has comments or variations: the analysis board shows them.'));
+      }
     } else {
       this.closeAnalysis();
     }
