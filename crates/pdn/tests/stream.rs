@@ -2,7 +2,6 @@
 
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Write};
-use std::time::Instant;
 
 use bashni_pdn::{RawGame, Reader, ResultToken, write_game_io};
 use proptest::prelude::*;
@@ -22,7 +21,6 @@ fn streams_100000_games() {
     let path = std::env::temp_dir().join(format!("bashni-pdn-stream-{}.pdn", std::process::id()));
     let _guard = TempFile(path.clone());
 
-    let started = Instant::now();
     {
         let mut out = BufWriter::new(File::create(&path).expect("create the temp file"));
         let moves = ["cb4", "bc5", "ba5", "ab6", "bc3", "cb4", "a:a7", "cb6"];
@@ -69,8 +67,6 @@ fn streams_100000_games() {
     }
     assert_eq!(count, GAMES);
     assert_eq!(moves, (0..GAMES).map(|i| 1 + i % 8).sum::<usize>());
-    let elapsed = started.elapsed();
-    assert!(elapsed.as_secs() < 30, "took {elapsed:?}");
 }
 
 /// Reads everything, checking that the reader ends and every item is sane.
