@@ -660,26 +660,28 @@ impl<R: BufRead> Reader<R> {
                     self.line.extend(String::from_utf8_lossy(valid).chars());
                     return too_long_at(self);
                 }
-                Err(e) => match fallback {
-                    Some(encoding) => {
-                        let valid = &bytes[..e.valid_up_to()];
-                        let column = String::from_utf8_lossy(valid).chars().count();
-                        decode_mixed(bytes, encoding, &mut self.line);
-                        self.warn(
-                            column,
-                            WarningKind::Encoding {
-                                encoding: encoding.name(),
-                            },
-                        );
+                Err(e) => {
+                    // The column of the first bad byte: the characters before it.
+                    let column = String::from_utf8_lossy(&bytes[..e.valid_up_to()])
+                        .chars()
+                        .count();
+                    match fallback {
+                        Some(encoding) => {
+                            decode_mixed(bytes, encoding, &mut self.line);
+                            self.warn(
+                                column,
+                                WarningKind::Encoding {
+                                    encoding: encoding.name(),
+                                },
+                            );
+                        }
+                        None => {
+                            self.line.extend(String::from_utf8_lossy(bytes).chars());
+                            let at = self.at(column);
+                            return Err(Failure::skip(PdnError::InvalidUtf8 { at }));
+                        }
                     }
-                    None => {
-                        let valid = &bytes[..e.valid_up_to()];
-                        let column = String::from_utf8_lossy(valid).chars().count();
-                        self.line.extend(String::from_utf8_lossy(bytes).chars());
-                        let at = self.at(column);
-                        return Err(Failure::skip(PdnError::InvalidUtf8 { at }));
-                    }
-                },
+                }
             },
         }
         if too_long {

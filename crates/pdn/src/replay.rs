@@ -234,7 +234,9 @@ pub struct Replayed {
     pub game: Game,
     /// How its game was chosen.
     pub source: VariantSource,
-    /// Moves read leniently (see [`WarningKind::CaptureWrittenQuiet`]), in the order met.
+    /// Everything read leniently, in the order of the file: the reader's warnings of the
+    /// record ([`RawGame::warnings`]) and the moves read leniently
+    /// ([`WarningKind::CaptureWrittenQuiet`]).
     pub warnings: Vec<Warning>,
     /// Replaying stopped early at a move that is not wrong ([`ReplayError::Stopped`]).
     pub stop: Option<ReplayError>,
@@ -347,10 +349,11 @@ fn replay_as(
     source: VariantSource,
 ) -> Result<Replayed, ReplayError> {
     let mut game = Game::new(start_position(raw, variant)?);
-    let mut warnings = Vec::new();
+    let mut warnings = raw.warnings.clone();
     // Russian counts are applied automatically by the game; Bashni claims stay claims, as
     // the record goes on until the players stopped.
     let stop = play_line(raw.number, &mut game, &raw.moves, false, &mut warnings)?;
+    warnings.sort_by_key(|warning| (warning.line, warning.column));
     Ok(Replayed {
         game,
         source,

@@ -147,20 +147,18 @@ fn encodings_by_byte_order_mark_and_single_byte_lines() {
         )]
     );
     // Named, the encoding is used for every line, without warnings.
-    let named = TextEncoding::from_label("cp1251").expect("label");
-    let game = Reader::with_encoding(&cp1251[..], named)
-        .next()
-        .expect("a game")
-        .expect("read");
+    let read_as = |bytes: &[u8], label: &str| {
+        let encoding = TextEncoding::from_label(label).expect("label");
+        Reader::with_encoding(bytes, encoding)
+            .next()
+            .expect("a game")
+            .expect("read")
+    };
+    let game = read_as(&cp1251, "cp1251");
     check(&game);
     assert!(game.warnings.is_empty());
     let (koi8, _, _) = encoding_rs::KOI8_R.encode(text);
-    let koi8_r = TextEncoding::from_label("koi8-r").expect("label");
-    let game = Reader::with_encoding(&koi8[..], koi8_r)
-        .next()
-        .expect("a game")
-        .expect("read");
-    check(&game);
+    check(&read_as(&koi8, "koi8-r"));
     // One bad byte costs nothing but a warning: the game around it is read.
     let mut mixed = b"[Event \"Cup \xC1\"]\n[GameType \"25\"]\n\n1. c3-d4 {".to_vec();
     mixed.extend_from_slice("ход ".as_bytes());

@@ -571,12 +571,7 @@ pub async fn upload(
             }
             // What was read leniently, and how the game was found, is said with the game.
             let mut notes: Vec<String> = replayed.variant_reason().into_iter().collect();
-            notes.extend(
-                raw.warnings
-                    .iter()
-                    .chain(&replayed.warnings)
-                    .map(ToString::to_string),
-            );
+            notes.extend(replayed.warnings.iter().map(ToString::to_string));
             Ok((raw, replayed.game, notes))
         });
         let outcome = match replayed {

@@ -124,8 +124,9 @@ class AnalysisBoard {
       const parent = id;
       id = this.tree.add(parent, data.played[i]);
       const noted = line.moves[i];
-      if (i === 0 && line.intro && line.intro.length) noted.comments = line.intro.concat(noted.comments || []);
-      this.noteOn(id, noted);
+      // A comment before the variation's first move goes with that move's own.
+      const before = i === 0 ? line.intro || [] : [];
+      this.noteOn(id, { nags: noted.nags, comments: before.concat(noted.comments || []) });
       for (const inner of noted.variations || []) await this.addLine(parent, inner);
     }
   }

@@ -7,8 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use bashni_pdn::{
-    MoveForm, RawGame, Reader, Replayed, TextEncoding, Warning, replay_record, rewrite,
-    write_game_io,
+    MoveForm, RawGame, Reader, Replayed, TextEncoding, replay_record, rewrite, write_game_io,
 };
 use bashni_rules::{SquareNames, Variant};
 
@@ -146,8 +145,7 @@ fn notes(raw: &RawGame, replayed: &Replayed) -> Vec<String> {
     if let Some(reason) = replayed.variant_reason() {
         notes.push(format!("game {game}: {reason}"));
     }
-    let warnings: Vec<&Warning> = raw.warnings.iter().chain(&replayed.warnings).collect();
-    for warning in warnings {
+    for warning in &replayed.warnings {
         notes.push(format!("game {game}, {warning} (warning)"));
     }
     notes
@@ -181,7 +179,7 @@ fn check(
             }
             Ok(replayed) => {
                 let notes = notes(&raw, &replayed);
-                if !raw.warnings.is_empty() || !replayed.warnings.is_empty() {
+                if !replayed.warnings.is_empty() {
                     warned += 1;
                 }
                 if !quiet {
