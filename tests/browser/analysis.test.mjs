@@ -11,7 +11,7 @@ const site = useSite();
 
 async function playedGame(moves) {
   const g = await api(site.server.url, 'POST', '/api/games', { variant: 'bashni', mode: 'local' });
-  for (const m of moves) await api(site.server.url, 'POST', '/api/games/' + g.id + '/move', { move: m }, g.token);
+  for (const [ply, m] of moves.entries()) await api(site.server.url, 'POST', '/api/games/' + g.id + '/move', { move: m, ply }, g.token);
   return g;
 }
 
@@ -94,7 +94,7 @@ test('the graph covers the game, and the position and the game can be saved as p
   }
 });
 
-test('a seated player cannot open the analysis board during a game between people', async () => {
+test('nobody opens the analysis board of a game between people in progress', async () => {
   const created = await api(site.server.url, 'POST', '/api/games', { variant: 'bashni', mode: 'friend', color: 'white' });
   const { context, page } = await newPage(site.browser);
   try {
@@ -104,6 +104,15 @@ test('a seated player cannot open the analysis board during a game between peopl
     await page.waitForSelector('#analysis-error');
     assert.match(await page.textContent('#analysis-error'), /when it has ended/);
     assert.equal(await page.locator('svg.board').count(), 0);
+    // A watcher, holding no seat, is told the same.
+    const other = await newPage(site.browser);
+    try {
+      await other.page.goto(site.server.url + '/analysis?game=' + created.id);
+      await other.page.waitForSelector('#analysis-error');
+      assert.match(await other.page.textContent('#analysis-error'), /when it has ended/);
+    } finally {
+      await other.context.close();
+    }
   } finally {
     await context.close();
   }

@@ -110,9 +110,9 @@ test('two players chat, a watcher cannot write to them, mute, presence and a cla
     assert.deepEqual(await shownLines(b.page), ['Anna: <b>Good luck</b>', 'Anna: Can you hear me?']);
 
     // Both sides move, and Black is to move.
-    await api(base, 'POST', '/api/games/' + id + '/move', { move: 'c3-d4' }, created.token);
-    await api(base, 'POST', '/api/games/' + id + '/move', { move: 'f6-g5' }, joined.token);
-    await api(base, 'POST', '/api/games/' + id + '/move', { move: 'g3-h4' }, created.token);
+    await api(base, 'POST', '/api/games/' + id + '/move', { move: 'c3-d4', ply: 0 }, created.token);
+    await api(base, 'POST', '/api/games/' + id + '/move', { move: 'f6-g5', ply: 1 }, joined.token);
+    await api(base, 'POST', '/api/games/' + id + '/move', { move: 'g3-h4', ply: 2 }, created.token);
     for (const p of [a.page, c.page]) await waitPlies(p, 3);
     assert.equal(await a.page.locator('#abandon-box').isVisible(), false);
 

@@ -71,7 +71,7 @@ test('invite link, two players and a watcher', { timeout: 120000 }, async () => 
       assert.equal((await boardData(waiter)).chosen || '', '', 'the waiting player cannot pick a tower');
       if (st.turn === 'white') {
         await assert.rejects(
-          api(site.server.url, 'POST', '/api/games/' + id + '/move', { move: move.text }, tokenB),
+          api(site.server.url, 'POST', '/api/games/' + id + '/move', { move: move.text, ply: st.moves.length }, tokenB),
           (e) => e.status === 403);
       }
       await clickPath(mover, move.path);

@@ -291,12 +291,13 @@ export function applyBashniMove(towers, move, variant = 'bashni') {
 }
 
 // One server on a fresh database and one browser for a test file: started before its tests,
-// stopped after them. The fields are filled once the tests run.
-export function useSite() {
+// stopped after them (`args`: more options of `bashni serve`). The fields are filled once
+// the tests run.
+export function useSite({ args = [] } = {}) {
   const site = { server: null, browser: null, tmp: null };
   before(async () => {
     site.tmp = tempDb();
-    site.server = await startServer({ db: site.tmp.db });
+    site.server = await startServer({ db: site.tmp.db, args });
     site.browser = await launchBrowser();
   });
   after(async () => {

@@ -12,12 +12,12 @@ test('own games, live games, and finished games a page at a time', async () => {
   const finished = [];
   for (let i = 0; i < 14; i++) {
     const g = await api(site.server.url, 'POST', '/api/games', { variant: 'bashni', mode: 'local', name: 'F' + i });
-    await api(site.server.url, 'POST', '/api/games/' + g.id + '/move', { move: 'c3-d4' }, g.token);
+    await api(site.server.url, 'POST', '/api/games/' + g.id + '/move', { move: 'c3-d4', ply: 0 }, g.token);
     await api(site.server.url, 'POST', '/api/games/' + g.id + '/resign', {}, g.token);
     finished.push(g.id);
   }
   const live = await api(site.server.url, 'POST', '/api/games', { variant: 'russian', mode: 'local', name: 'Live' });
-  await api(site.server.url, 'POST', '/api/games/' + live.id + '/move', { move: 'c3-d4' }, live.token);
+  await api(site.server.url, 'POST', '/api/games/' + live.id + '/move', { move: 'c3-d4', ply: 0 }, live.token);
   const mine = await api(site.server.url, 'POST', '/api/games', { variant: 'bashni', mode: 'friend', name: 'Mine' });
   const { context, page } = await newPage(site.browser);
   try {

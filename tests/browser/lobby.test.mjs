@@ -4,7 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite, newPage, stateOf, gameIdOf, waitPlies, clickPath } from './harness.mjs';
 
-const site = useSite();
+// Rated games wait for their first moves while the test looks at other pages.
+const site = useSite({ args: ['--first-move-secs', '3600'] });
 
 async function openLobby(page, name) {
   await page.waitForSelector('#seeks');

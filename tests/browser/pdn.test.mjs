@@ -75,7 +75,7 @@ test('PDN export and import give the same moves', { timeout: 90000 }, async () =
 
 test('a finished game downloaded and uploaded again shows why it ended', { timeout: 60000 }, async () => {
   const created = await api(site.server.url, 'POST', '/api/games', { variant: 'bashni', mode: 'local', name: 'East', opponent_name: 'West' });
-  await api(site.server.url, 'POST', '/api/games/' + created.id + '/move', { move: 'c3-d4' }, created.token);
+  await api(site.server.url, 'POST', '/api/games/' + created.id + '/move', { move: 'c3-d4', ply: 0 }, created.token);
   await api(site.server.url, 'POST', '/api/games/' + created.id + '/resign', {}, created.token);
   const played = await api(site.server.url, 'GET', '/api/games/' + created.id);
   const pdn = await (await fetch(site.server.url + '/api/games/' + created.id + '/pdn')).text();

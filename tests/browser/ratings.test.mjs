@@ -8,7 +8,7 @@ import { startServer, tempDb, launchBrowser, stateOf, gameIdOf, waitPlies, click
 const site = {};
 before(async () => {
   site.tmp = tempDb();
-  site.server = await startServer({ db: site.tmp.db, args: ['--behind-proxy'] });
+  site.server = await startServer({ db: site.tmp.db, args: ['--behind-proxy', '--first-move-secs', '3600'] });
   site.browser = await launchBrowser();
 });
 after(async () => {

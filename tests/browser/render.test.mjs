@@ -117,7 +117,7 @@ test('the inspector follows a move made while it shows a tower', async () => {
     await page.hover('[data-square="c3"]');
     assert.equal(await page.textContent('#inspector'), 'c3: White man');
     // The move comes from elsewhere (another tab of the same seat); the mouse stays put.
-    await api(site.server.url, 'POST', '/api/games/' + created.id + '/move', { move: 'c3-d4' }, created.token);
+    await api(site.server.url, 'POST', '/api/games/' + created.id + '/move', { move: 'c3-d4', ply: 0 }, created.token);
     await page.waitForFunction(() => document.querySelector('svg.board')?.dataset.version !== undefined
       && window.__bashniState && window.__bashniState.moves.length === 1);
     await page.waitForFunction(() => !document.querySelector('#inspector').textContent.includes('White man'));
@@ -127,7 +127,7 @@ test('the inspector follows a move made while it shows a tower', async () => {
   }
 });
 
-test('a player in a game between people gets no engine analysis until the game ends', async () => {
+test('nobody gets engine analysis of a game between people until it ends', async () => {
   const created = await api(site.server.url, 'POST', '/api/games', { variant: 'bashni', mode: 'friend' });
   const invite = created.invite_url.split('/').pop();
   const joined = await api(site.server.url, 'POST', '/api/games/' + created.id + '/join', { invite });
@@ -137,11 +137,14 @@ test('a player in a game between people gets no engine analysis until the game e
     await openGameAs(page, site.server.url, created);
     await page.waitForSelector('#flip');
     assert.equal(await page.locator('#analyse').count(), 0, 'a seated player may analyse');
-    // A watcher may.
+    // Nor may a watcher (the game's own watch link in a private window): fair play.
     await watcher.page.goto(site.server.url + '/g/' + created.id);
-    await watcher.page.waitForSelector('#analyse');
+    await watcher.page.waitForSelector('#flip');
+    assert.equal(await watcher.page.locator('#analyse').count(), 0, 'a watcher may analyse');
+    assert.equal(await watcher.page.locator('#analysis-board-link').count(), 0);
     await api(site.server.url, 'POST', '/api/games/' + created.id + '/resign', {}, joined.token);
     await page.waitForSelector('#analyse');
+    await watcher.page.waitForSelector('#analyse');
   } finally {
     await context.close();
     await watcher.context.close();

@@ -68,7 +68,7 @@ test('towers are built top first; the text follows; bad positions are refused', 
 
 test('the Analyse button shows the engine view of the shown position', { timeout: 60000 }, async () => {
   const created = await api(site.server.url, 'POST', '/api/games', { variant: 'russian', mode: 'local' });
-  await api(site.server.url, 'POST', '/api/games/' + created.id + '/move', { move: 'c3-d4' }, created.token);
+  await api(site.server.url, 'POST', '/api/games/' + created.id + '/move', { move: 'c3-d4', ply: 0 }, created.token);
   const { context, page } = await newPage(site.browser);
   try {
     await openGameAs(page, site.server.url, created);

@@ -5,7 +5,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite, newPage } from './harness.mjs';
 
-const site = useSite();
+// The test plays the games of a round one after another: each side's time for a first move
+// is made long enough for that on a busy machine.
+const site = useSite({ args: ['--first-move-secs', '3600'] });
 
 const NAMES = ['Anna', 'Boris', 'Clara', 'Dasha'];
 
@@ -73,6 +75,7 @@ test('a round robin: join, start, play out, read the crosstable', { timeout: 240
     // Joining after the start is refused: the page offers no button.
     assert.equal(await anna.locator('#t-join, #t-leave').count(), 0);
 
+    let lastLoser = null;
     for (let round = 1; round <= 3; round++) {
       const t = await tournamentOf(anna, id);
       assert.equal(t.round, round, JSON.stringify(t));
@@ -84,9 +87,15 @@ test('a round robin: join, start, play out, read the crosstable', { timeout: 240
           const loser = win === g.white ? g.black : g.white;
           const page = players[loser].page;
           await openSeat(page, g.game);
+          // The game names its tournament and round and links back to it.
+          assert.match(await page.textContent('#tournament-link'), new RegExp('Autumn cup, round ' + round));
           await page.click('#resign');
           await page.click('#resign-confirm');
           await page.waitForSelector('.result');
+          // After it: back to the tournament, no rematch, no "new game like this".
+          await page.waitForSelector('#back-to-tournament');
+          assert.equal(await page.locator('#rematch, #new-like-this').count(), 0);
+          if (round === 1) lastLoser = { page, game: g.game };
         } else {
           const white = players[g.white].page;
           const black = players[g.black].page;
@@ -103,6 +112,13 @@ test('a round robin: join, start, play out, read the crosstable', { timeout: 240
         const t = await (await fetch('/api/tournaments/' + tid)).json();
         return t.round > r || t.status === 'finished';
       }, [id, round], { polling: 200, timeout: 20000 });
+      if (round === 1 && lastLoser) {
+        // The page of the finished game tells its player the next game is ready.
+        await lastLoser.page.waitForSelector('#next-game', { timeout: 20000 });
+        const next = (await tournamentOf(lastLoser.page, id)).you.game;
+        assert.ok(next, 'the player has a game in round 2');
+        assert.equal(await lastLoser.page.getAttribute('#next-game', 'href'), '/g/' + next);
+      }
     }
 
     // The tournament page shows the end (it asks again by itself while it runs).

@@ -32,7 +32,7 @@ test('the game page: cold, warm, and the socket per move pair at ply 30', async 
   for (let i = 0; i < 30; i++) {
     const st = await api(site.server.url, 'GET', '/api/games/' + created.id, undefined, created.token);
     if (st.result) break;
-    await api(site.server.url, 'POST', '/api/games/' + created.id + '/move', { move: st.legal_moves[0].text }, created.token);
+    await api(site.server.url, 'POST', '/api/games/' + created.id + '/move', { move: st.legal_moves[0].text, ply: st.ply }, created.token);
   }
   const context = await site.browser.newContext({ viewport: { width: 1200, height: 900 }, reducedMotion: 'reduce' });
   const page = await context.newPage();
@@ -62,7 +62,7 @@ test('the game page: cold, warm, and the socket per move pair at ply 30', async 
     m.reset();
     for (let i = 0; i < 2; i++) {
       const st = await api(site.server.url, 'GET', '/api/games/' + created.id, undefined, created.token);
-      await api(site.server.url, 'POST', '/api/games/' + created.id + '/move', { move: st.legal_moves[0].text }, created.token);
+      await api(site.server.url, 'POST', '/api/games/' + created.id + '/move', { move: st.legal_moves[0].text, ply: st.ply }, created.token);
     }
     await page.waitForFunction(() => document.querySelector('svg.board')?.dataset.plies === '32');
     await page.waitForTimeout(300);

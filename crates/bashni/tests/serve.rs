@@ -123,7 +123,7 @@ fn refusals_and_store_failures_are_logged_without_secrets() -> Result<(), Error>
     // Another process holds the database's write lock: the move is refused and logged.
     let other = rusqlite::Connection::open(&db)?;
     other.execute_batch("BEGIN IMMEDIATE")?;
-    let moved = json!({"move": "c3-d4"}).to_string();
+    let moved = json!({"move": "c3-d4", "ply": 0}).to_string();
     let (status, answer) = request(
         &server,
         "POST",

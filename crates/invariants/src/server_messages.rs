@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use bashni_rules::notation::{parse_fen, write_fen};
 use bashni_rules::{Color, Game, Position, TimeControl, Variant};
-use bashni_server::api::{CreateRequest, MoveRequest, PositionRequest, TimeRequest, read_position};
+use bashni_server::actions::GameAction;
+use bashni_server::api::{CreateRequest, PositionRequest, TimeRequest, read_position};
 use bashni_server::error::parse_json;
 use bashni_server::round::{DrawAction, Mode, Player, Round, RoundError, Seat};
 use bashni_server::store::{Change, Store};
@@ -33,7 +34,8 @@ pub fn server_messages(data: &[u8]) {
     let mut bytes = Bytes::new(data);
     let length = usize::from(bytes.byte());
     let body = bytes.take(length);
-    let request: Option<MoveRequest> = parse_json::<MoveRequest>(body).ok();
+    let request = GameAction::parse(Some("move"), body).ok();
+    let _ = GameAction::parse(None, body);
     let _ = parse_json::<CreateRequest>(body);
     let _ = parse_json::<PositionRequest>(body);
     let _ = parse_json::<TimeRequest>(body);
@@ -97,7 +99,7 @@ fn snapshot(round: &Round) -> Snapshot {
     }
 }
 
-fn play_actions(bytes: &mut Bytes<'_>, request: Option<&MoveRequest>) {
+fn play_actions(bytes: &mut Bytes<'_>, request: Option<&GameAction>) {
     let setting = bytes.byte();
     let variant = variant(setting);
     let mut round = local_round(variant, setting & 2 != 0);
@@ -142,12 +144,14 @@ fn play_actions(bytes: &mut Bytes<'_>, request: Option<&MoveRequest>) {
                 )
             }
             8 => match request {
-                Some(request) => (
+                Some(GameAction::Move {
+                    text, claim_draw, ..
+                }) => (
                     "the body's move",
-                    next.play(seat, &request.text, request.claim_draw, now)
+                    next.play(seat, text, *claim_draw, now)
                         .map(|()| Change::Move),
                 ),
-                None => continue,
+                _ => continue,
             },
             9 => ("resign", next.resign(seat, now).map(|()| Change::Game)),
             10..=13 => {

@@ -974,8 +974,7 @@ async fn play_seat(play: Arc<Play>, seat: Seat, seed: u64) -> Result<(), Error> 
                         continue;
                     };
                     next_id += 1;
-                    let message =
-                        json!({"type": "move", "id": next_id, "token": seat.token, "move": choice});
+                    let message = json!({"type": "move", "id": next_id, "token": seat.token, "move": choice, "ply": ply});
                     pending = Some((next_id, Instant::now(), ply as u64, choice));
                     if socket
                         .send(Message::Text(message.to_string().into()))
@@ -1220,7 +1219,8 @@ fn churn_game(addr: &str, variant: &str, random: &mut Random) -> Result<(), Erro
             .as_str()
             .ok_or("no move text")?
             .to_string();
-        let body = json!({"move": choice}).to_string();
+        let ply = state["ply"].as_u64().ok_or("no ply")?;
+        let body = json!({"move": choice, "ply": ply}).to_string();
         let path = format!("/api/games/{id}/move");
         let (status, answer) = http(addr, "POST", &path, Some(&token), &body)?;
         if status != 200 {

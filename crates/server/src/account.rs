@@ -325,6 +325,29 @@ pub struct Accounts {
     by_name: AddressRates<String>,
     signups: AddressRates,
     per_minute: u32,
+    /// Sessions that ended on this server, for the sockets opened with them.
+    ended: tokio::sync::broadcast::Sender<SessionEnded>,
+}
+
+/// Sessions that ended: one (logged out) or every session of an account (logged out
+/// everywhere, or the account deleted). The sockets opened with them close.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SessionEnded {
+    /// The account.
+    pub account: i64,
+    /// The session's hash, or `None` for all of the account's sessions.
+    pub session: Option<String>,
+}
+
+impl SessionEnded {
+    /// Whether a socket opened by `account` with the session `session` (its hash) ends.
+    pub fn ends(&self, account: i64, session: Option<&str>) -> bool {
+        self.account == account
+            && self
+                .session
+                .as_deref()
+                .is_none_or(|ended| Some(ended) == session)
+    }
 }
 
 impl Accounts {
@@ -337,7 +360,18 @@ impl Accounts {
             by_name: AddressRates::new(per_minute, rate),
             signups: AddressRates::new(per_minute, rate),
             per_minute,
+            ended: tokio::sync::broadcast::channel(64).0,
         }
+    }
+
+    /// Tells the sockets on this server that sessions ended.
+    pub fn end_sessions(&self, ended: SessionEnded) {
+        let _ = self.ended.send(ended);
+    }
+
+    /// Hears of the sessions that end on this server.
+    pub fn watch_sessions(&self) -> tokio::sync::broadcast::Receiver<SessionEnded> {
+        self.ended.subscribe()
     }
 
     fn refused(&self, whose: &str) -> ApiError {

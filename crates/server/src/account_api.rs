@@ -14,8 +14,9 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::account::{
-    Account, LoggedIn, account_name, check_password, clear_cookie, hash_password, name_key,
-    new_session, require_same_site, session_hash, session_id, set_cookie, verify_password,
+    Account, LoggedIn, SessionEnded, account_name, check_password, clear_cookie, hash_password,
+    name_key, new_session, require_same_site, session_hash, session_id, set_cookie,
+    verify_password,
 };
 use crate::api::{Client, game_item, list_cursor, parse_body, read_cursor};
 use crate::app::App;
@@ -170,7 +171,15 @@ pub async fn login(
 /// Logs out: this session ends (without one, the browser is only told to forget its cookie).
 pub async fn logout(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Response, ApiError> {
     if let Some(id) = session_id(&headers) {
-        app.database.end_session(&session_hash(id)).await?;
+        let hash = session_hash(id);
+        let ended = app.database.session(&hash, now_ms()).await?;
+        app.database.end_session(&hash).await?;
+        if let Some(ended) = ended {
+            app.accounts.end_sessions(SessionEnded {
+                account: ended.player_id,
+                session: Some(hash),
+            });
+        }
     }
     Ok(without_session(&app))
 }
@@ -181,6 +190,10 @@ pub async fn logout_all(
     LoggedIn(account): LoggedIn,
 ) -> Result<Response, ApiError> {
     app.database.end_sessions(account.id).await?;
+    app.accounts.end_sessions(SessionEnded {
+        account: account.id,
+        session: None,
+    });
     Ok(without_session(&app))
 }
 
@@ -213,9 +226,16 @@ pub async fn delete(
     }
     let changed = app.database.delete_player(account.id, now_ms()).await?;
     tracing::info!(player = %account.name, games = changed.len(), "account deleted");
-    for (id, version) in changed {
-        app.changed_in_store(&id, version).await;
+    app.accounts.end_sessions(SessionEnded {
+        account: account.id,
+        session: None,
+    });
+    for (id, version) in &changed {
+        app.changed_in_store(id, *version).await;
     }
+    // The games still going on are lost: nobody waits for a player who is gone.
+    let games: Vec<String> = changed.into_iter().map(|(id, _)| id).collect();
+    crate::actions::resign_for_deleted(&app, account.id, &games).await;
     Ok(without_session(&app))
 }
 

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use bashni_engine::{Info, Level, Limits, Past, Score, StopToken};
 use bashni_pdn::{RawGame, ResultToken};
 use bashni_rules::{Color, Game, Position, SquareNames, TimeControl, Variant};
+use serde::Deserialize;
 
 use crate::account::Account;
 use crate::app::{Acted, ActionError, Answer, App, GameSlot, StateText};
@@ -30,6 +31,192 @@ pub const MAX_INCREMENT: Duration = Duration::from_secs(180);
 
 /// The longest analysis, per request.
 pub const MAX_ANALYSIS: Duration = Duration::from_secs(5);
+
+/// One action of a player in a game, as both transports read it: a JSON object whose
+/// `type` names the action (over HTTP the address names it, see [`GameAction::read`]).
+/// Each action made during play says the ply it was made for (`ply`: the number of plies the
+/// player was shown); a move must say it, the others may. An action made for another ply
+/// than the game's is refused with the code `stale` and changes nothing.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum GameAction {
+    /// Plays a move (any accepted notation), claiming a draw with it if asked.
+    Move {
+        /// The move's text.
+        #[serde(rename = "move")]
+        text: String,
+        /// Claim a draw with the move (a third repetition).
+        #[serde(default)]
+        claim_draw: bool,
+        /// The ply the move was made for.
+        ply: usize,
+    },
+    /// Resigns.
+    Resign {
+        /// The ply the player saw.
+        #[serde(default)]
+        ply: Option<usize>,
+    },
+    /// Aborts the game before both sides have moved.
+    Abort {
+        /// The ply the player saw.
+        #[serde(default)]
+        ply: Option<usize>,
+    },
+    /// Offers, accepts, declines or claims a draw.
+    Draw {
+        /// `offer`, `accept`, `decline` or `claim`.
+        action: String,
+        /// The ply the player saw.
+        #[serde(default)]
+        ply: Option<usize>,
+    },
+    /// Asks to take back moves (or agrees to the other's request).
+    Takeback {
+        /// The ply the player saw.
+        #[serde(default)]
+        ply: Option<usize>,
+    },
+    /// Offers, accepts or declines a rematch after the game.
+    Rematch {
+        /// `offer`, `accept` or `decline`.
+        action: String,
+    },
+    /// Claims the win or a draw when the opponent left the game.
+    Claim {
+        /// `win` or `draw`.
+        claim: String,
+        /// The ply the player saw.
+        #[serde(default)]
+        ply: Option<usize>,
+    },
+}
+
+impl GameAction {
+    /// The names of the actions, as `type` takes them.
+    pub const TYPES: [&'static str; 7] = [
+        "move", "resign", "abort", "draw", "takeback", "rematch", "claim",
+    ];
+
+    /// Reads an action from the fields of a JSON object; `kind` is its type when the
+    /// address names it (HTTP), and the object must then not name another.
+    pub fn read(
+        kind: Option<&str>,
+        mut fields: serde_json::Map<String, serde_json::Value>,
+    ) -> Result<GameAction, ActionError> {
+        if let Some(kind) = kind {
+            match fields.get("type") {
+                Some(serde_json::Value::String(named)) if named == kind => {}
+                None => {
+                    fields.insert("type".into(), kind.into());
+                }
+                Some(other) => {
+                    return Err(ActionError::Invalid(format!(
+                        "type: this address takes {kind:?}, not {other}"
+                    )));
+                }
+            }
+        }
+        serde_json::from_value(serde_json::Value::Object(fields))
+            .map_err(|error| ActionError::Invalid(action_error_text(&error.to_string())))
+    }
+
+    /// Reads an action from JSON text (an object; empty text is an object without fields),
+    /// as [`GameAction::read`] does.
+    pub fn parse(kind: Option<&str>, text: &[u8]) -> Result<GameAction, ActionError> {
+        let fields = if text.iter().all(u8::is_ascii_whitespace) {
+            serde_json::Map::new()
+        } else {
+            crate::error::parse_json(text).map_err(|error| ActionError::Invalid(error.error))?
+        };
+        GameAction::read(kind, fields)
+    }
+
+    /// The ply the action was made for, if it says.
+    pub fn ply(&self) -> Option<usize> {
+        match self {
+            GameAction::Move { ply, .. } => Some(*ply),
+            GameAction::Resign { ply }
+            | GameAction::Abort { ply }
+            | GameAction::Draw { ply, .. }
+            | GameAction::Takeback { ply }
+            | GameAction::Claim { ply, .. } => *ply,
+            GameAction::Rematch { .. } => None,
+        }
+    }
+}
+
+/// Says serde's complaint about an action in the API's words: `field: what is wrong`.
+pub fn action_error_text(text: &str) -> String {
+    let quoted = |text: &str| {
+        text.split('`')
+            .nth(1)
+            .map(str::to_string)
+            .unwrap_or_default()
+    };
+    if let Some(rest) = text.strip_prefix("missing field ") {
+        let field = quoted(rest);
+        if field == "ply" {
+            return "ply: missing (the number of plies of the position the move was made for)"
+                .into();
+        }
+        return format!("{field}: missing");
+    }
+    if let Some(rest) = text.strip_prefix("unknown field ") {
+        return format!("{}: not a field of this message", quoted(rest));
+    }
+    if text.starts_with("unknown variant") {
+        return format!("type: expected one of {}", GameAction::TYPES.join(", "));
+    }
+    text.replace('`', "")
+}
+
+/// What a game action did: the version after it, and the new game a rematch made.
+pub struct Performed {
+    /// The version after the action and, if asked, the state.
+    pub acted: Acted,
+    /// The id of the game an agreed rematch made.
+    pub game: Option<String>,
+}
+
+/// Carries out `action` for the holder of `token`: the one place where each action is told
+/// from the others, for every transport.
+pub async fn perform(
+    app: &Arc<App>,
+    slot: &Arc<GameSlot>,
+    token: Option<&str>,
+    action: GameAction,
+    answer: Answer<'_>,
+) -> Result<Performed, ActionError> {
+    let plain = |acted| Performed { acted, game: None };
+    match action {
+        GameAction::Move {
+            text,
+            claim_draw,
+            ply,
+        } => play(app, slot, token, &text, claim_draw, Some(ply), answer)
+            .await
+            .map(plain),
+        GameAction::Resign { ply } => resign(app, slot, token, ply, answer).await.map(plain),
+        GameAction::Abort { ply } => abort(app, slot, token, ply, answer).await.map(plain),
+        GameAction::Draw { action, ply } => {
+            let action = DrawAction::parse(&action)?;
+            draw(app, slot, token, action, ply, answer).await.map(plain)
+        }
+        GameAction::Takeback { ply } => take_back(app, slot, token, ply, answer).await.map(plain),
+        GameAction::Rematch { action } => {
+            let action = RematchAction::parse(&action)?;
+            let (acted, game) = rematch(app, slot, token, action, answer).await?;
+            Ok(Performed { acted, game })
+        }
+        GameAction::Claim { claim, ply } => {
+            let claim = crate::presence::AbandonClaim::parse(&claim)?;
+            crate::presence::claim(app, slot, token, claim, ply, answer)
+                .await
+                .map(plain)
+        }
+    }
+}
 
 /// Which colour the creator of a game takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -301,7 +488,8 @@ pub async fn join_seated(
     let given = token.clone();
     let (seat, acted) = app
         .act(slot, Answer::State(Some(&token)), move |round| {
-            let seat = round.join(invite, name.unwrap_or_default(), given, Instant::now())?;
+            let name = name.clone().unwrap_or_default();
+            let seat = round.join(invite, name, given.clone(), Instant::now())?;
             if let (Some(account), Some(color)) = (account, seat.color()) {
                 round.seat_account(color, account.id, &account.name)?;
             }
@@ -324,11 +512,13 @@ pub async fn play(
     token: Option<&str>,
     text: &str,
     claim_draw: bool,
+    ply: Option<usize>,
     answer: Answer<'_>,
 ) -> Result<Acted, ActionError> {
     let (_, acted) = app
         .act(slot, answer, |round| {
             let seat = round.require_seat(token)?;
+            round.require_ply(ply)?;
             round.play(seat, text, claim_draw, Instant::now())?;
             Ok(((), Some(Change::Move)))
         })
@@ -341,11 +531,13 @@ pub async fn resign(
     app: &Arc<App>,
     slot: &Arc<GameSlot>,
     token: Option<&str>,
+    seen: Option<usize>,
     answer: Answer<'_>,
 ) -> Result<Acted, ActionError> {
     let (_, acted) = app
         .act(slot, answer, |round| {
             let seat = round.require_seat(token)?;
+            round.require_ply(seen)?;
             round.resign(seat, Instant::now())?;
             Ok(((), Some(Change::Game)))
         })
@@ -358,11 +550,13 @@ pub async fn abort(
     app: &Arc<App>,
     slot: &Arc<GameSlot>,
     token: Option<&str>,
+    seen: Option<usize>,
     answer: Answer<'_>,
 ) -> Result<Acted, ActionError> {
     let (_, acted) = app
         .act(slot, answer, |round| {
             let seat = round.require_seat(token)?;
+            round.require_ply(seen)?;
             round.abort(seat, Instant::now())?;
             Ok(((), Some(Change::Game)))
         })
@@ -390,7 +584,11 @@ pub async fn rematch(
                 round.rematch_made(new_id.clone());
                 made
             });
-            Ok((made.is_some().then_some(new_id), Some(Change::Game), made))
+            Ok((
+                made.is_some().then(|| new_id.clone()),
+                Some(Change::Game),
+                made,
+            ))
         })
         .await?;
     if let Some(id) = &made {
@@ -406,12 +604,14 @@ pub async fn draw(
     slot: &Arc<GameSlot>,
     token: Option<&str>,
     action: DrawAction,
+    seen: Option<usize>,
     answer: Answer<'_>,
 ) -> Result<Acted, ActionError> {
     let mut events = slot.events.subscribe();
     let (engine_answers, mut acted) = app
         .act(slot, answer, |round| {
             let seat = round.require_seat(token)?;
+            round.require_ply(seen)?;
             round.draw(seat, action, Instant::now())?;
             Ok((round.engine_has_offer(), Some(Change::Game)))
         })
@@ -436,16 +636,50 @@ pub async fn draw(
     Ok(acted)
 }
 
+/// Ends the games between people that a deleted account (`account`) still plays among
+/// `games`: its side resigns each, so that no opponent, and no tournament round, waits for
+/// a player who is gone. A game that cannot be changed now is logged and left.
+pub async fn resign_for_deleted(app: &Arc<App>, account: i64, games: &[String]) {
+    for id in games {
+        let slot = match app.slot(id).await {
+            Ok(slot) => slot,
+            Err(error) => {
+                tracing::warn!(game = %id, "a deleted player's game cannot be read: {error:?}");
+                continue;
+            }
+        };
+        let resigned = app
+            .act(&slot, Answer::Version, |round| {
+                let side = [Color::White, Color::Black]
+                    .into_iter()
+                    .find(|&color| round.account(color) == Some(account));
+                match side {
+                    Some(color) if round.mode == Mode::Friend && !round.is_over() => {
+                        round.resign(Seat::of(color), Instant::now())?;
+                        Ok(((), Some(Change::Game)))
+                    }
+                    _ => Ok(((), None)),
+                }
+            })
+            .await;
+        if let Err(error) = resigned {
+            tracing::warn!(game = %id, "a deleted player's game could not be ended: {error:?}");
+        }
+    }
+}
+
 /// Takes back moves for the holder of `token`.
 pub async fn take_back(
     app: &Arc<App>,
     slot: &Arc<GameSlot>,
     token: Option<&str>,
+    seen: Option<usize>,
     answer: Answer<'_>,
 ) -> Result<Acted, ActionError> {
     let (_, acted) = app
         .act(slot, answer, |round| {
             let seat = round.require_seat(token)?;
+            round.require_ply(seen)?;
             let ply = round.take_back(seat, Instant::now())?;
             Ok(((), Some(Change::TakeBack(ply))))
         })

@@ -84,6 +84,8 @@ struct Request {
     lines: Option<usize>,
     movetime_ms: Option<u64>,
     depth: Option<u32>,
+    /// The game the position comes from, when it comes from one (see [`crate::fair_play`]).
+    game: Option<String>,
 }
 
 /// An analysis to start.
@@ -465,11 +467,17 @@ async fn answer(
     match request.kind.as_str() {
         "analyse" => {
             let id = request.id.clone();
+            let from_game = request.game.clone();
             let asked = match asked(request) {
                 Ok(asked) => asked,
                 // A bad request leaves the running analysis alone.
                 Err(error) => return vec![error_reply(&id, error)],
             };
+            if let Err(error) =
+                crate::fair_play::check_analysis(app, from_game.as_deref(), &asked.game).await
+            {
+                return vec![error_reply(&id, error.into())];
+            }
             let mut replies = Vec::new();
             if let Some(old) = running.take() {
                 replies.push(finish(app, old, Ending::Replaced).await);

@@ -25,8 +25,7 @@ use crate::account::Viewer;
 use crate::actions::{self, ColorChoice, MAX_UPLOAD_GAMES, NewGame};
 use crate::app::{Answer, App, StateText};
 use crate::error::ApiError;
-use crate::presence::{self, AbandonClaim};
-use crate::round::{DrawAction, MAX_PLIES, Mode, RematchAction};
+use crate::round::{MAX_PLIES, Mode};
 use crate::secret::{is_game_id, typed_name};
 use crate::store::{GameSummary, ListFilter, ListStatus};
 
@@ -370,18 +369,6 @@ pub async fn join(
     })))
 }
 
-/// `POST /api/games/{id}/move`.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MoveRequest {
-    /// The move in any accepted notation.
-    #[serde(rename = "move")]
-    pub text: String,
-    /// Claim a draw with the move.
-    #[serde(default)]
-    pub claim_draw: bool,
-}
-
 /// The state an action answered with.
 fn answer_state(acted: crate::app::Acted) -> Result<StateText, ApiError> {
     acted
@@ -389,127 +376,52 @@ fn answer_state(acted: crate::app::Acted) -> Result<StateText, ApiError> {
         .ok_or_else(|| ApiError::internal("the state after the action is missing"))
 }
 
-/// Plays a move.
-pub async fn play(
-    State(app): State<Arc<App>>,
-    Path(id): Path<String>,
+/// `POST /api/games/{id}/{kind}` for each game action (see [`actions::GameAction`]):
+/// the address names the action, the body holds its fields, the header the seat's token.
+/// The answer is the state after the action as that seat sees it; an action made for
+/// another ply is refused with the code `stale` and the state now.
+pub async fn game_action(
+    kind: &'static str,
+    app: Arc<App>,
+    id: String,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<StateText, ApiError> {
-    let request: MoveRequest = parse_body(body)?;
+    let bytes = body.map_err(|rejection| {
+        if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::too_large("the request is too large")
+        } else {
+            ApiError::bad_request(rejection.body_text())
+        }
+    })?;
+    let action = actions::GameAction::parse(Some(kind), &bytes)?;
     let slot = app.slot(&id).await?;
     let token = token_of(&headers);
     let token = token.as_deref();
-    let acted = actions::play(
-        &app,
-        &slot,
-        token,
-        &request.text,
-        request.claim_draw,
-        Answer::State(token),
+    match actions::perform(&app, &slot, token, action, Answer::State(token)).await {
+        Ok(performed) => answer_state(performed.acted),
+        Err(error) => {
+            let mut refusal = ApiError::from(error);
+            if refusal.code == "stale"
+                && let Ok((state, _)) = app.state_text(&slot, token).await
+            {
+                refusal.state = serde_json::from_str(&state.json).ok();
+            }
+            Err(refusal)
+        }
+    }
+}
+
+/// The route of one game action (see [`game_action`]).
+pub fn action_route(kind: &'static str) -> axum::routing::MethodRouter<Arc<App>> {
+    axum::routing::post(
+        move |State(app): State<Arc<App>>,
+              Path(id): Path<String>,
+              headers: HeaderMap,
+              body: Result<Bytes, BytesRejection>| async move {
+            game_action(kind, app, id, headers, body).await
+        },
     )
-    .await?;
-    answer_state(acted)
-}
-
-/// Resigns.
-pub async fn resign(
-    State(app): State<Arc<App>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-) -> Result<StateText, ApiError> {
-    let slot = app.slot(&id).await?;
-    let token = token_of(&headers);
-    let token = token.as_deref();
-    answer_state(actions::resign(&app, &slot, token, Answer::State(token)).await?)
-}
-
-/// Aborts the game before both sides have moved.
-pub async fn abort(
-    State(app): State<Arc<App>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-) -> Result<StateText, ApiError> {
-    let slot = app.slot(&id).await?;
-    let token = token_of(&headers);
-    let token = token.as_deref();
-    answer_state(actions::abort(&app, &slot, token, Answer::State(token)).await?)
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct DrawRequest {
-    action: String,
-}
-
-/// Offers, accepts, declines or claims a draw.
-pub async fn draw(
-    State(app): State<Arc<App>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<StateText, ApiError> {
-    let request: DrawRequest = parse_body(body)?;
-    let action = DrawAction::parse(&request.action)?;
-    let slot = app.slot(&id).await?;
-    let token = token_of(&headers);
-    let token = token.as_deref();
-    answer_state(actions::draw(&app, &slot, token, action, Answer::State(token)).await?)
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RematchRequest {
-    action: String,
-}
-
-/// Offers, accepts or declines a rematch after the game.
-pub async fn rematch(
-    State(app): State<Arc<App>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<StateText, ApiError> {
-    let request: RematchRequest = parse_body(body)?;
-    let action = RematchAction::parse(&request.action)?;
-    let slot = app.slot(&id).await?;
-    let token = token_of(&headers);
-    let token = token.as_deref();
-    let (acted, _) = actions::rematch(&app, &slot, token, action, Answer::State(token)).await?;
-    answer_state(acted)
-}
-
-/// Takes back moves.
-pub async fn takeback(
-    State(app): State<Arc<App>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-) -> Result<StateText, ApiError> {
-    let slot = app.slot(&id).await?;
-    let token = token_of(&headers);
-    let token = token.as_deref();
-    answer_state(actions::take_back(&app, &slot, token, Answer::State(token)).await?)
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ClaimRequest {
-    claim: String,
-}
-
-/// Claims the win or a draw when the opponent left the game (see [`crate::presence`]).
-pub async fn claim(
-    State(app): State<Arc<App>>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<StateText, ApiError> {
-    let request: ClaimRequest = parse_body(body)?;
-    let claim = AbandonClaim::parse(&request.claim)?;
-    let slot = app.slot(&id).await?;
-    let token = token_of(&headers);
-    let token = token.as_deref();
-    answer_state(presence::claim(&app, &slot, token, claim, Answer::State(token)).await?)
 }
 
 /// Downloads the game as PDN.
@@ -613,6 +525,9 @@ pub struct PositionRequest {
     /// Moves played in order from the position (see [`crate::variation`]).
     #[serde(default)]
     moves: Option<Vec<String>>,
+    /// The game the position comes from, when it comes from one (see [`crate::fair_play`]).
+    #[serde(default)]
+    game: Option<String>,
 }
 
 fn position_of(request: &PositionRequest) -> Result<Position, ApiError> {
@@ -682,6 +597,7 @@ pub async fn analyse(
 ) -> Result<Json<Value>, ApiError> {
     let request: PositionRequest = parse_body(body)?;
     let game = game_of(&request)?;
+    crate::fair_play::check_analysis(&app, request.game.as_deref(), &game).await?;
     let movetime = Duration::from_millis(request.movetime_ms.unwrap_or(1000));
     let lines = request.lines.unwrap_or(1);
     let analysis = actions::analyse(&app, client, game, movetime, request.depth, lines).await?;

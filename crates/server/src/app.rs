@@ -42,6 +42,8 @@ pub enum ActionError {
     TooMany(String),
     /// Something the server needs is missing (random numbers, an engine).
     Unavailable(String),
+    /// The engine does not help a game between people in progress (see [`crate::fair_play`]).
+    FairPlay(String),
 }
 
 impl From<RoundError> for ActionError {
@@ -115,12 +117,15 @@ pub struct GameSlot {
     pub presence: Arc<std::sync::Mutex<Presence>>,
     /// How many updates were published (counted while the game's lock is held).
     published: AtomicU64,
+    /// The board the engine may not look at now ([`crate::fair_play::guarded_board`]).
+    board: AtomicU64,
 }
 
 impl GameSlot {
     fn new(round: Round, presence: Presence) -> Arc<GameSlot> {
         let (events, _) = broadcast::channel(32);
         let presence = Arc::new(std::sync::Mutex::new(presence));
+        let board = AtomicU64::new(crate::fair_play::guarded_board(&round));
         Arc::new(GameSlot {
             live: tokio::sync::Mutex::new(Live::new(round, Arc::clone(&presence))),
             events,
@@ -128,6 +133,7 @@ impl GameSlot {
             chat: tokio::sync::Mutex::new(ChatMemory::default()),
             presence,
             published: AtomicU64::new(0),
+            board,
         })
     }
 
@@ -136,6 +142,12 @@ impl GameSlot {
     /// leave those out).
     pub fn published(&self) -> u64 {
         self.published.load(Ordering::SeqCst)
+    }
+
+    /// Notes the board the engine may not look at after a change of the round.
+    fn guard_board(&self, round: &Round) {
+        self.board
+            .store(crate::fair_play::guarded_board(round), Ordering::Relaxed);
     }
 
     /// Counts a socket listening as `seat` until the returned guard is dropped.
@@ -308,9 +320,12 @@ pub struct Settings {
     pub behind_proxy: bool,
     /// How often the server looks for correspondence games past their deadline.
     pub deadline_sweep: Duration,
-    /// How long the side to move's player in a game between people with a clock may be
-    /// offline on their turn before the other may claim the game (see [`crate::presence`]).
+    /// How long the side to move's player in a game between people may be offline on their
+    /// turn before the other may claim the game (see [`crate::presence`]).
     pub abandon_after: Duration,
+    /// The time for each side's first move in a tournament or rated game
+    /// (see [`Round::first_move_due`](crate::round::Round::first_move_due)).
+    pub first_move: Duration,
     /// With several servers: how often each renews its report of the sockets bound to seats
     /// (a report counts for three beats).
     pub presence_beat: Duration,
@@ -345,6 +360,7 @@ impl Default for Settings {
             behind_proxy: false,
             deadline_sweep: Duration::from_secs(10),
             abandon_after: Duration::from_secs(60),
+            first_move: Duration::from_secs(30),
             presence_beat: Duration::from_secs(5),
             secure_cookies: false,
             site_origin: None,
@@ -481,6 +497,15 @@ impl App {
         self.games().len()
     }
 
+    /// The boards of the games in memory that the engine may not look at now (0 for the
+    /// others; see [`crate::fair_play`]).
+    pub fn guarded_boards(&self) -> Vec<u64> {
+        self.games()
+            .values()
+            .map(|slot| crate::fair_play::load(&slot.board))
+            .collect()
+    }
+
     /// The game `id`, from memory or else from the database.
     pub async fn slot(self: &Arc<Self>, id: &str) -> Result<Arc<GameSlot>, ActionError> {
         if let Some(slot) = self.games().get(id) {
@@ -498,10 +523,16 @@ impl App {
             ActionError::Store(e)
         })?;
         let round = round.ok_or_else(missing)?;
-        let slot = GameSlot::new(round, self.new_presence());
+        let slot = GameSlot::new(self.held(round), self.new_presence());
         let slot = Arc::clone(self.games().entry(id.to_string()).or_insert(slot));
         self.after_change(&slot);
         Ok(slot)
+    }
+
+    /// A round as this server holds it: with the server's time for a first move.
+    fn held(&self, mut round: Round) -> Round {
+        round.first_move_ms = Some(crate::round::millis(self.settings.first_move));
+        round
     }
 
     /// Nobody there yet in a game coming into memory. With one server nobody counts as away
@@ -525,7 +556,7 @@ impl App {
         }
         let round = round.ok_or_else(|| ActionError::Unavailable("the store failed".into()))?;
         let id = round.id.clone();
-        let slot = GameSlot::new(round, self.new_presence());
+        let slot = GameSlot::new(self.held(round), self.new_presence());
         self.games().insert(id, Arc::clone(&slot));
         self.after_change(&slot);
         Ok(slot)
@@ -539,7 +570,7 @@ impl App {
         self: &Arc<Self>,
         slot: &Arc<GameSlot>,
         answer: Answer<'_>,
-        action: impl FnOnce(&mut Round) -> Result<(T, Option<Change>), RoundError>,
+        mut action: impl FnMut(&mut Round) -> Result<(T, Option<Change>), RoundError>,
     ) -> Result<(T, Acted), ActionError> {
         self.act_making(slot, answer, |round| {
             action(round).map(|(value, change)| (value, change, None))
@@ -557,15 +588,25 @@ impl App {
         self: &Arc<Self>,
         slot: &Arc<GameSlot>,
         answer: Answer<'_>,
-        action: impl FnOnce(&mut Round) -> Result<(T, Option<Change>, Option<Round>), RoundError>,
+        mut action: impl FnMut(&mut Round) -> Result<(T, Option<Change>, Option<Round>), RoundError>,
     ) -> Result<(T, Acted), ActionError> {
         let mut live = slot.live.lock().await;
         live.used = Instant::now();
         // A flag that fell while nobody was looking counts first.
         self.settle_flag(slot, &mut live).await?;
         let mut next = live.round.clone();
-        let was = next.version;
-        let (value, change, made) = action(&mut next)?;
+        let mut was = next.version;
+        let decided = match action(&mut next) {
+            // With several servers this copy may be behind the store: a refusal is decided
+            // again on the stored game before it is given.
+            Err(_) if self.database.is_shared() && self.refresh_locked(slot, &mut live).await => {
+                next = live.round.clone();
+                was = next.version;
+                action(&mut next)
+            }
+            decided => decided,
+        };
+        let (value, change, made) = decided?;
         let made_id = made.as_ref().map(|round| round.id.clone());
         if let Some(made) = made {
             self.insert(made).await?;
@@ -598,6 +639,10 @@ impl App {
     ) -> Result<(StateText, Option<Seat>), ActionError> {
         let mut live = slot.live.lock().await;
         live.used = Instant::now();
+        if self.database.is_shared() {
+            // Never a state from a copy older than the store.
+            self.refresh_locked(slot, &mut live).await;
+        }
         if self.settle_flag(slot, &mut live).await? {
             let slot = Arc::clone(slot);
             let app = Arc::clone(self);
@@ -628,15 +673,28 @@ impl App {
         Ok(true)
     }
 
-    /// Ends the correspondence games whose deadline has passed at `now_ms`, whether anyone
+    /// Ends the correspondence games whose deadline has passed at `now_ms`, and the games in
+    /// memory whose time for a first move has (see
+    /// [`Round::first_move_due`](crate::round::Round::first_move_due)), whether anyone
     /// watches them or not; returns how many this server ended. With a database shared by
     /// several servers each ending is stored only against the version it was computed on:
     /// a game another server ended first is found changed (and read again), not ended twice.
     pub async fn end_overdue_games(self: &Arc<Self>, now_ms: i64) -> Result<usize, StoreError> {
-        let ids = self
+        let mut ids = self
             .database
             .overdue(now_ms, crate::store::OVERDUE_PER_SWEEP)
             .await?;
+        // First moves that are due are known to the servers holding their games.
+        let held: Vec<Arc<GameSlot>> = self.games().values().cloned().collect();
+        for slot in held {
+            let live = slot.live.lock().await;
+            if live.round.first_move_due().is_some()
+                && live.round.overdue(now_ms).is_some()
+                && !ids.contains(&live.round.id)
+            {
+                ids.push(live.round.id.clone());
+            }
+        }
         let mut ended = 0;
         for id in ids {
             let slot = match self.slot(&id).await {
@@ -695,6 +753,7 @@ impl App {
         let next = next.ok_or_else(|| ActionError::Unavailable("the store failed".into()))?;
         let moves_from = live.round.game.ply().min(next.game.ply());
         live.round = next;
+        slot.guard_board(&live.round);
         live.sync_records();
         if let Some(stop) = live.engine_stop.take() {
             // Whatever the engine was computing was for the game before this change.
@@ -704,20 +763,30 @@ impl App {
         Ok(())
     }
 
+    /// With several servers: brings the game up to the stored version before its state is
+    /// shown (a seat bound or a state asked for), so that no state comes from an old copy.
+    pub async fn catch_up(&self, slot: &Arc<GameSlot>) {
+        if !self.database.is_shared() {
+            return;
+        }
+        let mut live = slot.live.lock().await;
+        self.refresh_locked(slot, &mut live).await;
+    }
+
     /// Reads the game again from the store and, if the store holds a newer version (stored
-    /// by another server), makes it the round and tells the sockets.
-    async fn refresh_locked(&self, slot: &Arc<GameSlot>, live: &mut Live) {
+    /// by another server), makes it the round and tells the sockets; says whether it did.
+    async fn refresh_locked(&self, slot: &Arc<GameSlot>, live: &mut Live) -> bool {
         let id = live.round.id.clone();
         let stored = match self.database.load(&id).await {
             Ok(Some(stored)) => stored,
-            Ok(None) => return,
+            Ok(None) => return false,
             Err(error) => {
                 tracing::warn!(game = %id, "cannot read the game again: {error}");
-                return;
+                return false;
             }
         };
         if stored.version <= live.round.version {
-            return;
+            return false;
         }
         let same = live
             .round
@@ -727,13 +796,15 @@ impl App {
             .zip(stored.game.moves())
             .take_while(|(a, b)| a == b)
             .count();
-        live.round = stored;
+        live.round = self.held(stored);
+        slot.guard_board(&live.round);
         live.records.truncate(same);
         live.sync_records();
         if let Some(stop) = live.engine_stop.take() {
             stop.stop();
         }
         self.publish(slot, live, same);
+        true
     }
 
     /// Reads the game `id` again if it is in memory and older than `version`.
@@ -772,7 +843,8 @@ impl App {
                 match message {
                     crate::store::Heard::Changed { id, version } => {
                         app.jobs.notify_one();
-                        app.heard(&id, Some(version)).await;
+                        // Each game catches up on its own: one slow read holds up no other.
+                        tokio::spawn(async move { app.heard(&id, Some(version)).await });
                     }
                     crate::store::Heard::Gap => {
                         let ids: Vec<String> = app.games().keys().cloned().collect();
@@ -988,9 +1060,14 @@ impl App {
                 }
                 let round = &live.round;
                 crate::tournament::game_over(&app, round);
+                // The clock's flag, or the end of the time for a first move.
+                let first_move_in = round
+                    .first_move_due()
+                    .map(|(_, deadline)| deadline - crate::round::now_ms());
                 let flag_in = round
                     .running_clock()
-                    .and_then(|color| round.time_left(color, Instant::now()));
+                    .and_then(|color| round.time_left(color, Instant::now()))
+                    .or(first_move_in);
                 (engine_needed, flag_in, round.version)
             };
             if let Some(left) = flag_in {

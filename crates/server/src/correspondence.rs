@@ -100,20 +100,30 @@ impl Round {
         }
     }
 
-    /// The side to move, if its deadline has passed at `now_ms`.
+    /// The side to move, if its deadline has passed at `now_ms`: a correspondence deadline,
+    /// or the deadline of a first move (see [`Round::first_move_due`]).
     pub fn overdue(&self, now_ms: i64) -> Option<Color> {
-        let deadline = self.deadline_ms()?;
-        (self.deadline_runs() && now_ms >= deadline).then(|| self.game.side_to_move())
+        let correspondence = self
+            .deadline_ms()
+            .filter(|&deadline| self.deadline_runs() && now_ms >= deadline);
+        let first_move = self
+            .first_move_due()
+            .filter(|&(_, deadline)| now_ms >= deadline)
+            .map(|(color, _)| color);
+        correspondence
+            .map(|_| self.game.side_to_move())
+            .or(first_move)
     }
 
     /// Ends the game if the side to move's deadline has passed at `now_ms`: a loss on time
-    /// once both sides have moved, before that an abort (see the module notes). Says
-    /// whether it ended the game.
+    /// once both sides have moved, and in a tournament; before that an abort (see the module
+    /// notes). Says whether it ended the game.
     pub fn end_overdue(&mut self, now: Instant, now_ms: i64) -> bool {
         let Some(color) = self.overdue(now_ms) else {
             return false;
         };
-        if self.both_have_moved() {
+        // A tournament game is lost, so that the round goes on without the absent player.
+        if self.both_have_moved() || self.in_tournament() {
             // The rules' one loss on time, as for a fallen flag.
             let _ = self.game.flag(color);
         } else {

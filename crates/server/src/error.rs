@@ -18,6 +18,10 @@ pub struct ApiError {
     /// For an illegal move: the legal moves, in full notation.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub legal: Option<Vec<String>>,
+    /// For an action made for a position the game has left (code `stale`): the game's
+    /// state now, as the actor sees it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub state: Option<serde_json::Value>,
 }
 
 impl ApiError {
@@ -27,7 +31,14 @@ impl ApiError {
             error: message.into(),
             code,
             legal: None,
+            state: None,
         }
+    }
+
+    /// 409 with the code `stale`: the action was made for a position or version the game has
+    /// left; nothing was changed.
+    pub fn stale(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::CONFLICT, "stale", message)
     }
 
     /// 400: the request cannot be read.
@@ -92,6 +103,7 @@ impl From<crate::round::RoundError> for ApiError {
             RoundError::Invalid(message) => ApiError::bad_request(message),
             RoundError::Forbidden(message) => ApiError::forbidden(message),
             RoundError::Conflict(message) => ApiError::conflict(message),
+            stale @ RoundError::Stale { .. } => ApiError::stale(stale.to_string()),
             RoundError::Illegal { message, legal } => {
                 let mut error = ApiError::illegal(message);
                 error.legal = Some(legal);
@@ -115,9 +127,9 @@ impl From<crate::store::StoreError> for ApiError {
                 "unavailable",
                 "the server's disk is full; nothing was changed",
             ),
-            StoreErrorKind::Stale => ApiError::conflict(
-                "the game changed meanwhile; nothing was changed, look at it again",
-            ),
+            StoreErrorKind::Stale => {
+                ApiError::stale("the game changed meanwhile; nothing was changed, look at it again")
+            }
             StoreErrorKind::Corrupt => ApiError::internal("the stored game cannot be read"),
             StoreErrorKind::Other => {
                 ApiError::internal("the game could not be stored; nothing was changed")
@@ -137,6 +149,9 @@ impl From<crate::app::ActionError> for ApiError {
             ActionError::TooMany(message) => ApiError::too_many(message),
             ActionError::Unavailable(message) => {
                 ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", message)
+            }
+            ActionError::FairPlay(message) => {
+                ApiError::new(StatusCode::FORBIDDEN, "fair_play", message)
             }
         }
     }

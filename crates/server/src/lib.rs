@@ -22,6 +22,7 @@ pub mod diagram;
 pub mod engines;
 pub mod error;
 pub mod export;
+pub mod fair_play;
 pub mod lobby;
 pub mod notes;
 pub mod presence;
@@ -67,13 +68,13 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games", post(api::create).get(api::list))
         .route("/api/games/{id}", get(api::show))
         .route("/api/games/{id}/join", post(api::join))
-        .route("/api/games/{id}/move", post(api::play))
-        .route("/api/games/{id}/resign", post(api::resign))
-        .route("/api/games/{id}/abort", post(api::abort))
-        .route("/api/games/{id}/rematch", post(api::rematch))
-        .route("/api/games/{id}/draw", post(api::draw))
-        .route("/api/games/{id}/takeback", post(api::takeback))
-        .route("/api/games/{id}/claim", post(api::claim))
+        .route("/api/games/{id}/move", api::action_route("move"))
+        .route("/api/games/{id}/resign", api::action_route("resign"))
+        .route("/api/games/{id}/abort", api::action_route("abort"))
+        .route("/api/games/{id}/rematch", api::action_route("rematch"))
+        .route("/api/games/{id}/draw", api::action_route("draw"))
+        .route("/api/games/{id}/takeback", api::action_route("takeback"))
+        .route("/api/games/{id}/claim", api::action_route("claim"))
         .route("/api/games/{id}/pdn", get(api::pdn))
         .route("/api/games/{id}/diagram.svg", get(diagram::svg))
         .route("/api/games/{id}/ws", get(ws::handler))

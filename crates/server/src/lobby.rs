@@ -156,12 +156,7 @@ fn read_color(name: Option<&str>) -> Result<ColorChoice, ApiError> {
 
 /// A refusal of the lobby with its own code.
 fn refusal(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
-    ApiError {
-        status,
-        error: message.into(),
-        code,
-        legal: None,
-    }
+    ApiError::coded(status, code, message)
 }
 
 fn seek_gone() -> ApiError {

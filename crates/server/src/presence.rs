@@ -6,10 +6,12 @@
 //! renews the counts of open sockets every [`Settings::presence_beat`]: a server that dies
 //! stops renewing, and its sockets count as gone three beats after their last renewal.
 //!
-//! In a game between two people online with a clock, once both sides have moved, the side to
-//! move's player may leave: when they have been offline for [`Settings::abandon_after`] of
-//! their turn, the other player may claim the win or a draw. The result is stored with the
-//! reason code `abandoned`.
+//! In a game between two people online, with a clock or without one (not correspondence:
+//! its deadlines end it), once both sides have moved, the side to move's player may leave:
+//! when they have been offline for [`Settings::abandon_after`] of their turn, the other
+//! player may claim the win or a draw. The result is stored with the reason code
+//! `abandoned`. Before both sides have moved, a tournament or rated game has a time for the
+//! first move instead (see [`Round::first_move_due`](crate::round::Round::first_move_due)).
 //!
 //! [`Settings::presence_beat`]: crate::app::Settings::presence_beat
 //! [`Settings::abandon_after`]: crate::app::Settings::abandon_after
@@ -195,9 +197,14 @@ fn seconds(ms: i64) -> i64 {
 
 impl Round {
     /// Whether the side to move may be claimed against when its player leaves: a game
-    /// between two people online, with a clock, once both sides have moved, not over.
+    /// between two people online, with a clock or without one (a correspondence game ends
+    /// by its deadlines instead), once both sides have moved, not over.
     pub fn abandon_applies(&self) -> bool {
-        self.mode == Mode::Friend && self.clock_runs()
+        self.mode == Mode::Friend
+            && self.correspondence.is_none()
+            && self.seated()
+            && !self.is_over()
+            && self.both_have_moved()
     }
 
     /// `seat` claims the win or a draw because the side to move's player left (`away`, as
@@ -219,8 +226,11 @@ impl Round {
                 "only a game between two people online can be claimed when a player leaves".into(),
             );
         }
-        if !self.clock.is_timed() {
-            return conflict("only a game with a clock can be claimed when a player leaves".into());
+        if self.correspondence.is_some() {
+            return conflict(
+                "a correspondence game ends by its deadlines, not by a claim when a player leaves"
+                    .into(),
+            );
         }
         if !self.both_have_moved() {
             return conflict(
@@ -276,6 +286,7 @@ pub async fn claim(
     slot: &Arc<GameSlot>,
     token: Option<&str>,
     claim: AbandonClaim,
+    seen: Option<usize>,
     answer: Answer<'_>,
 ) -> Result<Acted, ActionError> {
     app.refresh_presence(std::slice::from_ref(slot)).await;
@@ -283,6 +294,7 @@ pub async fn claim(
     let (_, acted) = app
         .act(slot, answer, move |round| {
             let seat = round.require_seat(token)?;
+            round.require_ply(seen)?;
             let now = now_ms();
             let away = lock(&presence).seen(round, now).away;
             round.claim_abandoned(seat, claim, away, now, Instant::now())?;
@@ -537,8 +549,14 @@ mod tests {
         assert_eq!((away.since_ms, away.claim_at_ms), (30_000, 90_000));
         // Black, waiting, is not asked to be there.
         assert_eq!(away.side, Color::White);
-        // Without a clock nothing can be claimed.
+        // Without a clock the same holds (seam 2: an untimed game is not waited for ever).
         round.clock = bashni_rules::Clock::new(None);
+        assert_eq!(presence.seen(&round, 31_000).away, Some(away));
+        // A correspondence game ends by its deadlines instead.
+        round.correspondence = Some(
+            crate::correspondence::Correspondence::new(1)
+                .map_err(|e| RoundError::Invalid(e.to_string()))?,
+        );
         assert_eq!(presence.seen(&round, 31_000).away, None);
         Ok(())
     }

@@ -3,9 +3,9 @@
 //!
 //! A game counts when it was asked for as rated, is between two people online (a friend's
 //! invite or the lobby, never against the engine), both seats are held by accounts, the
-//! two seats were not taken from the same address, it has a clock or days per move, and it
-//! was not aborted. A game of two people at one address is played, but not rated: the state
-//! says why (`unrated_reason`).
+//! two seats were not taken from the same address, it has a clock or days per move, it
+//! was not aborted, and both sides had moved before it ended. A game of two people at one
+//! address is played, but not rated: the state says why (`unrated_reason`).
 //!
 //! Ratings are kept per variant (`bashni`, `russian`) and pace ([`Pace`]: blitz, rapid,
 //! classical from the clock, correspondence from days per move). The store applies a rated
@@ -42,6 +42,10 @@ pub fn unrated_reason(round: &Round) -> Option<&'static str> {
     }
     if round.aborted {
         return Some("aborted");
+    }
+    if round.is_over() && !round.both_have_moved() {
+        // A resignation or a flag before both sides have played says nothing of strength.
+        return Some("ended before both sides moved");
     }
     let missing = |color: Color| round.player(color).joined && round.account(color).is_none();
     if missing(Color::White) || missing(Color::Black) {

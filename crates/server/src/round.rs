@@ -143,6 +143,14 @@ pub enum RoundError {
     Forbidden(String),
     /// Not possible now (the game is over, nobody joined yet, nothing to take back).
     Conflict(String),
+    /// The action was made for another ply than the game's: its player was shown another
+    /// position, and nothing is applied to one they never saw.
+    Stale {
+        /// The ply the action was made for.
+        seen: usize,
+        /// The game's ply.
+        now: usize,
+    },
     /// The move cannot be read or is not legal; the legal moves, in full notation.
     Illegal {
         /// What is wrong.
@@ -159,6 +167,11 @@ impl std::fmt::Display for RoundError {
             | RoundError::Forbidden(message)
             | RoundError::Conflict(message)
             | RoundError::Illegal { message, .. } => f.write_str(message),
+            RoundError::Stale { seen, now } => write!(
+                f,
+                "this was made for the position after {seen} plies, but the game is at ply \
+                 {now}; nothing was changed, look at the game again"
+            ),
         }
     }
 }
@@ -326,6 +339,10 @@ pub struct Round {
     pub white_address: Option<String>,
     /// The address Black's seat was taken from.
     pub black_address: Option<String>,
+    /// The time each side has for its first move in a tournament or rated game (see
+    /// [`Round::first_move_due`]): the server's setting, given to every round it holds;
+    /// not stored.
+    pub first_move_ms: Option<i64>,
     /// The rating changes of a rated game, once its end is stored.
     pub rating: Option<crate::rating::GameRating>,
 }
@@ -410,6 +427,7 @@ impl Round {
             rated: false,
             white_address: None,
             black_address: None,
+            first_move_ms: None,
             rating: None,
         }
     }
@@ -506,6 +524,43 @@ impl Round {
                 RoundError::Forbidden("the seat token is wrong for this game".into())
             }),
         }
+    }
+
+    /// Refuses an action made for another ply than the game's (`None`: the client did not
+    /// say, for the actions where saying is optional).
+    pub fn require_ply(&self, seen: Option<usize>) -> Result<(), RoundError> {
+        match seen {
+            Some(seen) if seen != self.game.ply() => Err(RoundError::Stale {
+                seen,
+                now: self.game.ply(),
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// Whether this game is part of a tournament.
+    pub fn in_tournament(&self) -> bool {
+        self.tag(crate::tournament::TOURNAMENT_TAG).is_some()
+    }
+
+    /// In a tournament or rated game between two people, while the side to move has not
+    /// made its first move: that side and the time (ms since 1970) by which it must. Missing
+    /// it loses a tournament game (the round goes on) and aborts a rated one. A correspondence
+    /// game has its own deadlines.
+    pub fn first_move_due(&self) -> Option<(Color, i64)> {
+        let allowance = self.first_move_ms?;
+        let applies = (self.rated || self.in_tournament())
+            && self.mode == Mode::Friend
+            && self.correspondence.is_none()
+            && self.seated()
+            && !self.is_over()
+            && !self.both_have_moved();
+        applies.then(|| {
+            (
+                self.game.side_to_move(),
+                self.turn_ms.saturating_add(allowance),
+            )
+        })
     }
 
     /// Whether a clock is running now, and whose.
@@ -708,7 +763,7 @@ impl Round {
         if self.is_over() {
             return Some(conflict("the game is already over"));
         }
-        if self.tag(crate::tournament::TOURNAMENT_TAG).is_some() {
+        if self.in_tournament() {
             return Some(conflict(
                 "a tournament game cannot be aborted; resign or offer a draw instead",
             ));
@@ -760,6 +815,11 @@ impl Round {
         if !self.is_over() {
             return Err(conflict(
                 "a rematch can be offered only once the game is over",
+            ));
+        }
+        if self.in_tournament() {
+            return Err(conflict(
+                "a tournament game has no rematch: the tournament pairs the next game",
             ));
         }
         if !self.seated() {
@@ -1009,8 +1069,10 @@ impl Round {
         self.invite = None;
         self.settle_clock(now);
         self.touch();
-        // With both seats taken a correspondence game's first deadline starts.
+        // With both seats taken a correspondence game's first deadline starts, and so does
+        // the time for the first move.
         self.start_turn();
+        self.turn_ms = self.updated_ms;
         Ok(Seat::of(color))
     }
 

@@ -384,6 +384,7 @@ pub async fn advance(app: &Arc<App>, id: &str) -> Result<bool, ActionError> {
     let Some(data) = app.database.tournament(id).await? else {
         return Ok(false);
     };
+    hold_current_games(app, &data).await;
     let Some(step) = next_step(&data)? else {
         return Ok(false);
     };
@@ -392,8 +393,28 @@ pub async fn advance(app: &Arc<App>, id: &str) -> Result<bool, ActionError> {
     let made = app.database.tournament_advance(id, step).await?;
     if made {
         tracing::info!(tournament = %id, round, status = %status, "tournament moved on");
+        if let Some(data) = app.database.tournament(id).await? {
+            hold_current_games(app, &data).await;
+        }
     }
     Ok(made)
+}
+
+/// Brings the games of the current round that are still going on into memory, where a
+/// first move that is due is found (see `App::end_overdue_games`): an absent player loses
+/// and the round goes on.
+pub async fn hold_current_games(app: &Arc<App>, data: &TournamentData) {
+    let current = data.tournament.current_round;
+    for board in &data.boards {
+        if board.round == current
+            && board.result.is_none()
+            && let Some(game) = &board.game_id
+            && let Err(error) = app.slot(game).await
+        {
+            let id = &data.tournament.id;
+            tracing::warn!(tournament = %id, game = %game, "cannot read a game: {error:?}");
+        }
+    }
 }
 
 /// Called after any change of a game in memory: when `round` is an ended tournament game,

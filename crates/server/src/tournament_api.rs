@@ -6,7 +6,7 @@ use std::sync::Arc;
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{Path, State};
+use axum::extract::{Extension, Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use bashni_club::Score;
@@ -16,13 +16,16 @@ use serde_json::{Value, json};
 
 use crate::account::LoggedIn;
 use crate::actions;
-use crate::api::parse_body;
+use crate::api::{Client, parse_body};
 use crate::app::App;
 use crate::error::ApiError;
 use crate::round::now_ms;
 use crate::secret::{is_game_id, new_game_id, typed_name};
 use crate::store::{Entry, TournamentData, TournamentRow};
 use crate::tournament::{self, MAX_PLAYERS, MAX_SWISS_ROUNDS, POINTS, System, TOURNAMENT_TAG};
+
+/// The most tournaments one account may have made that have not finished.
+pub const MAX_UNFINISHED_PER_ACCOUNT: i64 = 3;
 
 /// The longest tournament name, in characters.
 pub const MAX_TOURNAMENT_NAME: usize = 60;
@@ -74,10 +77,13 @@ async fn load(app: &App, id: &str) -> Result<TournamentData, ApiError> {
 /// Makes a tournament, open for players to join; its creator does not join by making it.
 pub async fn create(
     State(app): State<Arc<App>>,
+    Extension(Client(client)): Extension<Client>,
     LoggedIn(account): LoggedIn,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let request: CreateTournament = parse_body(body)?;
+    // A tournament counts as a new game against the address's limit.
+    app.allow_new_games(client, 1)?;
     let name = typed_name(Some(&request.name))
         .map_err(ApiError::bad_request)?
         .ok_or_else(|| ApiError::bad_request("name: give the tournament a name"))?;
@@ -142,7 +148,20 @@ pub async fn create(
         players: 0,
     };
     let id = row.id.clone();
-    app.database.tournament_create(row).await?;
+    if !app
+        .database
+        .tournament_create(row, MAX_UNFINISHED_PER_ACCOUNT)
+        .await?
+    {
+        return Err(ApiError::coded(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too_many",
+            format!(
+                "you already run {MAX_UNFINISHED_PER_ACCOUNT} tournaments that have not \
+                 finished; finish one first"
+            ),
+        ));
+    }
     let data = load(&app, &id).await?;
     Ok((
         StatusCode::CREATED,
@@ -155,23 +174,17 @@ async fn enter(app: &App, id: &str, player: i64, join: bool) -> Result<(), ApiEr
     if !is_game_id(id) {
         return Err(missing(id));
     }
-    if join {
-        let data = load(app, id).await?;
-        let already = data.entrants.iter().any(|e| e.player_id == player);
-        if !already && data.entrants.len() >= MAX_PLAYERS {
-            return Err(ApiError::conflict(format!(
-                "the tournament is full ({MAX_PLAYERS} players)"
-            )));
-        }
-    }
     match app
         .database
-        .tournament_enter(id, player, now_ms(), join)
+        .tournament_enter(id, player, now_ms(), join, MAX_PLAYERS as i64)
         .await?
     {
         Entry::Done => Ok(()),
         Entry::Missing => Err(missing(id)),
         Entry::Closed(_) => Err(started()),
+        Entry::Full => Err(ApiError::conflict(format!(
+            "the tournament is full ({MAX_PLAYERS} players)"
+        ))),
     }
 }
 
@@ -220,6 +233,7 @@ pub async fn start(
     }
     tracing::info!(tournament = %id, players = data.entrants.len(), "tournament started");
     let data = load(&app, &id).await?;
+    tournament::hold_current_games(&app, &data).await;
     Ok(Json(tournament_json(&data, Some(&account.name))))
 }
 
@@ -245,6 +259,23 @@ pub async fn show(
     let data = load(&app, &id).await?;
     let name = viewer.as_ref().map(|a| a.name.as_str());
     Ok(Json(tournament_json(&data, name)))
+}
+
+/// The game of the current round that `viewer` plays and that has no result yet.
+fn next_game(
+    data: &TournamentData,
+    viewer: Option<&str>,
+    name_of: &dyn Fn(i64) -> String,
+) -> Option<String> {
+    let viewer = viewer?;
+    data.boards
+        .iter()
+        .filter(|board| board.round == data.tournament.current_round)
+        .filter(|board| tournament::score_of(board.result.as_deref()).is_none())
+        .find(|board| {
+            name_of(board.white) == viewer || board.black.is_some_and(|b| name_of(b) == viewer)
+        })
+        .and_then(|board| board.black.and(board.game_id.clone()))
 }
 
 /// Every game of a tournament as one PDN file, in round and board order.
@@ -458,6 +489,8 @@ pub fn tournament_json(data: &TournamentData, viewer: Option<&str>) -> Value {
         "you": {
             "joined": viewer_in,
             "creator": viewer == Some(tournament.creator_name.as_str()),
+            // The viewer's game of the current round still to be played: where to go next.
+            "game": next_game(data, viewer, &name_of),
         },
     })
 }

@@ -3,9 +3,9 @@
 //! where that seat is to move, the nearest deadline first.
 //!
 //! Tokens travel in the request's body only, never in an address. The store reads the games
-//! by their ids; the tokens are compared here, in constant time, as for every action. A list
-//! by account would read a player's games from the store instead and keep them the same way
-//! ([`waiting_for`]).
+//! by their ids; the tokens are compared here, in constant time, as for every action. For a
+//! logged-in player the store also gives the games where the account is to move, so the list
+//! is the same on every device the player uses.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -73,11 +73,16 @@ pub fn waiting_for(
             Some((game, color))
         })
         .collect();
+    sort_waiting(&mut waiting);
+    waiting
+}
+
+/// The nearest deadline first, then the games without one, the longest waiting first.
+fn sort_waiting(waiting: &mut [(TurnSummary, Color)]) {
     waiting.sort_by(|(a, _), (b, _)| {
         let key = |g: &TurnSummary| (g.deadline_ms.is_none(), g.deadline_ms, g.updated_ms);
         key(a).cmp(&key(b)).then_with(|| a.id.cmp(&b.id))
     });
-    waiting
 }
 
 /// One game of the answer.
@@ -99,9 +104,11 @@ fn turn_view(game: &TurnSummary, you: Color) -> Value {
     })
 }
 
-/// The games where one of the seats sent is to move.
+/// The games where one of the seats sent is to move and, for a logged-in player, the games
+/// where their account is to move, on any device.
 pub async fn your_turn(
     State(app): State<Arc<App>>,
+    crate::account::Viewer(viewer): crate::account::Viewer,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let request: YourTurnRequest = parse_body(body)?;
@@ -119,7 +126,25 @@ pub async fn your_turn(
         .collect();
     let games = app.database.turns(tokens.keys().cloned().collect()).await?;
     let now = now_ms();
-    let games: Vec<Value> = waiting_for(games, |id| tokens.get(id).cloned(), now)
+    let mut waiting = waiting_for(games, |id| tokens.get(id).cloned(), now);
+    if let Some(account) = viewer {
+        // The account's games: the same list on every device it is logged in on.
+        let ids: Vec<String> = app
+            .database
+            .account_turns(account.id)
+            .await?
+            .into_iter()
+            .filter(|id| !waiting.iter().any(|(game, _)| &game.id == id))
+            .collect();
+        let mine = app.database.turns(ids).await?;
+        waiting.extend(mine.into_iter().filter_map(|game| {
+            let color = Color::from_code(&game.to_move)?;
+            let due = game.deadline_ms.is_none_or(|deadline| deadline > now);
+            due.then_some((game, color))
+        }));
+        sort_waiting(&mut waiting);
+    }
+    let games: Vec<Value> = waiting
         .iter()
         .map(|(game, you)| turn_view(game, *you))
         .collect();

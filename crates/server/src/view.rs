@@ -145,6 +145,8 @@ pub struct GameStateView<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     notes: Option<&'a crate::notes::Notes>,
     moves: &'a [Box<RawValue>],
+    /// The plies played: what an action made for this position says as its `ply`.
+    ply: usize,
     position: PositionView,
     turn: &'static str,
     legal_moves: Vec<MoveView>,
@@ -155,11 +157,17 @@ pub struct GameStateView<'a> {
     can_claim_draw: Option<String>,
     can_take_back: bool,
     may_abort: bool,
+    /// Whether the page may offer the engine for this game (see [`crate::fair_play`]).
+    engine_help: bool,
     engine_thinking: bool,
     result: Option<Value>,
     rematch: Option<Value>,
     invite_url: Option<String>,
     correspondence: Option<Value>,
+    /// The side that must make its first move, by when, and what missing it does.
+    first_move: Option<Value>,
+    /// The tournament a tournament game belongs to: its id, name and round.
+    tournament: Option<Value>,
     abandon: Option<Value>,
     /// Grows with every change of the game.
     pub version: u64,
@@ -270,6 +278,7 @@ pub fn update_view<'a>(
         moves_from: Some(from),
         notes: None,
         moves: &records[from..],
+        ply: round.game.ply(),
         position: PositionView::of(position),
         turn: position.side_to_move().code(),
         legal_moves: legal,
@@ -280,6 +289,7 @@ pub fn update_view<'a>(
         can_claim_draw: round.game.can_claim_draw().map(|r| r.to_string()),
         can_take_back,
         may_abort: round.may_abort(seat),
+        engine_help: crate::fair_play::engine_help_allowed(round),
         engine_thinking,
         result,
         rematch: round.rematch.as_ref().map(|rematch| {
@@ -293,6 +303,28 @@ pub fn update_view<'a>(
             serde_json::json!({
                 "days_per_move": rule.days_per_move,
                 "deadline_ms": rule.deadline_ms,
+            })
+        }),
+        first_move: round.first_move_due().map(|(side, deadline_ms)| {
+            serde_json::json!({
+                "side": side.code(),
+                "deadline_ms": deadline_ms,
+                "in_ms": (deadline_ms - now_ms).max(0),
+                "missed": if round.in_tournament() { "loses" } else { "aborts" },
+            })
+        }),
+        tournament: round.tag(crate::tournament::TOURNAMENT_TAG).map(|id| {
+            // The PDN tag Round reads "round.board" (and ".leg" in a micro-match).
+            let mut numbers = round
+                .tag("Round")
+                .unwrap_or_default()
+                .split('.')
+                .map(|n| n.parse::<u32>().ok());
+            serde_json::json!({
+                "id": id,
+                "name": round.tag("Event"),
+                "round": numbers.next().flatten(),
+                "board": numbers.next().flatten(),
             })
         }),
         abandon,

@@ -16,12 +16,11 @@ use serde_json::{Value, json};
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::actions;
-use crate::app::{Acted, ActionError, Answer, App, Event, GameSlot, Listening, seat_index};
+use crate::app::{ActionError, Answer, App, Event, GameSlot, Listening, seat_index};
 use crate::chat::{self, LineRate};
 use crate::connections::MessageRate;
 use crate::error::ApiError;
-use crate::presence::{self, AbandonClaim};
-use crate::round::{DrawAction, RematchAction, RoundError, Seat};
+use crate::round::Seat;
 
 /// The largest message a client may send; a larger one closes the socket (code 1009).
 pub const MAX_MESSAGE_BYTES: usize = 16 * 1024;
@@ -66,25 +65,30 @@ pub async fn handler(
         .on_upgrade(move |socket| run(app, slot, socket, state_first)))
 }
 
+/// The messages of the game socket besides the game actions ([`actions::GameAction`]):
+/// each carries `type`, and may carry `id` (echoed in the answer) and `token` (the seat's).
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Action {
-    #[serde(rename = "type")]
-    kind: String,
-    #[serde(default)]
-    id: Value,
-    token: Option<String>,
-    #[serde(rename = "move")]
-    text: Option<String>,
-    action: Option<String>,
-    #[serde(default)]
-    claim_draw: bool,
-    room: Option<String>,
-    #[serde(rename = "text")]
-    chat_text: Option<String>,
-    name: Option<String>,
-    claim: Option<String>,
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+enum SocketMessage {
+    /// Binds the socket to the seat of its token.
+    Seat,
+    /// Asks for the whole state again.
+    State,
+    /// Asks for the chat again.
+    ChatHistory,
+    /// Writes a chat line.
+    Chat {
+        room: String,
+        text: String,
+        #[serde(default)]
+        name: Option<String>,
+    },
+    /// Mutes or unmutes the other player.
+    Mute { action: String },
 }
+
+/// The types the socket takes besides the game actions.
+const SOCKET_TYPES: [&str; 5] = ["seat", "state", "chat_history", "chat", "mute"];
 
 type Sink = SplitSink<WebSocket, Message>;
 
@@ -160,6 +164,7 @@ async fn talk(
     let mut heard = Instant::now();
     let mut stopping = app.stopping();
     if state_first {
+        app.catch_up(slot).await;
         let first = bound.state(slot).await;
         if !send_text(&mut sink, first).await {
             return;
@@ -335,27 +340,92 @@ async fn answer(
     bound: &mut Bound,
     text: &str,
 ) -> Vec<String> {
-    let action: Action = match crate::error::parse_json(text.as_bytes()) {
-        Ok(action) => action,
+    let mut fields: serde_json::Map<String, Value> = match crate::error::parse_json(text.as_bytes())
+    {
+        Ok(fields) => fields,
         Err(error) => return vec![error_reply(&Value::Null, error)],
     };
-    let id = action.id.clone();
-    let token = action.token.clone().or_else(|| bound.token.clone());
-    let token = token.as_deref();
-    let done: Result<Acted, ActionError> = match action.kind.as_str() {
-        "seat" => {
-            let seat = match slot
-                .live
-                .lock()
-                .await
-                .round
-                .require_seat(action.token.as_deref())
-            {
+    let id = fields.remove("id").unwrap_or(Value::Null);
+    let given = match fields.remove("token") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(token)) => Some(token),
+        Some(_) => {
+            let error = ApiError::bad_request("token: expected a string");
+            return vec![error_reply(&id, error)];
+        }
+    };
+    let kind = match fields.get("type") {
+        Some(Value::String(kind)) => kind.clone(),
+        _ => {
+            let error = ApiError::bad_request(format!(
+                "type: expected one of {}, {}",
+                SOCKET_TYPES.join(", "),
+                actions::GameAction::TYPES.join(", ")
+            ));
+            return vec![error_reply(&id, error)];
+        }
+    };
+    if SOCKET_TYPES.contains(&kind.as_str()) {
+        return match serde_json::from_value(Value::Object(fields)) {
+            Ok(message) => socket_message(app, slot, bound, &id, given, message).await,
+            Err(error) => {
+                let text = actions::action_error_text(&error.to_string());
+                vec![error_reply(&id, ApiError::bad_request(text))]
+            }
+        };
+    }
+    if !actions::GameAction::TYPES.contains(&kind.as_str()) {
+        let error = ApiError::bad_request(format!(
+            "type: expected one of {}, {}",
+            SOCKET_TYPES.join(", "),
+            actions::GameAction::TYPES.join(", ")
+        ));
+        return vec![error_reply(&id, error)];
+    }
+    let action = match actions::GameAction::read(None, fields) {
+        Ok(action) => action,
+        Err(error) => return vec![refusal(&id, error)],
+    };
+    let token = given.or_else(|| bound.token.clone());
+    match actions::perform(app, slot, token.as_deref(), action, Answer::Version).await {
+        Ok(performed) => {
+            let mut ack = json!({"type": "ack", "id": id, "version": performed.acted.version});
+            if let Some(game) = performed.game {
+                ack["game"] = json!(game);
+            }
+            vec![ack.to_string()]
+        }
+        Err(error) => {
+            let reply = refusal(&id, error);
+            if reply.contains("\"code\":\"stale\"") {
+                // The position the action was made for is gone: the state now follows.
+                vec![reply, bound.state(slot).await]
+            } else {
+                vec![reply]
+            }
+        }
+    }
+}
+
+/// Answers one of the socket's own messages (binding a seat, the state, the chat).
+async fn socket_message(
+    app: &Arc<App>,
+    slot: &Arc<GameSlot>,
+    bound: &mut Bound,
+    id: &Value,
+    given: Option<String>,
+    message: SocketMessage,
+) -> Vec<String> {
+    match message {
+        SocketMessage::Seat => {
+            // A seat is bound to the game as the store holds it, not to an older copy.
+            app.catch_up(slot).await;
+            let seat = match slot.live.lock().await.round.require_seat(given.as_deref()) {
                 Ok(seat) => seat,
-                Err(error) => return vec![error_reply(&id, error.into())],
+                Err(error) => return vec![error_reply(id, error.into())],
             };
             let was = bound.seat;
-            bound.token = action.token.clone();
+            bound.token = given;
             bound.seat = Some(seat);
             bound.listening = Some(slot.listen(bound.seat));
             // Who is there changes before the seat's state is made, so it shows itself online.
@@ -369,98 +439,47 @@ async fn answer(
                 vec![ack.to_string(), live.state_message(Some(seat))]
             };
             replies.extend(chat_history(app, slot, bound.seat).await);
-            return replies;
+            replies
         }
-        "state" => return vec![bound.state(slot).await],
-        "chat_history" => {
-            return match chat::history(app, slot, bound.seat).await {
-                Ok(history) => vec![history],
-                Err(error) => vec![error_reply(&id, error.into())],
-            };
+        SocketMessage::State => {
+            app.catch_up(slot).await;
+            vec![bound.state(slot).await]
         }
-        "chat" => {
-            let posted = match (action.room.as_deref(), action.chat_text.as_deref()) {
-                (Some(room), Some(text)) => match chat::Room::parse(room) {
-                    Ok(room) => {
-                        chat::post(
-                            app,
-                            slot,
-                            bound.seat,
-                            room,
-                            text,
-                            action.name.as_deref(),
-                            &mut bound.chat_rate,
-                        )
-                        .await
-                    }
-                    Err(error) => Err(error.into()),
-                },
-                (None, _) => Err(RoundError::Invalid("room: missing".into()).into()),
-                (_, None) => Err(RoundError::Invalid("text: missing".into()).into()),
-            };
-            return match posted {
-                Ok(seq) => vec![json!({"type": "ack", "id": id, "seq": seq}).to_string()],
-                Err(error) => vec![refusal(&id, error)],
-            };
-        }
-        "mute" => {
-            let muted = match action.action.as_deref().map(chat::MuteAction::parse) {
-                Some(Ok(kind)) => chat::mute(app, slot, bound.seat, kind).await,
-                Some(Err(error)) => Err(error.into()),
-                None => Err(RoundError::Invalid("action: missing".into()).into()),
-            };
-            return match muted {
-                Ok(()) => vec![json!({"type": "ack", "id": id}).to_string()],
-                Err(error) => vec![refusal(&id, error)],
-            };
-        }
-        "claim" => match action.claim.as_deref().map(AbandonClaim::parse) {
-            Some(Ok(claim)) => presence::claim(app, slot, token, claim, Answer::Version).await,
-            Some(Err(error)) => Err(error.into()),
-            None => Err(RoundError::Invalid("claim: missing (win or draw)".into()).into()),
+        SocketMessage::ChatHistory => match chat::history(app, slot, bound.seat).await {
+            Ok(history) => vec![history],
+            Err(error) => vec![error_reply(id, error.into())],
         },
-        "move" => match &action.text {
-            Some(text) => {
-                actions::play(app, slot, token, text, action.claim_draw, Answer::Version).await
-            }
-            None => Err(RoundError::Invalid("move: missing".into()).into()),
-        },
-        "resign" => actions::resign(app, slot, token, Answer::Version).await,
-        "abort" => actions::abort(app, slot, token, Answer::Version).await,
-        "draw" => match action.action.as_deref().map(DrawAction::parse) {
-            Some(Ok(kind)) => actions::draw(app, slot, token, kind, Answer::Version).await,
-            Some(Err(error)) => Err(error.into()),
-            None => Err(RoundError::Invalid("action: missing".into()).into()),
-        },
-        "takeback" => actions::take_back(app, slot, token, Answer::Version).await,
-        "rematch" => match action.action.as_deref().map(RematchAction::parse) {
-            Some(Ok(kind)) => {
-                match actions::rematch(app, slot, token, kind, Answer::Version).await {
-                    Ok((acted, Some(game))) => {
-                        let ack = json!({
-                            "type": "ack", "id": id, "version": acted.version, "game": game,
-                        });
-                        return vec![ack.to_string()];
-                    }
-                    Ok((acted, None)) => Ok(acted),
-                    Err(error) => Err(error),
+        SocketMessage::Chat { room, text, name } => {
+            let posted = match chat::Room::parse(&room) {
+                Ok(room) => {
+                    chat::post(
+                        app,
+                        slot,
+                        bound.seat,
+                        room,
+                        &text,
+                        name.as_deref(),
+                        &mut bound.chat_rate,
+                    )
+                    .await
                 }
+                Err(error) => Err(error.into()),
+            };
+            match posted {
+                Ok(seq) => vec![json!({"type": "ack", "id": id, "seq": seq}).to_string()],
+                Err(error) => vec![refusal(id, error)],
             }
-            Some(Err(error)) => Err(error.into()),
-            None => Err(RoundError::Invalid("action: missing".into()).into()),
-        },
-        _ => Err(RoundError::Invalid(
-            "type: expected seat, state, move, resign, abort, draw, takeback, rematch, claim, \
-             chat, chat_history or mute"
-                .into(),
-        )
-        .into()),
-    };
-    match done {
-        Ok(acted) => {
-            vec![json!({"type": "ack", "id": id, "version": acted.version}).to_string()]
         }
-        Err(error) => vec![refusal(&id, error)],
+        SocketMessage::Mute { action } => {
+            let muted = match chat::MuteAction::parse(&action) {
+                Ok(kind) => chat::mute(app, slot, bound.seat, kind).await,
+                Err(error) => Err(error.into()),
+            };
+            match muted {
+                Ok(()) => vec![json!({"type": "ack", "id": id}).to_string()],
+                Err(error) => vec![refusal(id, error)],
+            }
+        }
     }
 }
 

@@ -497,7 +497,7 @@ async fn requests_with_the_cookie_from_other_sites_are_refused() -> Result<(), E
             (header::ORIGIN, "http://evil.test"),
             (header::HeaderName::from_static("x-seat-token"), token),
         ],
-        Some(&json!({"move": "c3-d4"})),
+        Some(&json!({"move": "c3-d4", "ply": 0})),
     )
     .await?;
     assert_eq!(status, StatusCode::OK);

@@ -11,6 +11,73 @@ use common::*;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 
+/// Every game action says the ply it was made for: a move must, and an action made for
+/// another ply is refused with `stale` and the state now, over HTTP and the socket alike.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_action_made_for_another_ply_is_refused_with_the_state_now() -> TestResult {
+    let app = memory_app()?;
+    let (id, token, answer) = create(&app, json!({"variant": "russian", "mode": "local"})).await?;
+    assert_eq!(answer["state"]["ply"], 0);
+    let path = format!("/api/games/{id}/move");
+    let (status, error) = call(
+        &app,
+        "POST",
+        &path,
+        Some(&token),
+        Some(r#"{"move":"c3-d4"}"#),
+    )
+    .await?;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{error}");
+    assert!(
+        error["error"]
+            .as_str()
+            .is_some_and(|e| e.starts_with("ply: missing")),
+        "{error}"
+    );
+    let (status, state) = play_at(&app, &id, &token, "c3-d4", 0).await?;
+    assert_eq!(status, StatusCode::OK, "{state}");
+    assert_eq!(state["ply"], 1);
+    // Shown ply 0 still, White's g3-h4 would be legal after Black's answer as well.
+    let (status, _) = play_at(&app, &id, &token, "f6-g5", 1).await?;
+    assert_eq!(status, StatusCode::OK);
+    let (status, error) = play_at(&app, &id, &token, "g3-h4", 0).await?;
+    assert_eq!(status, StatusCode::CONFLICT, "{error}");
+    assert_eq!(error["code"], "stale");
+    assert_eq!(error["state"]["ply"], 2);
+    assert_eq!(error["state"]["you"], "both");
+    // The other actions may say their ply, and are refused the same way when it is old.
+    let resign = format!("/api/games/{id}/resign");
+    let (status, error) = call(&app, "POST", &resign, Some(&token), Some(r#"{"ply":1}"#)).await?;
+    assert_eq!(
+        (status, error["code"].clone()),
+        (StatusCode::CONFLICT, json!("stale"))
+    );
+    let (status, error) = call(
+        &app,
+        "POST",
+        &resign,
+        Some(&token),
+        Some(r#"{"type":"abort"}"#),
+    )
+    .await?;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{error}");
+    let (status, error) = call(&app, "POST", &resign, Some(&token), Some(r#"{"plies":2}"#)).await?;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{error}");
+    assert!(
+        error["error"]
+            .as_str()
+            .is_some_and(|e| e.starts_with("plies:")),
+        "{error}"
+    );
+    let (_, state) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await?;
+    assert_eq!(move_texts(&state), ["c3-d4", "f6-g5"]);
+    assert!(state["result"].is_null());
+    let (status, state) = call(&app, "POST", &resign, Some(&token), Some(r#"{"ply":2}"#)).await?;
+    assert_eq!(status, StatusCode::OK, "{state}");
+    assert_eq!(state["result"]["code"], "resignation");
+    Ok(())
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_against_the_engine_goes_on_move_by_move() -> TestResult {
     let app = memory_app()?;
@@ -147,7 +214,7 @@ async fn seats_need_their_own_token() -> TestResult {
         "POST",
         &format!("/api/games/{id}/move"),
         None,
-        Some(r#"{"move":"c3-d4"}"#),
+        Some(r#"{"move":"c3-d4","ply":0}"#),
     )
     .await?;
     assert_eq!(status, StatusCode::FORBIDDEN);
@@ -322,7 +389,7 @@ async fn malformed_requests_are_refused_with_what_is_wrong() -> TestResult {
         ),
         (
             "/api/games/nosuchgame/move",
-            r#"{"move":"c3-d4"}"#,
+            r#"{"move":"c3-d4","ply":0}"#,
             StatusCode::NOT_FOUND,
         ),
     ];
@@ -844,7 +911,7 @@ async fn the_websocket_tells_watchers_and_takes_moves() -> TestResult {
         |value: Value| tokio_tungstenite::tungstenite::Message::Text(value.to_string().into());
     player
         .send(send(
-            json!({"type": "move", "id": 1, "token": token, "move": "c3-d4"}),
+            json!({"type": "move", "id": 1, "token": token, "move": "c3-d4", "ply": 0}),
         ))
         .await?;
     let ack = next_json(&mut player, "ack").await?;
@@ -858,7 +925,7 @@ async fn the_websocket_tells_watchers_and_takes_moves() -> TestResult {
     assert_eq!(move_texts(&state), ["c3-d4"]);
     player
         .send(send(
-            json!({"type": "move", "id": 2, "token": token, "move": "a1-h8"}),
+            json!({"type": "move", "id": 2, "token": token, "move": "a1-h8", "ply": 1}),
         ))
         .await?;
     let error = next_json(&mut player, "error").await?;
@@ -866,7 +933,7 @@ async fn the_websocket_tells_watchers_and_takes_moves() -> TestResult {
     assert_eq!(error["code"], "illegal_move");
     player
         .send(send(
-            json!({"type": "move", "id": 3, "token": "nope", "move": "f6-g5"}),
+            json!({"type": "move", "id": 3, "token": "nope", "move": "f6-g5", "ply": 1}),
         ))
         .await?;
     assert_eq!(next_json(&mut player, "error").await?["code"], "forbidden");
@@ -1563,5 +1630,72 @@ async fn the_games_list_filters_by_status_and_ids_and_pages() -> TestResult {
     // A time alone works as `before` too: nothing changed before the first game.
     let (_, list) = call(&app, "GET", "/api/games?before=1000", None, None).await?;
     assert!(ids(&list).is_empty());
+    Ok(())
+}
+
+/// Seam 3: while a game between people goes on, the engine helps nobody with it: its state
+/// says so to players and watchers alike, an analysis naming the game is refused, and so
+/// is the position on its board however it was copied (HTTP and the analysis socket). Once
+/// the game has ended, all of it works.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_engine_helps_nobody_with_a_game_between_people_in_progress() -> TestResult {
+    let app = memory_app()?;
+    let (id, white, black) =
+        friend_game(&app, json!({"variant": "russian", "mode": "friend"})).await?;
+    let opening = ["c3-d4", "f6-g5", "g3-h4", "g7-f6", "b2-c3", "b6-c5"];
+    for (ply, text) in opening.iter().enumerate() {
+        let token = if ply % 2 == 0 { &white } else { &black };
+        let (status, state) = play(&app, &id, token, text).await?;
+        assert_eq!(status, StatusCode::OK, "{state}");
+    }
+    for token in [Some(white.as_str()), Some(black.as_str()), None] {
+        let (_, state) = call(&app, "GET", &format!("/api/games/{id}"), token, None).await?;
+        assert_eq!(state["engine_help"], false, "{state}");
+    }
+    let (_, state) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await?;
+    let board = state["position"]["fen"]
+        .as_str()
+        .ok_or("no fen")?
+        .to_string();
+    let before = state["start"]["fen"].as_str().ok_or("no fen")?.to_string();
+    let asks = [
+        json!({"variant": "russian", "position": board, "movetime_ms": 50}),
+        json!({"variant": "russian", "position": before, "moves": opening, "movetime_ms": 50}),
+        json!({"variant": "russian", "position": "start", "movetime_ms": 50, "game": id}),
+    ];
+    for ask in &asks {
+        let (status, refused) =
+            call(&app, "POST", "/api/analyse", None, Some(&ask.to_string())).await?;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{ask}: {refused}");
+        assert_eq!(refused["code"], "fair_play");
+    }
+    // Another position is the engine's to look at.
+    let other = json!({"variant": "russian", "position": "start", "movetime_ms": 50});
+    let (status, _) = call(&app, "POST", "/api/analyse", None, Some(&other.to_string())).await?;
+    assert_eq!(status, StatusCode::OK);
+    // The analysis socket refuses the same.
+    let address = serve(&app).await?;
+    let (mut socket, _) =
+        tokio_tungstenite::connect_async(format!("ws://{address}/api/analysis/ws")).await?;
+    let mut message = asks[0].clone();
+    message["type"] = json!("analyse");
+    message["id"] = json!(7);
+    send_json(&mut socket, message).await?;
+    let refused = next_json(&mut socket, "error").await?;
+    assert_eq!(
+        (refused["id"].clone(), refused["code"].clone()),
+        (json!(7), json!("fair_play"))
+    );
+
+    // Over: the engine is everybody's again.
+    let resign = format!("/api/games/{id}/resign");
+    let (status, state) = call(&app, "POST", &resign, Some(&black), Some("{}")).await?;
+    assert_eq!(status, StatusCode::OK, "{state}");
+    assert_eq!(state["engine_help"], true);
+    for ask in &asks {
+        let (status, answer) =
+            call(&app, "POST", "/api/analyse", None, Some(&ask.to_string())).await?;
+        assert_eq!(status, StatusCode::OK, "{ask}: {answer}");
+    }
     Ok(())
 }

@@ -493,9 +493,13 @@ fn online(state: &Value, side: &str) -> Option<bool> {
     state[side]["online"].as_bool()
 }
 
-/// Plays `text` over `socket` (message `n`), acknowledged.
-async fn play_on(socket: &mut Socket, n: u64, text: &str) -> Result<(), Error> {
-    send_json(socket, json!({"type": "move", "id": n, "move": text})).await?;
+/// Plays `text` over `socket` (message `n`) at `ply`, acknowledged.
+async fn play_on(socket: &mut Socket, n: u64, text: &str, ply: u64) -> Result<(), Error> {
+    send_json(
+        socket,
+        json!({"type": "move", "id": n, "move": text, "ply": ply}),
+    )
+    .await?;
     let ack = answer(socket, n).await?;
     assert_eq!(ack["type"], "ack", "{ack}");
     Ok(())
@@ -541,9 +545,9 @@ async fn presence_shows_who_is_there_and_a_claim_ends_an_abandoned_game() -> Res
             .is_some_and(|e| e.contains("both sides")),
         "{refused}"
     );
-    play_on(&mut anna, 2, "c3-d4").await?;
-    play_on(&mut boris, 3, "f6-g5").await?;
-    play_on(&mut anna, 4, "g3-h4").await?;
+    play_on(&mut anna, 2, "c3-d4", 0).await?;
+    play_on(&mut boris, 3, "f6-g5", 1).await?;
+    play_on(&mut anna, 4, "g3-h4", 2).await?;
 
     // Boris, to move, closes his socket: everyone is told, and Anna sees the wait.
     drop(boris);
@@ -643,8 +647,7 @@ async fn presence_shows_who_is_there_and_a_claim_ends_an_abandoned_game() -> Res
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_draw_may_be_claimed_over_http_and_only_in_games_between_people_with_a_clock()
--> Result<(), Error> {
+async fn a_draw_may_be_claimed_over_http_and_a_win_also_without_a_clock() -> Result<(), Error> {
     let wait = Duration::from_millis(300);
     let (app, _) = file_app("abandon-draw", wait)?;
     let (id, white, black) = friend_game(&app).await?;
@@ -681,7 +684,7 @@ async fn a_draw_may_be_claimed_over_http_and_only_in_games_between_people_with_a
     assert_eq!(state["result"]["score"], "1/2-1/2");
     assert_eq!(state["result"]["reason"], "White left the game");
 
-    // Without a clock, there is nothing to claim.
+    // Seam 2: without a clock a player who left may be claimed against all the same.
     let (untimed, white, created) = create(
         &app,
         json!({"variant": "russian", "mode": "friend", "color": "white"}),
@@ -711,8 +714,9 @@ async fn a_draw_may_be_claimed_over_http_and_only_in_games_between_people_with_a
         None,
     )
     .await?;
-    assert!(state["abandon"].is_null(), "{state}");
-    let (status, refused) = call(
+    assert_eq!(state["abandon"]["side"], "white", "{state}");
+    assert_eq!(state["abandon"]["may_claim"], true, "{state}");
+    let (status, won) = call(
         &app,
         "POST",
         &format!("/api/games/{untimed}/claim"),
@@ -720,12 +724,8 @@ async fn a_draw_may_be_claimed_over_http_and_only_in_games_between_people_with_a
         Some(r#"{"claim": "win"}"#),
     )
     .await?;
-    assert_eq!(status, StatusCode::CONFLICT);
-    assert!(
-        refused["error"]
-            .as_str()
-            .is_some_and(|e| e.contains("clock")),
-        "{refused}"
-    );
+    assert_eq!(status, StatusCode::OK, "{won}");
+    assert_eq!(won["result"]["score"], "0-1");
+    assert_eq!(won["result"]["code"], "abandoned");
     Ok(())
 }

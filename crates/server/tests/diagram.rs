@@ -181,7 +181,7 @@ async fn a_picture_of_the_current_version_is_cached_for_good_and_revalidated() -
         .uri(format!("/api/games/{id}/move"))
         .header("content-type", "application/json")
         .header("x-seat-token", &token)
-        .body(Body::from(r#"{"move": "c3-d4"}"#))?;
+        .body(Body::from(r#"{"move": "c3-d4", "ply": 0}"#))?;
     let moved = router(Arc::clone(&app)).oneshot(request).await?;
     assert_eq!(moved.status(), StatusCode::OK);
     let (status, headers, length) = get_with(&app, &current, Some(&etag)).await?;

@@ -301,7 +301,7 @@ async fn a_change_on_one_server_reaches_the_sockets_of_another() -> Result<(), E
     // A move over the socket on B is seen on A.
     send_json(
         &mut socket,
-        json!({"type": "move", "id": 1, "move": "f6-g5"}),
+        json!({"type": "move", "id": 1, "move": "f6-g5", "ply": 1}),
     )
     .await?;
     assert_eq!(next_json(&mut socket, "ack").await?["id"], 1);
@@ -615,11 +615,19 @@ async fn presence_and_claims_work_across_servers() -> Result<(), Error> {
 
     // Each moves once the other's move has reached their server.
     for (socket, n, text, server) in [(&mut anna, 1, "c3-d4", &b), (&mut boris, 2, "f6-g5", &a)] {
-        send_json(socket, json!({"type": "move", "id": n, "move": text})).await?;
+        send_json(
+            socket,
+            json!({"type": "move", "id": n, "move": text, "ply": n - 1}),
+        )
+        .await?;
         assert_eq!(answer_to(socket, n).await?["type"], "ack");
         wait_for(server, &id, |s| move_texts(s).len() == n as usize).await?;
     }
-    send_json(&mut anna, json!({"type": "move", "id": 3, "move": "g3-h4"})).await?;
+    send_json(
+        &mut anna,
+        json!({"type": "move", "id": 3, "move": "g3-h4", "ply": 2}),
+    )
+    .await?;
     assert_eq!(answer_to(&mut anna, 3).await?["type"], "ack");
 
     // Boris closes his socket on B: A hears it and Anna sees the wait.
@@ -676,5 +684,79 @@ async fn presence_and_claims_work_across_servers() -> Result<(), Error> {
     assert_eq!(state["result"]["reason"], "Black left the game");
     let seen = wait_for(&a, &id, |s| !s["result"].is_null()).await?;
     assert_eq!(seen["result"], state["result"]);
+    Ok(())
+}
+
+/// The texts of a state's legal moves.
+fn legal_texts(state: &serde_json::Value) -> Vec<String> {
+    state["legal_moves"]
+        .as_array()
+        .map(|moves| {
+            moves
+                .iter()
+                .filter_map(|m| m["text"].as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Seam 1, without timing luck: server B hears nothing of A (it does not listen), so its
+/// copy of the game falls behind the store by construction. A move made for an older
+/// position is refused with `stale` and the state now, on the server whose copy is behind
+/// and on the one whose copy is current; a move made for the stored position is decided
+/// again on the stored game and taken.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_made_for_an_older_position_is_refused_on_every_server() -> Result<(), Error> {
+    let (_postgres, [a, b]) = two_servers("behind").await?;
+    let (id, token, _) = create(&a, json!({"variant": "bashni", "mode": "local"})).await?;
+    // B takes the game into memory at ply 0 and hears nothing after.
+    let (_, at_b) = call(&b, "GET", &format!("/api/games/{id}"), None, None).await?;
+    assert_eq!(at_b["ply"], 0);
+    for (ply, text) in [(0, "c3-d4"), (1, "f6-g5")] {
+        let (status, state) = play_at(&a, &id, &token, text, ply).await?;
+        assert_eq!(status, StatusCode::OK, "{state}");
+    }
+    // B's copy is at ply 0, the store at 2; the client was shown ply 0.
+    let (status, refused) = play_at(&b, &id, &token, "g3-h4", 0).await?;
+    assert_eq!(status, StatusCode::CONFLICT, "{refused}");
+    assert_eq!(refused["code"], "stale", "{refused}");
+    assert_eq!(
+        refused["state"]["ply"], 2,
+        "the refusal carries the state now"
+    );
+    let (_, stored) = call(&a, "GET", &format!("/api/games/{id}"), None, None).await?;
+    assert_eq!(move_texts(&stored), ["c3-d4", "f6-g5"]);
+
+    // Two more plies on A; B's copy stays at 2.
+    let at_2 = stored;
+    for ply in 2..4 {
+        let (_, state) = call(&a, "GET", &format!("/api/games/{id}"), None, None).await?;
+        let first = legal_texts(&state)
+            .first()
+            .cloned()
+            .ok_or("no legal move")?;
+        let (status, _) = play_at(&a, &id, &token, &first, ply).await?;
+        assert_eq!(status, StatusCode::OK);
+    }
+    let (_, at_4) = call(&a, "GET", &format!("/api/games/{id}"), None, None).await?;
+    assert_eq!(at_4["ply"], 4);
+    // A move White could make at ply 2 and still can at ply 4, sent as made for ply 2:
+    // legal on the board now, but never shown with this board, so refused on A too.
+    let still: Vec<String> = legal_texts(&at_2)
+        .into_iter()
+        .filter(|text| legal_texts(&at_4).contains(text))
+        .collect();
+    let both = still.first().ok_or("no move is legal at both plies")?;
+    let (status, refused) = play_at(&a, &id, &token, both, 2).await?;
+    assert_eq!(status, StatusCode::CONFLICT, "{refused}");
+    assert_eq!(refused["code"], "stale");
+    // The same move made for ply 4, sent to B whose copy is at 2: decided again on the
+    // stored game, and taken.
+    let (status, state) = play_at(&b, &id, &token, both, 4).await?;
+    assert_eq!(status, StatusCode::OK, "{state}");
+    assert_eq!(state["ply"], 5);
+    let (_, stored) = call(&a, "GET", &format!("/api/games/{id}"), None, None).await?;
+    assert_eq!(move_texts(&stored).len(), 5);
+    assert_eq!(move_texts(&stored)[4], *both);
     Ok(())
 }

@@ -79,7 +79,7 @@ async fn play_and_resign(
                 "POST",
                 &format!("/api/games/{id}/move"),
                 Some(token),
-                Some(json!({"move": text})),
+                Some(json!({"move": text, "ply": state["ply"]})),
             )
             .await?;
         assert_eq!(status, StatusCode::OK, "{moved}");
@@ -257,6 +257,36 @@ async fn unrated_suite(app: &Arc<App>) -> Result<(), Error> {
     assert_eq!(state["rated"], false, "{state}");
     assert_eq!(state["unrated_reason"], "aborted");
     assert_eq!(page(&mut erik, "Erik").await?["ratings"], json!({}));
+
+    // Seam 7: resigned before both sides moved (White moved, Black resigns): played out,
+    // but not rated.
+    let mut fred = Visitor::new(app, 7);
+    fred.signup("Fred").await?;
+    let (id, white, black, _) = rated_game(&mut erik, &mut fred, blitz()).await?;
+    let (status, moved) = erik
+        .call(
+            "POST",
+            &format!("/api/games/{id}/move"),
+            Some(&white),
+            Some(json!({"move": "c3-d4", "ply": 0})),
+        )
+        .await?;
+    assert_eq!(status, StatusCode::OK, "{moved}");
+    let (status, resigned) = fred
+        .call(
+            "POST",
+            &format!("/api/games/{id}/resign"),
+            Some(&black),
+            Some(json!({"ply": 1})),
+        )
+        .await?;
+    assert_eq!(status, StatusCode::OK, "{resigned}");
+    assert_eq!(resigned["result"]["code"], "resignation");
+    assert_eq!(resigned["rated"], false, "{resigned}");
+    assert_eq!(resigned["unrated_reason"], "ended before both sides moved");
+    assert_eq!(resigned["rating"], Value::Null);
+    assert_eq!(page(&mut erik, "Erik").await?["ratings"], json!({}));
+    assert_eq!(page(&mut fred, "Fred").await?["ratings"], json!({}));
 
     // The engine never plays rated games.
     let (status, refused) = erik
@@ -471,6 +501,92 @@ mod lobby {
         assert_eq!(stored.black_address.as_deref(), Some("10.0.0.2"));
         Ok(())
     }
+
+    /// The close frame a socket is sent next (other messages are skipped).
+    async fn closed_with(socket: &mut Socket) -> Result<(u16, String), Error> {
+        use futures_util::StreamExt;
+        use tokio_tungstenite::tungstenite::Message;
+        loop {
+            let message = tokio::time::timeout(std::time::Duration::from_secs(5), socket.next())
+                .await?
+                .ok_or("the socket ended without a close frame")??;
+            if let Message::Close(frame) = message {
+                let frame = frame.ok_or("a close frame without a reason")?;
+                return Ok((frame.code.into(), frame.reason.to_string()));
+            }
+        }
+    }
+
+    /// Seam 4: a socket acts for an account only while the session it was opened with lasts.
+    /// Logging out everywhere and deleting the account close it at once on this server; a
+    /// session ended elsewhere (here: in the store, as another server does) is found on the
+    /// socket's next action, which is refused and closes it. Its seeks leave with it.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_socket_ends_with_the_session_it_was_opened_with() -> Result<(), Error> {
+        let app = App::new(
+            Store::in_memory()?,
+            Settings {
+                behind_proxy: true,
+                ..settings()
+            },
+        );
+        let addr = serve(&app).await?;
+        let mut anna = Visitor::new(&app, 1);
+        anna.signup("Anna").await?;
+        let seek = json!({"type": "seek", "id": 1, "variant": "russian",
+            "clock": {"minutes": 3, "increment_s": 2}, "rated": true, "color": "white"});
+
+        // Logged out everywhere: the socket is closed, and its seek leaves the lobby.
+        let mut watcher = socket(addr, None, "10.0.0.9").await?;
+        let mut open = socket(addr, anna.cookie.as_deref(), "10.0.0.1").await?;
+        send_json(&mut open, seek.clone()).await?;
+        assert_eq!(reply(&mut open, 1).await?["type"], "ack");
+        let added = next_json(&mut watcher, "seek_added").await?;
+        let (status, _) = anna
+            .call("POST", "/api/account/logout-all", None, Some(json!({})))
+            .await?;
+        assert_eq!(status, StatusCode::OK);
+        let (code, reason) = closed_with(&mut open).await?;
+        assert_eq!(code, 1008, "{reason}");
+        assert!(reason.contains("session has ended"), "{reason}");
+        let removed = next_json(&mut watcher, "seek_removed").await?;
+        assert_eq!(removed["seek"], added["seek"]["id"], "{removed}");
+
+        // A session ended behind this server's back: the next action is refused.
+        let mut anna = Visitor::new(&app, 1);
+        let body = json!({"name": "Anna", "password": "correct horse"});
+        let (status, _) = anna
+            .call("POST", "/api/account/login", None, Some(body))
+            .await?;
+        assert_eq!(status, StatusCode::OK);
+        let mut open = socket(addr, anna.cookie.as_deref(), "10.0.0.1").await?;
+        let key = bashni_server::account::name_key("Anna");
+        let player = app.database.player_by_key(&key).await?.ok_or("no Anna")?;
+        app.database.end_sessions(player.id).await?;
+        send_json(&mut open, seek.clone()).await?;
+        let (code, _) = closed_with(&mut open).await?;
+        assert_eq!(code, 1008);
+
+        // Deleting the account closes its sockets too.
+        let mut anna = Visitor::new(&app, 1);
+        let body = json!({"name": "Anna", "password": "correct horse"});
+        let (status, _) = anna
+            .call("POST", "/api/account/login", None, Some(body))
+            .await?;
+        assert_eq!(status, StatusCode::OK);
+        let mut open = socket(addr, anna.cookie.as_deref(), "10.0.0.1").await?;
+        send_json(&mut open, seek).await?;
+        assert_eq!(reply(&mut open, 1).await?["type"], "ack");
+        next_json(&mut watcher, "seek_added").await?;
+        let body = json!({"password": "correct horse"});
+        let (status, answer) = anna
+            .call("DELETE", "/api/account", None, Some(body))
+            .await?;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        assert_eq!(closed_with(&mut open).await?.0, 1008);
+        next_json(&mut watcher, "seek_removed").await?;
+        Ok(())
+    }
 }
 
 /// Two servers sharing PostgreSQL: the same end stored by both counts once; two games of
@@ -490,7 +606,23 @@ async fn two_servers_count_each_rated_end_once() -> Result<(), Error> {
 
     // Both servers store the same end, computed on the same version: one of them is
     // refused, and the ratings change once.
-    let (id, white, _, _) = rated_game(&mut anna, &mut boris, blitz()).await?;
+    let (id, white, black, _) = rated_game(&mut anna, &mut boris, blitz()).await?;
+    // Both sides move first: a game ended before that is not rated.
+    for (ply, (visitor, token, text)) in
+        [(&mut anna, &white, "c3-d4"), (&mut boris, &black, "f6-g5")]
+            .into_iter()
+            .enumerate()
+    {
+        let (status, moved) = visitor
+            .call(
+                "POST",
+                &format!("/api/games/{id}/move"),
+                Some(token),
+                Some(json!({"move": text, "ply": ply})),
+            )
+            .await?;
+        assert_eq!(status, StatusCode::OK, "{moved}");
+    }
     let round = a.database.load(&id).await?.ok_or("no game")?;
     let mut ended = round.clone();
     ended
@@ -524,7 +656,7 @@ async fn two_servers_count_each_rated_end_once() -> Result<(), Error> {
                 .call("GET", &format!("/api/games/{id}"), None, None)
                 .await?;
             let text = state["legal_moves"][0]["text"].as_str().ok_or("no move")?;
-            let body = json!({"move": text});
+            let body = json!({"move": text, "ply": state["ply"]});
             let (status, _) = visitor
                 .call(
                     "POST",
@@ -578,5 +710,65 @@ async fn two_servers_count_each_rated_end_once() -> Result<(), Error> {
         chain(true),
         chain(false)
     );
+    Ok(())
+}
+
+/// Seam 6: "Your turn" follows the account, not the browser: a second device of a
+/// logged-in player, holding no seat token, lists the game waiting for that player's move.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn your_turn_follows_the_account_on_every_device() -> Result<(), Error> {
+    let app = App::new(Store::in_memory()?, settings());
+    let mut anna = Visitor::new(&app, 1);
+    let mut boris = Visitor::new(&app, 2);
+    anna.signup("Anna").await?;
+    boris.signup("Boris").await?;
+    let (id, white, _, _) = rated_game(&mut anna, &mut boris, blitz()).await?;
+    // Each logs in on a second device that holds no seat.
+    let mut devices = Vec::new();
+    for (byte, name) in [(11, "Anna"), (12, "Boris")] {
+        let mut device = Visitor::new(&app, byte);
+        let body = json!({"name": name, "password": "correct horse"});
+        let (status, _) = device
+            .call("POST", "/api/account/login", None, Some(body))
+            .await?;
+        assert_eq!(status, StatusCode::OK);
+        devices.push(device);
+    }
+    let mut waiting = Vec::new();
+    for device in devices.iter_mut() {
+        let (status, answer) = device
+            .call("POST", "/api/your-turn", None, Some(json!({"seats": []})))
+            .await?;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        waiting.push(answer["games"].clone());
+    }
+    assert_eq!(waiting[0][0]["id"], json!(id), "{}", waiting[0]);
+    assert_eq!(waiting[0][0]["you"], "white");
+    assert_eq!(waiting[1], json!([]), "not Boris's turn");
+    // Anna moves on her first device: now Boris's second device lists it.
+    let (status, _) = anna
+        .call(
+            "POST",
+            &format!("/api/games/{id}/move"),
+            Some(&white),
+            Some(json!({"move": "c3-d4", "ply": 0})),
+        )
+        .await?;
+    assert_eq!(status, StatusCode::OK);
+    let (_, answer) = devices[1]
+        .call("POST", "/api/your-turn", None, Some(json!({"seats": []})))
+        .await?;
+    assert_eq!(answer["games"][0]["id"], json!(id), "{answer}");
+    assert_eq!(answer["games"][0]["you"], "black");
+    let (_, answer) = devices[0]
+        .call("POST", "/api/your-turn", None, Some(json!({"seats": []})))
+        .await?;
+    assert_eq!(answer["games"], json!([]));
+    // A guest with no seat sees nothing.
+    let mut guest = Visitor::new(&app, 13);
+    let (_, answer) = guest
+        .call("POST", "/api/your-turn", None, Some(json!({"seats": []})))
+        .await?;
+    assert_eq!(answer["games"], json!([]));
     Ok(())
 }

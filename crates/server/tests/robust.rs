@@ -103,7 +103,7 @@ async fn a_locked_database_refuses_the_move_and_changes_nothing() -> Result<(), 
     other.execute_batch("BEGIN IMMEDIATE")?;
     send_json(
         &mut player,
-        json!({"type": "move", "id": 1, "move": "c3-d4"}),
+        json!({"type": "move", "id": 1, "move": "c3-d4", "ply": 0}),
     )
     .await?;
     let refused = next_json(&mut player, "error").await?;
@@ -121,20 +121,27 @@ async fn a_locked_database_refuses_the_move_and_changes_nothing() -> Result<(), 
     );
     other.execute_batch("ROLLBACK")?;
 
-    // Black's answer to c3-d4 is not legal: c3-d4 was never played.
+    // Black's answer to c3-d4 is made for a position the game never reached: c3-d4 was
+    // never played, so it is refused as stale, and the state follows.
     send_json(
         &mut player,
-        json!({"type": "move", "id": 2, "move": "f6-g5"}),
+        json!({"type": "move", "id": 2, "move": "f6-g5", "ply": 1}),
     )
     .await?;
     let error = next_json(&mut player, "error").await?;
-    assert_eq!(error["code"], "illegal_move", "{error}");
+    assert_eq!(error["code"], "stale", "{error}");
+    let now = next_json(&mut player, "state").await?;
+    assert_eq!(now["state"]["ply"], 0, "{now}");
     let (status, state) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await?;
     assert_eq!(status, StatusCode::OK);
     assert!(move_texts(&state).is_empty());
 
     for (n, text) in [(3, "c3-d4"), (4, "f6-g5")] {
-        send_json(&mut player, json!({"type": "move", "id": n, "move": text})).await?;
+        send_json(
+            &mut player,
+            json!({"type": "move", "id": n, "move": text, "ply": n - 3}),
+        )
+        .await?;
         assert_eq!(next_json(&mut player, "ack").await?["id"], n);
     }
     drop(app);
@@ -179,7 +186,12 @@ async fn a_full_disk_refuses_the_move_and_changes_nothing() -> Result<(), Error>
     let (mut watcher, _) =
         tokio_tungstenite::connect_async(format!("ws://{address}/api/games/{id}/ws")).await?;
     next_json(&mut watcher, "state").await?;
-    send_json(&mut player, json!({"type": "move", "id": 1, "move": text})).await?;
+    let ply = acknowledged.len();
+    send_json(
+        &mut player,
+        json!({"type": "move", "id": 1, "move": text, "ply": ply}),
+    )
+    .await?;
     let error = next_json(&mut player, "error").await?;
     assert_eq!(error["code"], "unavailable", "{error}");
     assert!(
@@ -197,7 +209,11 @@ async fn a_full_disk_refuses_the_move_and_changes_nothing() -> Result<(), Error>
         .sqlite()
         .ok_or("not SQLite")?
         .limit_size(1024)?;
-    send_json(&mut player, json!({"type": "move", "id": 2, "move": text})).await?;
+    send_json(
+        &mut player,
+        json!({"type": "move", "id": 2, "move": text, "ply": ply}),
+    )
+    .await?;
     assert_eq!(next_json(&mut player, "ack").await?["id"], 2);
     acknowledged.push(text);
     drop(app);
@@ -714,7 +730,11 @@ async fn a_seated_socket_gets_its_own_small_updates() -> Result<(), Error> {
     next_json(&mut watcher, "state").await?;
     let mut sizes = Vec::new();
     for (n, text) in ["c3-d4", "f6-g5", "g3-h4", "b6-a5"].iter().enumerate() {
-        send_json(&mut player, json!({"type": "move", "id": n, "move": text})).await?;
+        send_json(
+            &mut player,
+            json!({"type": "move", "id": n, "move": text, "ply": n}),
+        )
+        .await?;
         let update = next_json(&mut player, "update").await?;
         assert_eq!(update["update"]["you"], "both");
         assert_eq!(update["update"]["moves_from"], n);

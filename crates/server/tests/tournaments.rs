@@ -768,3 +768,187 @@ async fn the_check_of_running_tournaments_pairs_a_round_nobody_heard_end() -> Re
     }
     Ok(())
 }
+
+/// Seam 8: the store keeps a tournament's capacity and each account's number of
+/// unfinished tournaments in the same transaction as the change, so joins and creations at
+/// the same moment cannot pass them.
+async fn limits_suite(app: &Arc<App>) -> Result<(), Error> {
+    let mut creator = Visitor::signup(app, 40, "Olga").await?;
+    let body = json!({"name": "Cup", "variant": "russian", "system": "round_robin"});
+    let id = open_tournament(&mut creator, &mut [], body.clone()).await?;
+    let mut players = Vec::new();
+    for n in 0..6u8 {
+        players.push(Visitor::signup(app, 41 + n, &format!("Entrant{n}")).await?);
+    }
+    let mut ids = Vec::new();
+    for n in 0..6 {
+        let key = bashni_server::account::name_key(&format!("Entrant{n}"));
+        let player = app.database.player_by_key(&key).await?.ok_or("no player")?;
+        ids.push(player.id);
+    }
+    // Six join at once where four may.
+    let now = bashni_server::round::now_ms();
+    let joins = ids
+        .iter()
+        .map(|&player| app.database.tournament_enter(&id, player, now, true, 4));
+    let entries = futures_util::future::join_all(joins).await;
+    let done = entries
+        .iter()
+        .filter(|e| matches!(e, Ok(bashni_server::store::Entry::Done)))
+        .count();
+    let full = entries
+        .iter()
+        .filter(|e| matches!(e, Ok(bashni_server::store::Entry::Full)))
+        .count();
+    assert_eq!((done, full), (4, 2), "{entries:?}");
+    assert_eq!(
+        tournament(app, &id).await?["players"]
+            .as_array()
+            .map(Vec::len),
+        Some(4)
+    );
+    // One who is in may join again (nothing to do) when it is full.
+    let again = app
+        .database
+        .tournament_enter(&id, ids[0], now, true, 4)
+        .await?;
+    let in_first = tournament(app, &id).await?;
+    let first_in = in_first["players"].as_array().map(Vec::len);
+    assert!(
+        matches!(
+            again,
+            bashni_server::store::Entry::Done | bashni_server::store::Entry::Full
+        ),
+        "{again:?}"
+    );
+    assert_eq!(first_in, Some(4));
+
+    // An account may have three unfinished tournaments; five made at once make three.
+    let mut makers = Vec::new();
+    for _ in 0..5 {
+        makers.push(creator.on(app));
+    }
+    let made = futures_util::future::join_all(
+        makers
+            .iter_mut()
+            .map(|maker| maker.post("/api/tournaments", body.clone())),
+    )
+    .await;
+    let statuses: Vec<StatusCode> = made
+        .into_iter()
+        .map(|answer| answer.map(|(status, _)| status))
+        .collect::<Result<_, _>>()?;
+    let created = statuses
+        .iter()
+        .filter(|s| **s == StatusCode::CREATED)
+        .count();
+    let refused = statuses
+        .iter()
+        .filter(|s| **s == StatusCode::TOO_MANY_REQUESTS)
+        .count();
+    // The first tournament counts: two more are made.
+    assert_eq!((created, refused), (2, 3), "{statuses:?}");
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn capacity_and_creations_hold_on_both_databases() -> Result<(), Error> {
+    limits_suite(&sqlite_app()?).await?;
+    let postgres = Postgres::start("limits")?;
+    let url = postgres.database("limits").await?;
+    limits_suite(&App::new(PgStore::connect(&url).await?, roomy())).await
+}
+
+/// Seam 2: an absent player does not stall a round. Each side's first move in a tournament
+/// game has a time (the server's `first_move`); missing it loses the game, and the round
+/// goes on. An account deleted during the event loses the games it still plays. The test
+/// moves the sweep's clock past the time instead of waiting for it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_absent_or_deleted_player_loses_and_the_rounds_go_on() -> Result<(), Error> {
+    let app = sqlite_app()?;
+    let first_move = app.settings.first_move;
+    let mut creator = Visitor::signup(&app, 80, "Pavel").await?;
+    let mut joining = Vec::new();
+    let names = ["Rita", "Sasha", "Tanya", "Ulyana"];
+    for (n, name) in names.iter().enumerate() {
+        joining.push(Visitor::signup(&app, 81 + n as u8, name).await?);
+    }
+    let body = json!({"name": "Absent", "variant": "russian", "system": "swiss", "rounds": 2,
+        "time": {"minutes": 5, "increment_s": 3}});
+    let id = open_tournament(&mut creator, &mut joining, body).await?;
+    let (_, state) = creator
+        .post(&format!("/api/tournaments/{id}/start"), json!({}))
+        .await?;
+    let games = games_of(&state, 1);
+    assert_eq!(games.len(), 2);
+    let game = games[0]["game"].as_str().ok_or("no game")?.to_string();
+    let (_, shown) = call(&app, "GET", &format!("/api/games/{game}"), None, None).await?;
+    assert_eq!(shown["first_move"]["side"], "white", "{shown}");
+    assert_eq!(shown["first_move"]["missed"], "loses");
+    // Seam 5: the game knows its tournament and round.
+    assert_eq!(shown["tournament"]["id"], json!(id), "{shown}");
+    assert_eq!(shown["tournament"]["name"], "Absent");
+    assert_eq!(shown["tournament"]["round"], 1);
+    assert_eq!(shown["tournament"]["board"], 1);
+    // Within the time nothing ends.
+    let now = bashni_server::round::now_ms();
+    assert_eq!(app.end_overdue_games(now).await?, 0);
+    // Nobody moved: past the time, both Whites lose.
+    let later = now + bashni_server::round::millis(first_move) + 1_000;
+    assert_eq!(app.end_overdue_games(later).await?, 2);
+    let (_, ended) = call(&app, "GET", &format!("/api/games/{game}"), None, None).await?;
+    assert_eq!(ended["result"]["score"], "0-1", "{ended}");
+    assert!(ended["first_move"].is_null());
+    // No rematch in a tournament: the tournament pairs the next game.
+    let white_name = games[0]["white"].as_str().ok_or("no white")?.to_string();
+    let index = names
+        .iter()
+        .position(|n| *n == white_name)
+        .ok_or("no such player")?;
+    let white_player = &mut joining[index];
+    let (_, token) = white_player.seat(&game).await?;
+    let (status, refused) = white_player
+        .call(
+            "POST",
+            &format!("/api/games/{game}/rematch"),
+            Some(&token),
+            Some(json!({"action": "offer"})),
+        )
+        .await?;
+    assert_eq!(status, StatusCode::CONFLICT, "{refused}");
+    bashni_server::tournament::check_all(&app).await;
+    let next = tournament(&app, &id).await?;
+    assert_eq!(next["round"], 2, "{next}");
+    // The player is told where the next game is.
+    let (_, seen) = white_player
+        .call("GET", &format!("/api/tournaments/{id}"), None, None)
+        .await?;
+    let theirs = games_of(&next, 2)
+        .into_iter()
+        .find(|g| g["white"] == json!(white_name) || g["black"] == json!(white_name))
+        .ok_or("no game in round 2")?;
+    assert_eq!(seen["you"]["game"], theirs["game"], "{seen}");
+
+    // Round 2: one player deletes the account; the game is lost at once.
+    let board = &games_of(&next, 2)[0];
+    let leaving = board["black"].as_str().ok_or("no black")?.to_string();
+    let game = board["game"].as_str().ok_or("no game")?.to_string();
+    let index = names
+        .iter()
+        .position(|name| *name == leaving)
+        .ok_or("no such player")?;
+    let visitor = &mut joining[index];
+    let (status, answer) = visitor
+        .call(
+            "DELETE",
+            "/api/account",
+            None,
+            Some(json!({"password": "correct horse"})),
+        )
+        .await?;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let (_, ended) = call(&app, "GET", &format!("/api/games/{game}"), None, None).await?;
+    assert_eq!(ended["result"]["score"], "1-0", "{ended}");
+    assert_eq!(ended["result"]["code"], "resignation");
+    Ok(())
+}

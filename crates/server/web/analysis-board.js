@@ -8,7 +8,6 @@ import { Board } from './board.js';
 import { MoveTree } from './tree.js';
 import { towerText, capital, variantName, moveLabel } from './text.js';
 import { evalBar, evalGraph } from './analysis.js';
-import * as S from './state.js';
 
 const LINES = 3;
 // Numeric annotation glyphs as PDN writes the first six.
@@ -60,8 +59,8 @@ class AnalysisBoard {
     if (this.gameId) {
       const seat = seats.get(this.gameId);
       const state = await api('GET', gamePath(this.gameId), undefined, seat ? seat.token : null);
-      // Fair play: no engine for a player while a game between people goes on.
-      if (state.mode === 'friend' && !state.result && S.holdsSeat(state, state.you)) {
+      // Fair play: no engine for anyone while a game between people goes on.
+      if (state.engine_help === false) {
         this.fail('The analysis board opens for this game when it has ended.');
         return;
       }
@@ -373,7 +372,9 @@ class AnalysisBoard {
       this.drawLines();
       return;
     }
-    ws.send(JSON.stringify({ type: 'analyse', id: this.ticket, variant: this.variant, position: this.position().fen, lines: LINES }));
+    const asked = { type: 'analyse', id: this.ticket, variant: this.variant, position: this.position().fen, lines: LINES };
+    if (this.gameId) asked.game = this.gameId;
+    ws.send(JSON.stringify(asked));
   }
 
   async analyseMainLine() {
@@ -389,7 +390,9 @@ class AnalysisBoard {
     for (const id of line) {
       if (this.scores[id] !== undefined) continue;
       try {
-        const data = await api('POST', '/api/analyse', { variant: this.variant, position: this.tree.node(id).position.fen, movetime_ms: 300, lines: 1 });
+        const body = { variant: this.variant, position: this.tree.node(id).position.fen, movetime_ms: 300, lines: 1 };
+        if (this.gameId) body.game = this.gameId;
+        const data = await api('POST', '/api/analyse', body);
         this.scores[id] = data.lines && data.lines[0] ? data.lines[0].score_white : '';
       } catch (e) {
         this.scores[id] = '?';

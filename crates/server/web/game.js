@@ -124,12 +124,14 @@ class GamePage {
   build() {
     const e = (name, node) => { this[name] = node; return node; };
     e('title', el('h1', { class: 'game-title' }, 'Game'));
+    e('tournamentLink', el('a', { id: 'tournament-link', class: 'tournament-link', hidden: true }));
     e('topName', el('div', { class: 'player top' }));
     e('bottomName', el('div', { class: 'player bottom' }));
     e('inspector', el('p', { id: 'inspector', class: 'inspector', 'aria-live': 'polite' }, 'Point at a tower (or tap and hold) to see what it is made of.'));
     e('announce', el('p', { id: 'announce', class: 'visually-hidden', 'aria-live': 'polite', role: 'log' }));
     e('status', el('p', { id: 'status', class: 'status' }));
     e('deadline', el('p', { id: 'deadline', class: 'deadline', hidden: true }));
+    e('firstMove', el('p', { id: 'first-move', class: 'first-move', hidden: true, 'aria-live': 'polite' }));
     e('forced', el('p', { id: 'forced', class: 'forced', hidden: true }, 'Capture is forced.'));
     e('thinking', el('p', { id: 'thinking', class: 'thinking', hidden: true }, 'The engine is thinking…'));
     e('result', el('p', { id: 'result', class: 'result', hidden: true }));
@@ -159,7 +161,7 @@ class GamePage {
     const boardWrap = el('div', { class: 'board-wrap' }, this.topName,
       el('div', { class: 'board-row' }, this.barBox, this.board.svg), this.bottomName, this.inspector);
     const side = el('aside', { class: 'side' },
-      this.title, this.status, this.deadline, this.forced, this.thinking, this.result, this.after, this.viewNote,
+      this.title, this.tournamentLink, this.status, this.deadline, this.firstMove, this.forced, this.thinking, this.result, this.after, this.viewNote,
       this.message, this.conn, this.chooserBox, this.drawBox, this.abandonBox,
       this.moveForm, el('div', { class: 'moves-box' }, this.moveList), navButtons,
       this.controls, this.chat.node, this.analysis, this.links, this.positionList, this.announce);
@@ -183,9 +185,10 @@ class GamePage {
   }
 
   // Fair play: no engine help for a player while a game between people goes on.
+  // Fair play: the server says whether the engine may look at this game now (not while a
+  // game between people goes on, for players and watchers alike).
   engineHelpAllowed() {
-    const s = this.state;
-    return !(s.mode === 'friend' && !s.result && this.holdsSeat());
+    return this.state.engine_help !== false;
   }
 
   shownPosition() {
@@ -334,14 +337,17 @@ class GamePage {
     this.updateBoardData();
     this.message.textContent = '';
     try {
+      // The move is made for the position shown: the server refuses it if the game has moved on.
+      const ply = this.state.moves.length;
       if (this.socket.open) {
-        await this.socket.send({ type: 'move', token: this.token, move: text, claim_draw: !!claimDraw });
+        await this.socket.send({ type: 'move', token: this.token, move: text, claim_draw: !!claimDraw, ply });
       } else {
-        const state = await api('POST', gamePath(this.id, '/move'), { move: text, claim_draw: !!claimDraw }, this.token);
+        const state = await api('POST', gamePath(this.id, '/move'), { move: text, claim_draw: !!claimDraw, ply }, this.token);
         this.apply(state, true);
       }
       return true;
     } catch (e) {
+      this.takeStale(e);
       this.flash(e.message, true);
       return false;
     } finally {
@@ -354,14 +360,22 @@ class GamePage {
   async action(path, body, okText) {
     this.message.textContent = '';
     try {
-      const state = await api('POST', gamePath(this.id, path), body, this.token);
+      // Made for the position shown (a rematch comes after the game and needs no ply).
+      const sent = path === '/rematch' || !this.state ? body : { ...body, ply: this.state.moves.length };
+      const state = await api('POST', gamePath(this.id, path), sent, this.token);
       this.apply(state, true);
       if (okText) this.flash(okText(state));
       return state;
     } catch (e) {
+      this.takeStale(e);
       this.flash(e.message, true);
       return null;
     }
+  }
+
+  // A refusal because the game moved on carries the state now (over HTTP): show it.
+  takeStale(e) {
+    if (e && e.code === 'stale' && e.body && e.body.state) this.apply(e.body.state, true, true);
   }
 
   // ---- a new state
@@ -415,8 +429,16 @@ class GamePage {
   render(prev) {
     const s = this.state;
     document.title = S.tabTitle(s, this.you);
-    this.title.textContent = variantName(s.variant) + ', ' + modeName(s.mode) +
+    const t = s.tournament;
+    this.title.textContent = variantName(s.variant) + ', ' + (t ? 'tournament game' : modeName(s.mode)) +
       (s.mode === 'friend' ? ' (' + ratedText(s) + ')' : '');
+    // A tournament game names its tournament and round, and links back to it.
+    this.tournamentLink.hidden = !t;
+    if (t) {
+      this.tournamentLink.href = '/t/' + encodeURIComponent(t.id);
+      const text = (t.name || 'The tournament') + (t.round ? ', round ' + t.round : '');
+      if (this.tournamentLink.textContent !== text) this.tournamentLink.textContent = text;
+    }
     this.title.dataset.rated = String(!!s.rated);
     if (this.flipped === null) this.board.setFlipped(this.you === 'black');
     else this.board.setFlipped(this.flipped);
@@ -536,9 +558,26 @@ class GamePage {
     }
   }
 
+  // A tournament or rated game: the side to move must make its first move in time.
+  tickFirstMove() {
+    const f = this.state.result ? null : this.state.first_move;
+    this.firstMove.hidden = !f;
+    if (!f) return;
+    const left = Math.max(0, f.in_ms - (performance.now() - this.receivedAt));
+    const who = f.side === this.you ? 'You have' : capital(f.side) + ' has';
+    const then = f.missed === 'loses' ? 'or loses the game' : 'or the game is aborted';
+    const text = who + ' ' + Math.ceil(left / 1000) + ' s for the first move, ' + then + '.';
+    if (this.firstMove.textContent !== text) this.firstMove.textContent = text;
+    if (left <= 0) {
+      const now = Date.now();
+      if (now - this.flagCheck > 2000) { this.flagCheck = now; this.refresh(); }
+    }
+  }
+
   tickClocks() {
     const s = this.state;
     if (s) this.tickDeadline();
+    if (s) this.tickFirstMove();
     if (!s || !s.clock) return;
     for (const node of [this.clockTop, this.clockBottom]) {
       const color = node.dataset.color;
@@ -781,6 +820,16 @@ class GamePage {
     clear(box);
     box.hidden = !s.result || s.mode === 'record';
     if (box.hidden) return;
+    if (s.tournament) {
+      // The tournament pairs the next game: no rematch, no new game like this.
+      box.appendChild(el('a', { id: 'back-to-tournament', class: 'button-link', href: '/t/' + encodeURIComponent(s.tournament.id) }, 'Back to the tournament'));
+      if (this.holdsSeat()) {
+        if (this.nextGame) box.appendChild(this.nextGameLink());
+        else box.appendChild(el('p', { id: 'next-game-wait', class: 'hint' }, this.nextGameNote || 'Your next game appears here when it is paired.'));
+        this.watchNextGame();
+      }
+      return;
+    }
     const r = s.rematch;
     if (this.holdsSeat()) {
       if (r && r.game) {
@@ -796,6 +845,38 @@ class GamePage {
       }
     }
     box.appendChild(button('new-like-this', 'New game like this', () => this.newLikeThis()));
+  }
+
+  // After a tournament game: asks the tournament for this player's next game until it is
+  // paired, and then offers it.
+  nextGameLink() {
+    return el('a', { id: 'next-game', class: 'button-link primary', href: '/g/' + encodeURIComponent(this.nextGame) }, 'Your next game is ready: play it');
+  }
+
+  async watchNextGame() {
+    const t = this.state.tournament;
+    if (this.nextGameWatch === t.id) return;
+    this.nextGameWatch = t.id;
+    for (;;) {
+      let data = null;
+      try { data = await api('GET', '/api/tournaments/' + encodeURIComponent(t.id)); } catch (e) { data = null; }
+      if (!this.state || !this.state.tournament || this.state.tournament.id !== t.id) return;
+      const next = data && data.you && data.you.game;
+      if (next && next !== this.id) {
+        this.nextGame = next;
+        const shown = this.after.querySelector('#next-game-wait');
+        if (shown) shown.replaceWith(this.nextGameLink());
+        playSound('end');
+        return;
+      }
+      if (data && data.status === 'finished') {
+        this.nextGameNote = 'The tournament has finished.';
+        const shown = this.after.querySelector('#next-game-wait');
+        if (shown) shown.textContent = this.nextGameNote;
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 5000));
+    }
   }
 
   async newLikeThis() {
@@ -923,7 +1004,7 @@ class GamePage {
     clear(this.barBox);
     this.barBox.appendChild(evalBar(null));
     try {
-      const data = await api('POST', '/api/analyse', { variant: s.variant, position: pos.fen, movetime_ms: 1000, lines: 3 });
+      const data = await api('POST', '/api/analyse', { variant: s.variant, position: pos.fen, movetime_ms: 1000, lines: 3, game: this.id });
       if (ticket !== this.analysing || this.analysis.hidden) return;
       clear(out);
       out.appendChild(el('p', { class: 'analysed-position' }, pos.text));
@@ -962,7 +1043,7 @@ class GamePage {
         if (this.analysis.hidden) return;
         if (this.scores[i] !== undefined) continue;
         try {
-          const data = await api('POST', '/api/analyse', { variant: s.variant, position: s.moves[i].after.fen, movetime_ms: 300, lines: 1 });
+          const data = await api('POST', '/api/analyse', { variant: s.variant, position: s.moves[i].after.fen, movetime_ms: 300, lines: 1, game: this.id });
           this.scores[i] = data.lines && data.lines[0] ? data.lines[0].score_white : '';
         } catch (e) {
           this.scores[i] = '?';

@@ -1,6 +1,6 @@
-// The start page's "Your turn" list: the games of this browser's seats that wait for their
-// move, the nearest deadline first, with the time left. The seat tokens go in the request's
-// body (POST), never in an address.
+// The start page's "Your turn" list: the games of this browser's seats, and of the
+// logged-in player's account, that wait for their move, the nearest deadline first, with
+// the time left. The seat tokens go in the request's body (POST), never in an address.
 
 import { el, clear } from './dom.js';
 import { api, seats } from './api.js';
@@ -35,7 +35,8 @@ function turnItem(g, serverOffset) {
         }, timeLeftText(left)))));
 }
 
-/** The "Your turn" section: hidden while this browser holds no seat; it asks again every
+/** The "Your turn" section: hidden while this browser holds no seat and no game waits for
+ * the logged-in player; it asks again every
  * minute and keeps the times left up to date. `title` is the page's title, to which the
  * number of waiting games is added. */
 export function yourTurnSection(title) {
@@ -54,11 +55,11 @@ export function yourTurnSection(title) {
   };
   const load = async () => {
     const held = heldSeats();
-    if (!held.length) return;
-    section.hidden = false;
     try {
+      // A logged-in player's games come with it too, from any device.
       const data = await api('POST', '/api/your-turn', { seats: held });
       games = (data && data.games) || [];
+      section.hidden = !held.length && !games.length;
       // The server's clock decides deadlines; this one may be off.
       if (data && data.now_ms) serverOffset = data.now_ms - Date.now();
       loaded = true;

@@ -57,10 +57,14 @@ pub struct Args {
     /// (for working on the page).
     #[arg(long, env = "BASHNI_WEB_DIR")]
     web_dir: Option<PathBuf>,
-    /// Seconds the player to move in a game between two people with a clock may be offline
-    /// on their turn before the other player may claim the win or a draw.
+    /// Seconds the player to move in a game between two people may be offline on their
+    /// turn before the other player may claim the win or a draw.
     #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=3600))]
     abandon_after_secs: u64,
+    /// Seconds each side has for its first move in a tournament or rated game: missing it
+    /// loses a tournament game and aborts a rated one.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(5..=86400))]
+    first_move_secs: u64,
     /// Send the session cookie only over HTTPS (`Secure`): required when the site is served
     /// over TLS (by this server's balancer or proxy).
     #[arg(long)]
@@ -112,6 +116,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
         requests_per_second: args.requests_per_second,
         idle_timeout: Duration::from_secs(args.idle_timeout),
         abandon_after: Duration::from_secs(args.abandon_after_secs),
+        first_move: Duration::from_secs(args.first_move_secs),
         secure_cookies: args.secure_cookies,
         site_origin: args.site_origin.clone(),
         login_attempts_per_minute: args.login_attempts_per_minute,

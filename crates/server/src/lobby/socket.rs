@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 use tokio::sync::broadcast::error::RecvError;
 
 use super::{LobbyEvent, Quick, rated_refusal, read_clock, read_name, read_settings};
-use crate::account::{Account, Viewer};
+use crate::account::{Account, Viewer, session_hash, session_id};
 use crate::api::{Client, TimeRequest};
 use crate::app::App;
 use crate::connections::MessageRate;
@@ -30,14 +30,20 @@ pub async fn handler(
     State(app): State<Arc<App>>,
     Extension(Client(client)): Extension<Client>,
     Viewer(account): Viewer,
+    headers: axum::http::HeaderMap,
 ) -> Response {
+    // The socket acts for the account only while the session it was opened with lasts.
+    let session = account
+        .as_ref()
+        .and_then(|_| session_id(&headers))
+        .map(session_hash);
     // Small buffers: a lobby socket mostly waits, and thousands of them are open at once.
     ws.read_buffer_size(8 * 1024)
         .write_buffer_size(0)
         .max_write_buffer_size(1024 * 1024)
         .max_message_size(4 * MAX_MESSAGE_BYTES)
         .max_frame_size(4 * MAX_MESSAGE_BYTES)
-        .on_upgrade(move |socket| run(app, client, account, socket))
+        .on_upgrade(move |socket| run(app, client, account, session, socket))
 }
 
 /// A client's message.
@@ -57,8 +63,31 @@ struct Request {
     seek: Option<String>,
 }
 
-async fn run(app: Arc<App>, client: IpAddr, account: Option<Account>, socket: WebSocket) {
+/// Whether the session a socket was opened with still holds for its account (asked of the
+/// store, which every server shares): a socket without an account has nothing to lose.
+async fn session_holds(app: &App, account: Option<&Account>, session: Option<&str>) -> bool {
+    let (Some(account), Some(session)) = (account, session) else {
+        return account.is_none();
+    };
+    match app.database.session(session, crate::round::now_ms()).await {
+        Ok(seen) => seen.is_some_and(|seen| seen.player_id == account.id),
+        // The store cannot say: the action is refused by the store's own failure later.
+        Err(_) => true,
+    }
+}
+
+/// Why a socket is closed when its session ends.
+const SESSION_ENDED: &str = "your session has ended; log in again";
+
+async fn run(
+    app: Arc<App>,
+    client: IpAddr,
+    account: Option<Account>,
+    session: Option<String>,
+    socket: WebSocket,
+) {
     let (mut sink, mut stream) = socket.split();
+    let mut sessions = app.accounts.watch_sessions();
     let Ok(owner) = random_hex(8) else {
         close(&mut sink, close_code::ERROR, "no random numbers available").await;
         return;
@@ -101,6 +130,20 @@ async fn run(app: Arc<App>, client: IpAddr, account: Option<Account>, socket: We
                         break;
                     }
                 }
+                ended = sessions.recv(), if account.is_some() => {
+                    let ends = match (&ended, &account) {
+                        (Ok(ended), Some(account)) => ended.ends(account.id, session.as_deref()),
+                        // Missed some: the store says whether this one still holds.
+                        (Err(RecvError::Lagged(_)), _) => {
+                            !session_holds(&app, account.as_ref(), session.as_deref()).await
+                        }
+                        _ => false,
+                    };
+                    if ends {
+                        close(&mut sink, close_code::POLICY, SESSION_ENDED).await;
+                        break;
+                    }
+                }
                 _ = crate::app::stopped(&mut stopping) => {
                     close(&mut sink, close_code::RESTART, "the server is restarting; connect again").await;
                     break;
@@ -121,6 +164,11 @@ async fn run(app: Arc<App>, client: IpAddr, account: Option<Account>, socket: We
                         Screened::Skip => continue,
                         Screened::Close => break,
                     };
+                    if !session_holds(&app, account.as_ref(), session.as_deref()).await {
+                        // Logged out (perhaps on another server): nothing more for the account.
+                        close(&mut sink, close_code::POLICY, SESSION_ENDED).await;
+                        break;
+                    }
                     let replies = {
                         let _in_flight = app.in_flight();
                         answer(&app, client, account.as_ref(), &owner, text.as_str()).await

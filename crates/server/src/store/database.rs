@@ -231,6 +231,16 @@ impl Database {
         }
     }
 
+    /// The ids of the games going on between people where account `player` is to move.
+    pub async fn account_turns(&self, player: i64) -> Result<Vec<String>, StoreError> {
+        match &self.backend {
+            Backend::Sqlite { thread, .. } => {
+                thread.run(move |store| store.account_turns(player)).await?
+            }
+            Backend::Postgres(store) => store.account_turns(player).await,
+        }
+    }
+
     /// The games among `ids` that go on between seated players, with their side to move.
     pub async fn turns(&self, ids: Vec<String>) -> Result<Vec<TurnSummary>, StoreError> {
         match &self.backend {

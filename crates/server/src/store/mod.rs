@@ -231,6 +231,13 @@ pub struct TurnSummary {
     pub updated_ms: i64,
 }
 
+/// The games going on between people where account `$1` is to move (its seat's colour is
+/// the side to move), the newest first, at most [`MAX_TURN_GAMES`].
+pub(crate) const ACCOUNT_TURNS: &str = "SELECT id FROM games WHERE to_move IS NOT NULL \
+    AND engine_color IS NULL \
+    AND ((white_player = $1 AND to_move = 'white') OR (black_player = $1 AND to_move = 'black')) \
+    ORDER BY updated_ms DESC LIMIT 100";
+
 /// The columns of [`TurnSummary`], in its order, read from `games g`.
 pub(crate) const TURN_COLUMNS: &str = "g.id, g.variant, g.white_name, g.black_name, \
     g.white_token, g.black_token, g.engine_color, g.to_move, g.days_per_move, g.deadline_ms, \

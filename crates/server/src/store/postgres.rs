@@ -716,6 +716,16 @@ impl PgStore {
             .collect()
     }
 
+    /// The ids of the games where account `player` is to move (see `ACCOUNT_TURNS`).
+    pub async fn account_turns(&self, player: i64) -> Result<Vec<String>, StoreError> {
+        let client = self.pool.get().await?;
+        let statement = client.prepare_cached(super::ACCOUNT_TURNS).await?;
+        let rows = client.query(&statement, &[&player]).await?;
+        rows.iter()
+            .map(|row| row.try_get(0).map_err(StoreError::from))
+            .collect()
+    }
+
     /// The games among `ids` that go on between seated players, with their side to move.
     pub async fn turns(&self, ids: &[String]) -> Result<Vec<TurnSummary>, StoreError> {
         if ids.is_empty() {

@@ -439,6 +439,16 @@ impl Store {
         Ok(ids)
     }
 
+    /// The ids of the games where account `player` is to move (see `ACCOUNT_TURNS`).
+    pub fn account_turns(&self, player: i64) -> Result<Vec<String>, StoreError> {
+        let connection = self.lock();
+        let mut statement = connection.prepare_cached(&super::ACCOUNT_TURNS.replace("$1", "?1"))?;
+        let ids = statement
+            .query_map(params![player], |row| row.get(0))?
+            .collect::<Result<Vec<String>, _>>()?;
+        Ok(ids)
+    }
+
     /// The games among `ids` that go on between seated players, with their side to move.
     pub fn turns(&self, ids: &[String]) -> Result<Vec<TurnSummary>, StoreError> {
         if ids.is_empty() {

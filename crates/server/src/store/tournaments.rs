@@ -200,6 +200,8 @@ pub enum Entry {
     Missing,
     /// The tournament is no longer open; its status.
     Closed(String),
+    /// The tournament has as many players as it may have.
+    Full,
 }
 
 const TOURNAMENT_COLUMNS: &str = "t.id, t.name, t.variant, t.system, t.rounds, t.micro, \
@@ -214,6 +216,14 @@ const INSERT_TOURNAMENT: &str = "INSERT INTO tournaments (id, name, variant, sys
 const TOUCH_OPEN: &str =
     "UPDATE tournaments SET version = version + 1 WHERE id = $1 AND status = 'open'";
 const STATUS_OF: &str = "SELECT status FROM tournaments WHERE id = $1";
+const COUNT_ENTRANTS: &str = "SELECT COUNT(*), \
+    COALESCE(SUM(CASE WHEN player_id = $2 THEN 1 ELSE 0 END), 0) \
+    FROM tournament_players WHERE tournament_id = $1";
+/// The tournaments an account made that have not finished.
+const COUNT_UNFINISHED: &str =
+    "SELECT COUNT(*) FROM tournaments WHERE creator = $1 AND status <> 'finished'";
+/// Holds the creator's row until the commit, so that two creations count one after the other.
+const LOCK_PLAYER: &str = "SELECT id FROM players WHERE id = $1 FOR UPDATE";
 const INSERT_ENTRANT: &str = "INSERT INTO tournament_players (tournament_id, player_id, \
     joined_ms) VALUES ($1, $2, $3) ON CONFLICT (tournament_id, player_id) DO NOTHING";
 const DELETE_ENTRANT: &str =
@@ -298,8 +308,17 @@ fn tournament_postgres(row: &tokio_postgres::Row) -> Result<TournamentRow, Store
 }
 
 impl Store {
-    fn tournament_create(&self, row: &TournamentRow) -> Result<(), StoreError> {
-        self.lock()
+    fn tournament_create(&self, row: &TournamentRow, most: i64) -> Result<bool, StoreError> {
+        let mut connection = self.lock();
+        let transaction = connection.transaction()?;
+        let unfinished: i64 =
+            transaction.query_row(&sqlite(COUNT_UNFINISHED), params![row.creator], |r| {
+                r.get(0)
+            })?;
+        if unfinished >= most {
+            return Ok(false);
+        }
+        transaction
             .prepare_cached(&sqlite(INSERT_TOURNAMENT))?
             .execute(params![
                 row.id,
@@ -317,7 +336,8 @@ impl Store {
                 row.created_ms,
                 row.seed
             ])?;
-        Ok(())
+        transaction.commit()?;
+        Ok(true)
     }
 
     fn tournament_enter(
@@ -326,6 +346,7 @@ impl Store {
         player: i64,
         now: i64,
         join: bool,
+        capacity: i64,
     ) -> Result<Entry, StoreError> {
         let mut connection = self.lock();
         let transaction = connection.transaction()?;
@@ -336,6 +357,13 @@ impl Store {
             return Ok(status.map_or(Entry::Missing, Entry::Closed));
         }
         if join {
+            let (count, already): (i64, i64) =
+                transaction.query_row(&sqlite(COUNT_ENTRANTS), params![id, player], |row| {
+                    Ok((row.get(0)?, row.get(1)?))
+                })?;
+            if already == 0 && count >= capacity {
+                return Ok(Entry::Full);
+            }
             transaction.execute(&sqlite(INSERT_ENTRANT), params![id, player, now])?;
         } else {
             transaction.execute(&sqlite(DELETE_ENTRANT), params![id, player])?;
@@ -448,10 +476,20 @@ async fn entry_refused(client: &impl GenericClient, id: &str) -> Result<Entry, S
 }
 
 impl PgStore {
-    async fn tournament_create(&self, row: &TournamentRow) -> Result<(), StoreError> {
-        let client = self.pool.get().await?;
+    async fn tournament_create(&self, row: &TournamentRow, most: i64) -> Result<bool, StoreError> {
+        let mut client = self.pool.get().await?;
+        let transaction = client.transaction().await?;
+        exec(&transaction, LOCK_PLAYER, &[&row.creator]).await?;
+        let statement = transaction.prepare_cached(COUNT_UNFINISHED).await?;
+        let unfinished: i64 = transaction
+            .query_one(&statement, &[&row.creator])
+            .await?
+            .try_get(0)?;
+        if unfinished >= most {
+            return Ok(false);
+        }
         exec(
-            &client,
+            &transaction,
             INSERT_TOURNAMENT,
             &[
                 &row.id,
@@ -471,7 +509,8 @@ impl PgStore {
             ],
         )
         .await?;
-        Ok(())
+        transaction.commit().await?;
+        Ok(true)
     }
 
     async fn tournament_enter(
@@ -480,14 +519,22 @@ impl PgStore {
         player: i64,
         now: i64,
         join: bool,
+        capacity: i64,
     ) -> Result<Entry, StoreError> {
         let mut client = self.pool.get().await?;
         let transaction = client.transaction().await?;
-        // The update holds the tournament's row until the commit: a start waits for it.
+        // The update holds the tournament's row until the commit: a start, and another
+        // join (which counts the players after this one), wait for it.
         if exec(&transaction, TOUCH_OPEN, &[&id]).await? == 0 {
             return entry_refused(&transaction, id).await;
         }
         if join {
+            let statement = transaction.prepare_cached(COUNT_ENTRANTS).await?;
+            let row = transaction.query_one(&statement, &[&id, &player]).await?;
+            let (count, already): (i64, i64) = (row.try_get(0)?, row.try_get(1)?);
+            if already == 0 && count >= capacity {
+                return Ok(Entry::Full);
+            }
             exec(&transaction, INSERT_ENTRANT, &[&id, &player, &now]).await?;
         } else {
             exec(&transaction, DELETE_ENTRANT, &[&id, &player]).await?;
@@ -623,28 +670,35 @@ macro_rules! on_backend {
 
 /// The tournaments, whichever database holds them.
 impl Database {
-    /// Stores a new tournament.
-    pub async fn tournament_create(&self, row: TournamentRow) -> Result<(), StoreError> {
+    /// Stores a new tournament, unless its creator already has `most` tournaments that have
+    /// not finished (counted in the same transaction): says whether it was stored.
+    pub async fn tournament_create(
+        &self,
+        row: TournamentRow,
+        most: i64,
+    ) -> Result<bool, StoreError> {
         on_backend!(
             self,
-            |store| store.tournament_create(&row),
-            store.tournament_create(&row)
+            |store| store.tournament_create(&row, most),
+            store.tournament_create(&row, most)
         )
     }
 
-    /// Adds account `player` to open tournament `id` (`join`), or takes it out.
+    /// Adds account `player` to open tournament `id` (`join`) while it has fewer than
+    /// `capacity` players (counted in the same transaction), or takes it out.
     pub async fn tournament_enter(
         &self,
         id: &str,
         player: i64,
         now: i64,
         join: bool,
+        capacity: i64,
     ) -> Result<Entry, StoreError> {
         let id = id.to_string();
         on_backend!(
             self,
-            |store| store.tournament_enter(&id, player, now, join),
-            store.tournament_enter(&id, player, now, join)
+            |store| store.tournament_enter(&id, player, now, join, capacity),
+            store.tournament_enter(&id, player, now, join, capacity)
         )
     }
 

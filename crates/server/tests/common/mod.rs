@@ -102,18 +102,35 @@ pub async fn create(
     Ok((id, token, answer))
 }
 
+/// Plays `text` on the position the game holds now (its ply read from the server's copy, as
+/// a client that was shown the game sends it).
 pub async fn play(
     app: &Arc<App>,
     id: &str,
     token: &str,
     text: &str,
 ) -> Result<(StatusCode, Value), Box<dyn std::error::Error>> {
+    let ply = match app.slot(id).await {
+        Ok(slot) => slot.live.lock().await.round.game.ply() as u64,
+        Err(_) => 0,
+    };
+    play_at(app, id, token, text, ply).await
+}
+
+/// Plays `text` as a move made for the position after `ply` plies.
+pub async fn play_at(
+    app: &Arc<App>,
+    id: &str,
+    token: &str,
+    text: &str,
+    ply: u64,
+) -> Result<(StatusCode, Value), Box<dyn std::error::Error>> {
     call(
         app,
         "POST",
         &format!("/api/games/{id}/move"),
         Some(token),
-        Some(&json!({ "move": text }).to_string()),
+        Some(&json!({ "move": text, "ply": ply }).to_string()),
     )
     .await
 }
@@ -130,18 +147,23 @@ pub fn move_texts(state: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// Waits until `check` holds for the game's state.
+/// Waits until `check` holds for the game's state: looks again at each change of the game
+/// (the game's own events), and at the latest each second in case the game left memory
+/// meanwhile; gives up after 25 s.
 pub async fn wait_for(
     app: &Arc<App>,
     id: &str,
     check: impl Fn(&Value) -> bool,
 ) -> Result<Value, Box<dyn std::error::Error>> {
-    for _ in 0..500 {
+    let slot = app.slot(id).await.map_err(|e| format!("{e:?}"))?;
+    let mut events = slot.events.subscribe();
+    for _ in 0..25 {
         let (_, state) = call(app, "GET", &format!("/api/games/{id}"), None, None).await?;
         if check(&state) {
             return Ok(state);
         }
-        tokio::time::sleep(Duration::from_millis(50)).await;
+        // The next change (a receiver that fell behind has missed some: look again too).
+        let _ = tokio::time::timeout(Duration::from_secs(1), events.recv()).await;
     }
     Err("the state never came".into())
 }
