@@ -14,8 +14,8 @@ test('the third repetition offers a claim, and the claim ends the game drawn', a
   // Kings go back and forth: after a1-b2 h8-g7 b2-a1 g7-h8 twice, a1-b2 would make the
   // position after it stand for the third time.
   const moves = ['a1-b2', 'h8-g7', 'b2-a1', 'g7-h8', 'a1-b2', 'h8-g7', 'b2-a1', 'g7-h8'];
-  for (const move of moves) {
-    await api(site.server.url, 'POST', `/api/games/${created.id}/move`, { move }, created.token);
+  for (const [ply, move] of moves.entries()) {
+    await api(site.server.url, 'POST', `/api/games/${created.id}/move`, { move, ply }, created.token);
   }
   const { context, page } = await newPage(site.browser);
   try {
@@ -41,7 +41,7 @@ test('the third repetition offers a claim, and the claim ends the game drawn', a
 test('a claim without a repetition leaves the move played and the game going', async () => {
   const created = await api(site.server.url, 'POST', '/api/games', { variant: 'bashni', mode: 'local' });
   const state = await api(site.server.url, 'POST', `/api/games/${created.id}/move`,
-    { move: 'c3-d4', claim_draw: true }, created.token);
+    { move: 'c3-d4', claim_draw: true, ply: 0 }, created.token);
   assert.equal(state.result, null);
   assert.deepEqual(state.moves.map((m) => m.text), ['c3-d4']);
 });

@@ -760,3 +760,37 @@ async fn a_move_made_for_an_older_position_is_refused_on_every_server() -> Resul
     assert_eq!(move_texts(&stored)[4], *both);
     Ok(())
 }
+
+/// Seam 1, without a kill: one seat plays 200 plies at one screen, each move sent to the
+/// other server than the last, made for the position the last answer showed. A server whose
+/// copy has not yet heard of the last move decides again on the stored game: no legal move
+/// is refused, and the game is the same on both.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn moves_alternating_between_two_servers_are_all_taken() -> Result<(), Error> {
+    let (_postgres, [a, b]) = two_servers("alternate").await?;
+    serve(&a).await?;
+    serve(&b).await?;
+    let (id, token, created) = create(&a, json!({"variant": "bashni", "mode": "local"})).await?;
+    let mut shown = created["state"].clone();
+    let mut played = Vec::new();
+    for n in 0..200 {
+        if !shown["result"].is_null() {
+            break;
+        }
+        let Some(text) = legal_texts(&shown).first().cloned() else {
+            break;
+        };
+        let ply = shown["ply"].as_u64().ok_or("no ply")?;
+        let server = if n % 2 == 0 { &b } else { &a };
+        let (status, answer) = play_at(server, &id, &token, &text, ply).await?;
+        assert_eq!(status, StatusCode::OK, "ply {ply}, {text}: {answer}");
+        played.push(text);
+        shown = answer;
+    }
+    assert!(played.len() >= 40, "only {} plies", played.len());
+    let at_a = wait_for(&a, &id, |s| move_texts(s).len() == played.len()).await?;
+    let at_b = wait_for(&b, &id, |s| move_texts(s).len() == played.len()).await?;
+    assert_eq!(move_texts(&at_a), played);
+    assert_eq!(move_texts(&at_b), played);
+    Ok(())
+}
