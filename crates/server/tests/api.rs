@@ -1659,9 +1659,9 @@ async fn the_engine_helps_nobody_with_a_game_between_people_in_progress() -> Tes
         .to_string();
     let before = state["start"]["fen"].as_str().ok_or("no fen")?.to_string();
     let asks = [
-        json!({"variant": "russian", "position": board, "movetime_ms": 50}),
-        json!({"variant": "russian", "position": before, "moves": opening, "movetime_ms": 50}),
-        json!({"variant": "russian", "position": "start", "movetime_ms": 50, "game": id}),
+        json!({"variant": "russian", "position": board, "movetime_ms": 50, "depth": 2}),
+        json!({"variant": "russian", "position": before, "moves": opening, "movetime_ms": 50, "depth": 2}),
+        json!({"variant": "russian", "position": "start", "movetime_ms": 50, "depth": 2, "game": id}),
     ];
     for ask in &asks {
         let (status, refused) =
@@ -1670,7 +1670,7 @@ async fn the_engine_helps_nobody_with_a_game_between_people_in_progress() -> Tes
         assert_eq!(refused["code"], "fair_play");
     }
     // Another position is the engine's to look at.
-    let other = json!({"variant": "russian", "position": "start", "movetime_ms": 50});
+    let other = json!({"variant": "russian", "position": "start", "movetime_ms": 50, "depth": 2});
     let (status, _) = call(&app, "POST", "/api/analyse", None, Some(&other.to_string())).await?;
     assert_eq!(status, StatusCode::OK);
     // The analysis socket refuses the same.
