@@ -42,16 +42,20 @@ impl IntoResponse for StateText {
     }
 }
 
-/// Reads a JSON object body, turning every failure into a clear refusal.
-pub fn parse_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
-    let bytes = body.map_err(|rejection| {
+/// A request's body, or why it could not be read.
+fn body_bytes(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
+    body.map_err(|rejection| {
         if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
             ApiError::too_large("the request is too large")
         } else {
             ApiError::bad_request(rejection.body_text())
         }
-    })?;
-    crate::error::parse_json(&bytes)
+    })
+}
+
+/// Reads a JSON object body, turning every failure into a clear refusal.
+pub fn parse_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
+    crate::error::parse_json(&body_bytes(body)?)
 }
 
 fn token_of(headers: &HeaderMap) -> Option<String> {
@@ -387,14 +391,7 @@ pub async fn game_action(
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<StateText, ApiError> {
-    let bytes = body.map_err(|rejection| {
-        if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::too_large("the request is too large")
-        } else {
-            ApiError::bad_request(rejection.body_text())
-        }
-    })?;
-    let action = actions::GameAction::parse(Some(kind), &bytes)?;
+    let action = actions::GameAction::parse(Some(kind), &body_bytes(body)?)?;
     let slot = app.slot(&id).await?;
     let token = token_of(&headers);
     let token = token.as_deref();

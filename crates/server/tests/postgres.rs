@@ -324,15 +324,7 @@ async fn the_same_seat_moving_on_two_servers_at_once_stores_exactly_one_move() -
         if !state["result"].is_null() {
             break;
         }
-        let legal: Vec<String> = state["legal_moves"]
-            .as_array()
-            .map(|moves| {
-                moves
-                    .iter()
-                    .filter_map(|m| m["text"].as_str().map(String::from))
-                    .collect()
-            })
-            .unwrap_or_default();
+        let legal = legal_texts(&state);
         let (Some(first), Some(last)) = (legal.first(), legal.last()) else {
             break;
         };
@@ -685,19 +677,6 @@ async fn presence_and_claims_work_across_servers() -> Result<(), Error> {
     let seen = wait_for(&a, &id, |s| !s["result"].is_null()).await?;
     assert_eq!(seen["result"], state["result"]);
     Ok(())
-}
-
-/// The texts of a state's legal moves.
-fn legal_texts(state: &serde_json::Value) -> Vec<String> {
-    state["legal_moves"]
-        .as_array()
-        .map(|moves| {
-            moves
-                .iter()
-                .filter_map(|m| m["text"].as_str().map(String::from))
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 /// Seam 1, without timing luck: server B hears nothing of A (it does not listen), so its

@@ -135,9 +135,18 @@ pub async fn play_at(
     .await
 }
 
+/// The texts of a state's moves.
 pub fn move_texts(state: &Value) -> Vec<String> {
-    state["moves"]
-        .as_array()
+    texts_of(&state["moves"])
+}
+
+/// The texts of a state's legal moves.
+pub fn legal_texts(state: &Value) -> Vec<String> {
+    texts_of(&state["legal_moves"])
+}
+
+fn texts_of(list: &Value) -> Vec<String> {
+    list.as_array()
         .map(|moves| {
             moves
                 .iter()
