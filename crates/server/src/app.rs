@@ -3,7 +3,7 @@
 //! it the round in memory and tell the sockets. A failed store changes nothing anywhere.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -119,6 +119,9 @@ pub struct GameSlot {
     published: AtomicU64,
     /// The board the engine may not look at now ([`crate::fair_play::guarded_board`]).
     board: AtomicU64,
+    /// When the side to move's time for a first move runs out (ms since 1970; `i64::MAX`
+    /// when it has none): see [`Round::first_move_due`](crate::round::Round::first_move_due).
+    first_move_by: AtomicI64,
 }
 
 impl GameSlot {
@@ -126,6 +129,7 @@ impl GameSlot {
         let (events, _) = broadcast::channel(32);
         let presence = Arc::new(std::sync::Mutex::new(presence));
         let board = AtomicU64::new(crate::fair_play::guarded_board(&round));
+        let first_move_by = AtomicI64::new(first_move_by(&round));
         Arc::new(GameSlot {
             live: tokio::sync::Mutex::new(Live::new(round, Arc::clone(&presence))),
             events,
@@ -134,6 +138,7 @@ impl GameSlot {
             presence,
             published: AtomicU64::new(0),
             board,
+            first_move_by,
         })
     }
 
@@ -144,10 +149,13 @@ impl GameSlot {
         self.published.load(Ordering::SeqCst)
     }
 
-    /// Notes the board the engine may not look at after a change of the round.
+    /// Notes what the round shows after a change: the board the engine may not look at, and
+    /// the time for a first move.
     fn guard_board(&self, round: &Round) {
         self.board
             .store(crate::fair_play::guarded_board(round), Ordering::Relaxed);
+        self.first_move_by
+            .store(first_move_by(round), Ordering::Relaxed);
     }
 
     /// Counts a socket listening as `seat` until the returned guard is dropped.
@@ -159,6 +167,11 @@ impl GameSlot {
             index,
         }
     }
+}
+
+/// When `round`'s time for a first move runs out, or `i64::MAX`.
+fn first_move_by(round: &Round) -> i64 {
+    round.first_move_due().map_or(i64::MAX, |(_, by)| by)
 }
 
 /// A socket counted as listening for one seat's updates.
@@ -684,8 +697,14 @@ impl App {
             .database
             .overdue(now_ms, crate::store::OVERDUE_PER_SWEEP)
             .await?;
-        // First moves that are due are known to the servers holding their games.
-        let held: Vec<Arc<GameSlot>> = self.games().values().cloned().collect();
+        // First moves that are due are known to the servers holding their games (each slot
+        // keeps its game's time for a first move, so only those past it are locked).
+        let held: Vec<Arc<GameSlot>> = self
+            .games()
+            .values()
+            .filter(|slot| slot.first_move_by.load(Ordering::Relaxed) <= now_ms)
+            .cloned()
+            .collect();
         for slot in held {
             let live = slot.live.lock().await;
             if live.round.first_move_due().is_some()
