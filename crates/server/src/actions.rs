@@ -131,19 +131,6 @@ impl GameAction {
         };
         GameAction::read(kind, fields)
     }
-
-    /// The ply the action was made for, if it says.
-    pub fn ply(&self) -> Option<usize> {
-        match self {
-            GameAction::Move { ply, .. } => Some(*ply),
-            GameAction::Resign { ply }
-            | GameAction::Abort { ply }
-            | GameAction::Draw { ply, .. }
-            | GameAction::Takeback { ply }
-            | GameAction::Claim { ply, .. } => *ply,
-            GameAction::Rematch { .. } => None,
-        }
-    }
 }
 
 /// Says serde's complaint about an action in the API's words: `field: what is wrong`.

@@ -515,7 +515,7 @@ impl App {
     pub fn guarded_boards(&self) -> Vec<u64> {
         self.games()
             .values()
-            .map(|slot| crate::fair_play::load(&slot.board))
+            .map(|slot| slot.board.load(Ordering::Relaxed))
             .collect()
     }
 

@@ -8,7 +8,6 @@
 //!   everybody's to study.
 
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 
 use bashni_rules::Game;
 
@@ -73,9 +72,4 @@ fn refusal() -> ActionError {
          the engine looks at it once the game has ended"
             .into(),
     )
-}
-
-/// The guarded board of a slot, as stored by [`App`] after every change.
-pub(crate) fn load(board: &std::sync::atomic::AtomicU64) -> u64 {
-    board.load(Ordering::Relaxed)
 }
