@@ -9,34 +9,17 @@
 //! (HTTP) and [`ws`] (WebSocket) only translate. Both are described in `docs/api.md`.
 
 pub mod account;
-pub mod account_api;
-pub mod actions;
 pub mod analysis;
-pub mod api;
 pub mod app;
-pub mod assets;
 pub mod chat;
-pub mod connections;
-pub mod correspondence;
-pub mod diagram;
-pub mod engines;
-pub mod error;
-pub mod export;
-pub mod fair_play;
+pub mod game;
+pub mod http;
+pub mod limits;
 pub mod lobby;
-pub mod notes;
-pub mod presence;
 pub mod rating;
-pub mod rating_api;
-pub mod round;
-pub mod secret;
+pub mod socket;
 pub mod store;
 pub mod tournament;
-pub mod tournament_api;
-pub mod turns;
-pub mod variation;
-pub mod view;
-pub mod ws;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
@@ -52,7 +35,7 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use tower::ServiceExt;
 
 pub use app::{App, Settings};
-pub use error::ApiError;
+pub use http::error::ApiError;
 pub use store::{Database, PgStore, Store, StoreError, StoreOptions};
 
 /// The largest request body, in bytes (a PDN upload may be larger).
@@ -64,66 +47,84 @@ pub const MAX_UPLOAD_BYTES: usize = 2 * 1024 * 1024;
 /// Every address the server answers.
 pub fn router(app: Arc<App>) -> Router {
     let api = Router::new()
-        .route("/api/health", get(api::health))
-        .route("/api/games", post(api::create).get(api::list))
-        .route("/api/games/{id}", get(api::show))
-        .route("/api/games/{id}/join", post(api::join))
-        .route("/api/games/{id}/move", api::action_route("move"))
-        .route("/api/games/{id}/resign", api::action_route("resign"))
-        .route("/api/games/{id}/abort", api::action_route("abort"))
-        .route("/api/games/{id}/rematch", api::action_route("rematch"))
-        .route("/api/games/{id}/draw", api::action_route("draw"))
-        .route("/api/games/{id}/takeback", api::action_route("takeback"))
-        .route("/api/games/{id}/claim", api::action_route("claim"))
-        .route("/api/games/{id}/pdn", get(api::pdn))
-        .route("/api/games/{id}/diagram.svg", get(diagram::svg))
-        .route("/api/games/{id}/ws", get(ws::handler))
-        .route("/api/position", post(api::position))
-        .route("/api/analyse", post(api::analyse))
+        .route("/api/health", get(http::games::health))
+        .route(
+            "/api/games",
+            post(http::games::create).get(http::games::list),
+        )
+        .route("/api/games/{id}", get(http::games::show))
+        .route("/api/games/{id}/join", post(http::games::join))
+        .route("/api/games/{id}/move", http::games::action_route("move"))
+        .route(
+            "/api/games/{id}/resign",
+            http::games::action_route("resign"),
+        )
+        .route("/api/games/{id}/abort", http::games::action_route("abort"))
+        .route(
+            "/api/games/{id}/rematch",
+            http::games::action_route("rematch"),
+        )
+        .route("/api/games/{id}/draw", http::games::action_route("draw"))
+        .route(
+            "/api/games/{id}/takeback",
+            http::games::action_route("takeback"),
+        )
+        .route("/api/games/{id}/claim", http::games::action_route("claim"))
+        .route("/api/games/{id}/pdn", get(http::games::pdn))
+        .route("/api/games/{id}/diagram.svg", get(http::diagram::svg))
+        .route("/api/games/{id}/ws", get(socket::game::handler))
+        .route("/api/position", post(http::games::position))
+        .route("/api/analyse", post(http::games::analyse))
         .route("/api/analysis/ws", get(analysis::handler))
-        .route("/api/diagram.svg", get(export::position_svg))
-        .route("/api/diagram.png", get(export::position_png))
-        .route("/api/games/{id}/diagram.png", get(export::game_png))
-        .route("/api/games/{id}/game.gif", get(export::game_gif))
-        .route("/api/your-turn", post(turns::your_turn))
+        .route("/api/diagram.svg", get(http::export::position_svg))
+        .route("/api/diagram.png", get(http::export::position_png))
+        .route("/api/games/{id}/diagram.png", get(http::export::game_png))
+        .route("/api/games/{id}/game.gif", get(http::export::game_gif))
+        .route("/api/your-turn", post(http::turns::your_turn))
         .route(
             "/api/account",
-            get(account_api::show).delete(account_api::delete),
+            get(http::accounts::show).delete(http::accounts::delete),
         )
-        .route("/api/account/signup", post(account_api::signup))
-        .route("/api/account/login", post(account_api::login))
-        .route("/api/account/logout", post(account_api::logout))
-        .route("/api/account/logout-all", post(account_api::logout_all))
-        .route("/api/players/{name}", get(account_api::player))
-        .route("/api/lobby/ws", get(lobby::socket::handler))
+        .route("/api/account/signup", post(http::accounts::signup))
+        .route("/api/account/login", post(http::accounts::login))
+        .route("/api/account/logout", post(http::accounts::logout))
+        .route("/api/account/logout-all", post(http::accounts::logout_all))
+        .route("/api/players/{name}", get(http::accounts::player))
+        .route("/api/lobby/ws", get(socket::lobby::handler))
         .route(
             "/api/tournaments",
-            get(tournament_api::list).post(tournament_api::create),
+            get(http::tournaments::list).post(http::tournaments::create),
         )
-        .route("/api/tournaments/{id}", get(tournament_api::show))
-        .route("/api/tournaments/{id}/join", post(tournament_api::join))
-        .route("/api/tournaments/{id}/leave", post(tournament_api::leave))
-        .route("/api/tournaments/{id}/start", post(tournament_api::start))
-        .route("/api/tournaments/{id}/pdn", get(tournament_api::pdn))
-        .route("/api/games/{id}/seat", post(tournament_api::seat))
-        .route("/api/leaderboard", get(rating_api::leaderboard))
+        .route("/api/tournaments/{id}", get(http::tournaments::show))
+        .route("/api/tournaments/{id}/join", post(http::tournaments::join))
+        .route(
+            "/api/tournaments/{id}/leave",
+            post(http::tournaments::leave),
+        )
+        .route(
+            "/api/tournaments/{id}/start",
+            post(http::tournaments::start),
+        )
+        .route("/api/tournaments/{id}/pdn", get(http::tournaments::pdn))
+        .route("/api/games/{id}/seat", post(http::tournaments::seat))
+        .route("/api/leaderboard", get(http::ratings::leaderboard))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES));
     let upload = Router::new()
-        .route("/api/pdn", post(api::upload))
+        .route("/api/pdn", post(http::games::upload))
         .layer(DefaultBodyLimit::max(MAX_UPLOAD_BYTES));
     Router::new()
-        .route("/", get(assets::page))
-        .route("/g/{id}", get(assets::page))
-        .route("/g/{id}/join/{invite}", get(assets::page))
-        .route("/study", get(assets::page))
-        .route("/analysis", get(assets::page))
-        .route("/lobby", get(assets::page))
-        .route("/assets/{name}", get(assets::asset))
-        .route("/login", get(assets::page))
-        .route("/players/{name}", get(assets::page))
-        .route("/tournaments", get(assets::page))
-        .route("/t/{id}", get(assets::page))
-        .route("/leaderboard", get(assets::page))
+        .route("/", get(http::assets::page))
+        .route("/g/{id}", get(http::assets::page))
+        .route("/g/{id}/join/{invite}", get(http::assets::page))
+        .route("/study", get(http::assets::page))
+        .route("/analysis", get(http::assets::page))
+        .route("/lobby", get(http::assets::page))
+        .route("/assets/{name}", get(http::assets::asset))
+        .route("/login", get(http::assets::page))
+        .route("/players/{name}", get(http::assets::page))
+        .route("/tournaments", get(http::assets::page))
+        .route("/t/{id}", get(http::assets::page))
+        .route("/leaderboard", get(http::assets::page))
         .merge(api)
         .merge(upload)
         .fallback(not_found)
@@ -141,9 +142,9 @@ pub fn router(app: Arc<App>) -> Router {
 /// Anything else: under `/api` a JSON refusal, elsewhere a page that says so.
 async fn not_found(uri: axum::http::Uri) -> Response {
     if uri.path() == "/api" || uri.path().starts_with("/api/") {
-        api::not_found().await.into_response()
+        http::games::not_found().await.into_response()
     } else {
-        assets::missing_page().await
+        http::assets::missing_page().await
     }
 }
 
@@ -176,7 +177,7 @@ async fn gate(State(app): State<Arc<App>>, mut request: Request, next: Next) -> 
     let path = loggable_path(request.uri().path());
     let _in_flight = app.in_flight();
     let response = if app.allow_request(client) {
-        request.extensions_mut().insert(api::Client(client));
+        request.extensions_mut().insert(http::games::Client(client));
         let started = Instant::now();
         let response = next.run(request).await;
         tracing::trace!(%method, %path, status = response.status().as_u16(), ms = started.elapsed().as_millis() as u64);
@@ -189,7 +190,7 @@ async fn gate(State(app): State<Arc<App>>, mut request: Request, next: Next) -> 
     if status.is_client_error() || status.is_server_error() {
         let (code, message) = response
             .extensions()
-            .get::<error::Refusal>()
+            .get::<http::error::Refusal>()
             .map_or(("", ""), |r| (r.code, r.message.as_str()));
         if status.is_server_error() {
             tracing::error!(%method, %path, status = status.as_u16(), code, "{message}");
@@ -212,8 +213,8 @@ pub async fn serve(listener: tokio::net::TcpListener, app: Arc<App>) -> std::io:
     app.start_presence();
     lobby::start(&app);
     tournament::start(&app);
-    let limits = connections::ConnectionLimits::new(app.settings.connections_per_address);
-    let mut listener = connections::LimitedListener::new(listener, limits);
+    let limits = limits::ConnectionLimits::new(app.settings.connections_per_address);
+    let mut listener = limits::LimitedListener::new(listener, limits);
     let router = router(Arc::clone(&app));
     let idle = app.settings.idle_timeout;
     let mut stopping = app.stopping();

@@ -20,7 +20,7 @@ type Error = Box<dyn std::error::Error>;
 const DAY_MS: i64 = 86_400_000;
 
 fn now_ms() -> i64 {
-    bashni_server::round::now_ms()
+    bashni_server::game::round::now_ms()
 }
 
 /// A friend game of `days` per move, made by Anna (White) and joined by Boris (Black).

@@ -370,7 +370,7 @@ async fn seeks_count_against_the_new_games_of_an_address() -> Result<(), Error> 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn seeks_left_from_an_earlier_run_of_a_file_are_removed() -> Result<(), Error> {
     let path = temp_db("lobby-restart");
-    let now = bashni_server::round::now_ms();
+    let now = bashni_server::game::round::now_ms();
     {
         // A server killed with a seek open: the row stays, its lease still holding.
         let store = Store::open(&path, Default::default())?;
@@ -515,7 +515,7 @@ async fn the_seeks_of_a_server_that_died_leave_the_other_lobbies() -> Result<(),
     client
         .execute(
             "UPDATE seeks SET server = 'dead', lease_until = $2 WHERE id = $1",
-            &[&id, &(bashni_server::round::now_ms() + 1000)],
+            &[&id, &(bashni_server::game::round::now_ms() + 1000)],
         )
         .await?;
     let started = std::time::Instant::now();

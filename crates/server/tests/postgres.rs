@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use axum::http::StatusCode;
 use bashni_rules::{Color, Position, TimeControl, Variant};
-use bashni_server::round::{Mode, Player, Rematch, Round, Seat};
+use bashni_server::game::round::{Mode, Player, Rematch, Round, Seat};
 use bashni_server::store::{Change, ListFilter, ListStatus, StoreErrorKind, postgres_migrations};
 use bashni_server::{App, Database, PgStore, Settings, Store};
 use common::pg::Postgres;
@@ -99,16 +99,16 @@ async fn store_suite(db: &Database) -> Result<(), Error> {
 
     // A record's comments and variations read back as they were stored.
     let mut noted = local_round("noted");
-    noted.notes = Some(bashni_server::notes::Notes {
+    noted.notes = Some(bashni_server::game::notes::Notes {
         intro: vec!["Before the game".to_string()],
-        after: vec![bashni_server::notes::PlyNotes {
+        after: vec![bashni_server::game::notes::PlyNotes {
             ply: 1,
-            notes: bashni_server::notes::MoveNotes {
+            notes: bashni_server::game::notes::MoveNotes {
                 comments: vec!["Ход".to_string()],
                 nags: vec![1],
-                variations: vec![bashni_server::notes::Line {
+                variations: vec![bashni_server::game::notes::Line {
                     intro: Vec::new(),
-                    moves: vec![bashni_server::notes::NotedMove {
+                    moves: vec![bashni_server::game::notes::NotedMove {
                         text: "f6-g5".to_string(),
                         notes: Default::default(),
                     }],
@@ -371,7 +371,7 @@ async fn engine_moves_are_jobs_any_server_takes_also_after_a_server_died() -> Re
     client
         .execute(
             "UPDATE engine_jobs SET taken_by = 'dead', taken_until = $2 WHERE game_id = $1",
-            &[&second, &(bashni_server::round::now_ms() + 1500)],
+            &[&second, &(bashni_server::game::round::now_ms() + 1500)],
         )
         .await?;
     let started = Instant::now();
@@ -639,7 +639,7 @@ async fn presence_and_claims_work_across_servers() -> Result<(), Error> {
     // three beats after its last renewal, then as away since then.
     let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await?;
     tokio::spawn(connection);
-    let now = bashni_server::round::now_ms();
+    let now = bashni_server::game::round::now_ms();
     client
         .execute(
             "INSERT INTO presence (game_id, side, server, sockets, seen_ms) \

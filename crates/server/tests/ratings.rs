@@ -470,7 +470,7 @@ mod lobby {
         assert_eq!(refused["code"], "too_many", "{refused}");
         assert_eq!(
             app.database
-                .seek_list(bashni_server::round::now_ms())
+                .seek_list(bashni_server::game::round::now_ms())
                 .await?
                 .len(),
             3
@@ -626,7 +626,10 @@ async fn two_servers_count_each_rated_end_once() -> Result<(), Error> {
     let round = a.database.load(&id).await?.ok_or("no game")?;
     let mut ended = round.clone();
     ended
-        .resign(bashni_server::round::Seat::Black, std::time::Instant::now())
+        .resign(
+            bashni_server::game::round::Seat::Black,
+            std::time::Instant::now(),
+        )
         .map_err(|e| format!("{e:?}"))?;
     let was = round.version;
     let db_a: &Database = &a.database;

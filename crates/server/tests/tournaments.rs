@@ -748,7 +748,10 @@ async fn the_check_of_running_tournaments_pairs_a_round_nobody_heard_end() -> Re
     // The game ends in the store behind the server's back.
     let mut round = app.database.load(&game).await?.ok_or("no game stored")?;
     let was = round.version;
-    round.resign(bashni_server::round::Seat::White, std::time::Instant::now())?;
+    round.resign(
+        bashni_server::game::round::Seat::White,
+        std::time::Instant::now(),
+    )?;
     let (_, saved) = app
         .database
         .save(round, bashni_server::store::Change::Game, was)
@@ -787,7 +790,7 @@ async fn limits_suite(app: &Arc<App>) -> Result<(), Error> {
         ids.push(player.id);
     }
     // Six join at once where four may.
-    let now = bashni_server::round::now_ms();
+    let now = bashni_server::game::round::now_ms();
     let joins = ids
         .iter()
         .map(|&player| app.database.tournament_enter(&id, player, now, true, 4));
@@ -891,10 +894,10 @@ async fn an_absent_or_deleted_player_loses_and_the_rounds_go_on() -> Result<(), 
     assert_eq!(shown["tournament"]["round"], 1);
     assert_eq!(shown["tournament"]["board"], 1);
     // Within the time nothing ends.
-    let now = bashni_server::round::now_ms();
+    let now = bashni_server::game::round::now_ms();
     assert_eq!(app.end_overdue_games(now).await?, 0);
     // Nobody moved: past the time, both Whites lose.
-    let later = now + bashni_server::round::millis(first_move) + 1_000;
+    let later = now + bashni_server::game::round::millis(first_move) + 1_000;
     assert_eq!(app.end_overdue_games(later).await?, 2);
     let (_, ended) = call(&app, "GET", &format!("/api/games/{game}"), None, None).await?;
     assert_eq!(ended["result"]["score"], "0-1", "{ended}");

@@ -6,7 +6,7 @@ use super::postgres::Heard;
 use super::{
     Change, GameSummary, ListFilter, PgStore, SeekNote, SeekRow, Store, StoreError, TurnSummary,
 };
-use crate::round::Round;
+use crate::game::round::Round;
 
 /// The SQLite store on a thread of its own: every call is queued and runs there, one at a
 /// time, so no async thread waits for the file and callers do not pile up on its lock.

@@ -1,5 +1,5 @@
 //! The games on disk. The store is the truth: it keeps each game's settings, seats, clocks
-//! and result, and its moves as text; a [`Round`](crate::round::Round) is turned into rows and
+//! and result, and its moves as text; a [`Round`](crate::game::round::Round) is turned into rows and
 //! back in [`rows`] and nowhere else. Every write that changes a game is one transaction that
 //! succeeds only against the version the change was computed on, and a caller acknowledges a
 //! change only after it has returned.
@@ -144,7 +144,7 @@ pub struct GameSummary {
     pub reason: Option<String>,
     /// When it last changed (ms since 1970).
     pub updated_ms: i64,
-    /// Its version (see [`Round::version`](crate::round::Round::version)).
+    /// Its version (see [`Round::version`](crate::game::round::Round::version)).
     pub version: u64,
 }
 

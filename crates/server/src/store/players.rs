@@ -12,7 +12,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use super::database::Backend;
 use super::postgres::{CHANNEL, exec};
 use super::{Database, GameSummary, LIST_ORDER, PgStore, SUMMARY_COLUMNS, Store, StoreError};
-use crate::round::Round;
+use crate::game::round::Round;
 
 /// The name a deleted account's seats show.
 pub const DELETED_NAME: &str = "deleted player";

@@ -15,8 +15,8 @@ use super::{
     Change, GameSummary, LIST_ORDER, ListFilter, SUMMARY_COLUMNS, StoreError, StoreErrorKind,
     TURN_COLUMNS, TurnSummary,
 };
+use crate::game::round::Round;
 use crate::rating::GameRating;
-use crate::round::Round;
 
 mod lobby;
 
@@ -423,7 +423,7 @@ impl PgStore {
     /// the game's id and the version the job is for.
     pub async fn take_job(&self, server: &str) -> Result<Option<(String, u64)>, StoreError> {
         let client = self.pool.get().await?;
-        let now = crate::round::now_ms();
+        let now = crate::game::round::now_ms();
         let row = client
             .query_opt(
                 "UPDATE engine_jobs SET taken_by = $1, taken_until = $2 WHERE game_id = (
@@ -446,7 +446,7 @@ impl PgStore {
     /// Renews `server`'s lease on the job of game `id` (while its engine searches).
     pub async fn renew_job(&self, server: &str, id: &str) -> Result<(), StoreError> {
         let client = self.pool.get().await?;
-        let until = crate::round::now_ms() + JOB_LEASE_MS;
+        let until = crate::game::round::now_ms() + JOB_LEASE_MS;
         client
             .execute(
                 "UPDATE engine_jobs SET taken_until = $3 WHERE game_id = $1 AND taken_by = $2",

@@ -17,8 +17,8 @@ use rusqlite::{Connection, OptionalExtension, params};
 use super::database::Backend;
 use super::postgres::exec;
 use super::{Database, PgStore, Store, StoreError};
+use crate::game::round::Round;
 use crate::rating::{GameRating, RatedEnd, SideChange, Stored, rate, rated_end, rating_at};
-use crate::round::Round;
 use bashni_club::rating::{PROVISIONAL_DEVIATION, Rating};
 
 /// SQLite's step of the schema.

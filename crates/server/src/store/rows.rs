@@ -4,8 +4,8 @@ use bashni_engine::Level;
 use bashni_rules::notation::{parse_fen, parse_move, write_fen};
 use bashni_rules::{Color, GameResult, TimeControl, Variant};
 
-use crate::correspondence::Correspondence;
-use crate::round::{Mode, Player, Rematch, Round, Seat, duration_of_ms, millis};
+use crate::game::correspondence::Correspondence;
+use crate::game::round::{Mode, Player, Rematch, Round, Seat, duration_of_ms, millis};
 
 /// A game's row, as both databases hold it.
 pub(crate) struct GameRow {
@@ -82,7 +82,7 @@ pub(crate) fn row_of(round: &Round) -> GameRow {
         notes: round
             .notes
             .as_ref()
-            .map(crate::notes::Notes::to_stored)
+            .map(crate::game::notes::Notes::to_stored)
             .unwrap_or_default(),
         created_ms: round.created_ms,
         updated_ms: round.updated_ms,
@@ -191,7 +191,7 @@ pub(crate) fn round_of(row: GameRow, moves: &[MoveRow]) -> Result<Round, String>
             game: row.rematch_game,
         });
     round.tags = serde_json::from_str(&row.tags).unwrap_or_default();
-    round.notes = crate::notes::Notes::from_stored(&row.notes);
+    round.notes = crate::game::notes::Notes::from_stored(&row.notes);
     if let Some(days) = row.days_per_move {
         let days = u32::try_from(days).map_err(|_| format!("days per move: {days}"))?;
         let mut rule = Correspondence::new(days).map_err(|e| format!("days per move: {e}"))?;

@@ -11,8 +11,8 @@ use super::{
     Change, GameSummary, LIST_ORDER, ListFilter, SUMMARY_COLUMNS, StoreError, StoreErrorKind,
     StoreOptions, TURN_COLUMNS, TurnSummary,
 };
+use crate::game::round::Round;
 use crate::rating::GameRating;
-use crate::round::Round;
 
 mod lobby;
 
@@ -687,7 +687,7 @@ mod tests {
     use bashni_rules::{Color, Position, TimeControl, Variant};
 
     use super::*;
-    use crate::round::{Mode, Seat};
+    use crate::game::round::{Mode, Seat};
     use crate::store::ListStatus;
 
     fn sample() -> Round {

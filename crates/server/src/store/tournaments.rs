@@ -13,7 +13,7 @@ use rusqlite::{OptionalExtension, params};
 use super::database::Backend;
 use super::postgres::exec;
 use super::{Database, PgStore, Store, StoreError};
-use crate::round::Round;
+use crate::game::round::Round;
 
 /// SQLite's step of the schema (version 11).
 pub(super) const SQLITE_MIGRATION: &str = "CREATE TABLE tournaments (

@@ -6,7 +6,7 @@ use deadpool_postgres::GenericClient;
 use tokio_postgres::Row;
 
 use super::{PgStore, insert_game};
-use crate::round::Round;
+use crate::game::round::Round;
 use crate::store::lobby::SEEK_COLUMNS;
 use crate::store::{SeekNote, SeekRow, StoreError};
 

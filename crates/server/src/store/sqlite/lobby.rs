@@ -5,7 +5,7 @@
 use rusqlite::{Row, params};
 
 use super::{Store, insert_game};
-use crate::round::Round;
+use crate::game::round::Round;
 use crate::store::lobby::SEEK_COLUMNS;
 use crate::store::{SeekNote, SeekRow, StoreError};
 

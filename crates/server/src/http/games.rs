@@ -1,4 +1,4 @@
-//! The HTTP API: reads requests into [`crate::actions`], answers with JSON. The rules
+//! The HTTP API: reads requests into [`crate::app::actions`], answers with JSON. The rules
 //! decide; this module only translates.
 
 use std::net::IpAddr;
@@ -22,11 +22,11 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use crate::account::Viewer;
-use crate::actions::{self, ColorChoice, MAX_UPLOAD_GAMES, NewGame};
+use crate::app::actions::{self, ColorChoice, MAX_UPLOAD_GAMES, NewGame};
 use crate::app::{Answer, App, StateText};
-use crate::error::ApiError;
-use crate::round::{MAX_PLIES, Mode};
-use crate::secret::{is_game_id, typed_name};
+use crate::game::round::{MAX_PLIES, Mode};
+use crate::game::secret::{is_game_id, typed_name};
+use crate::http::error::ApiError;
 use crate::store::{GameSummary, ListFilter, ListStatus};
 
 /// The header that carries a seat's token.
@@ -55,7 +55,7 @@ fn body_bytes(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
 
 /// Reads a JSON object body, turning every failure into a clear refusal.
 pub fn parse_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
-    crate::error::parse_json(&body_bytes(body)?)
+    crate::http::error::parse_json(&body_bytes(body)?)
 }
 
 fn token_of(headers: &HeaderMap) -> Option<String> {
@@ -519,10 +519,10 @@ pub struct PositionRequest {
     depth: Option<u32>,
     #[serde(default)]
     lines: Option<usize>,
-    /// Moves played in order from the position (see [`crate::variation`]).
+    /// Moves played in order from the position (see [`crate::game::variation`]).
     #[serde(default)]
     moves: Option<Vec<String>>,
-    /// The game the position comes from, when it comes from one (see [`crate::fair_play`]).
+    /// The game the position comes from, when it comes from one (see [`crate::game::fair_play`]).
     #[serde(default)]
     game: Option<String>,
 }
@@ -576,14 +576,14 @@ fn position_of(request: &PositionRequest) -> Result<Position, ApiError> {
 /// The request's position with its moves played from it, as a game.
 fn game_of(request: &PositionRequest) -> Result<bashni_rules::Game, ApiError> {
     let position = position_of(request)?;
-    crate::variation::play_variation(position, request.moves.as_deref().unwrap_or_default())
+    crate::game::variation::play_variation(position, request.moves.as_deref().unwrap_or_default())
 }
 
 /// Checks a position, plays the moves given from it, and lists the legal moves then.
 pub async fn position(body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
     let request: PositionRequest = parse_body(body)?;
     let game = game_of(&request)?;
-    Ok(Json(crate::variation::position_answer(&game)))
+    Ok(Json(crate::game::variation::position_answer(&game)))
 }
 
 /// The engine's view of a position.
@@ -594,7 +594,7 @@ pub async fn analyse(
 ) -> Result<Json<Value>, ApiError> {
     let request: PositionRequest = parse_body(body)?;
     let game = game_of(&request)?;
-    crate::fair_play::check_analysis(&app, request.game.as_deref(), &game).await?;
+    crate::game::fair_play::check_analysis(&app, request.game.as_deref(), &game).await?;
     let movetime = Duration::from_millis(request.movetime_ms.unwrap_or(1000));
     let lines = request.lines.unwrap_or(1);
     let analysis = actions::analyse(&app, client, game, movetime, request.depth, lines).await?;

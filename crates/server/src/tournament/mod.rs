@@ -1,7 +1,7 @@
 //! Tournaments on the server: made, joined and left while open, started by their creator,
 //! then played round by round. Who plays whom and the standings come from the club crate
 //! ([`bashni_club::tournament`]); this module keeps the rounds going and turns the stored
-//! tournament into answers. The HTTP side is [`crate::tournament_api`].
+//! tournament into answers. The HTTP side is [`crate::http::tournaments`].
 //!
 //! * **Numbers.** At the start the players are numbered from 1 in the order they joined
 //!   (the club crate counts from 0). A round robin pairs them by the Berger tables of
@@ -29,8 +29,8 @@ use bashni_club::tournament::{
 use bashni_rules::{Color, Position, TimeControl, Variant};
 
 use crate::app::{ActionError, App};
-use crate::round::{Mode, Player, Round};
-use crate::secret::{new_game_id, random_hex};
+use crate::game::round::{Mode, Player, Round};
+use crate::game::secret::{new_game_id, random_hex};
 use crate::store::{Advance, BoardRow, TournamentData, TournamentRow};
 
 /// The PDN tag that names the tournament a game belongs to (its id).
@@ -240,8 +240,8 @@ fn tournament_game(
 ) -> Result<Round, ActionError> {
     let control = match (tournament.base_ms, tournament.increment_ms) {
         (Some(base), increment) => Some(TimeControl {
-            base: crate::round::duration_of_ms(base),
-            increment: crate::round::duration_of_ms(increment.unwrap_or(0)),
+            base: crate::game::round::duration_of_ms(base),
+            increment: crate::game::round::duration_of_ms(increment.unwrap_or(0)),
         }),
         _ => None,
     };
@@ -263,7 +263,7 @@ fn tournament_game(
     }
     round.seat_account(Color::White, white_id, &white_name)?;
     round.seat_account(Color::Black, black_id, &black_name)?;
-    round.creator = Some(crate::round::Seat::White);
+    round.creator = Some(crate::game::round::Seat::White);
     let mut tags = vec![
         ("Event".to_string(), tournament.name.clone()),
         ("Site".to_string(), "bashni serve".to_string()),
@@ -305,22 +305,22 @@ pub fn first_step(data: &TournamentData) -> Result<Advance, ActionError> {
         System::Swiss => MIN_SWISS,
     };
     if players < least {
-        return Err(ActionError::Round(crate::round::RoundError::Conflict(
-            format!(
+        return Err(ActionError::Round(
+            crate::game::round::RoundError::Conflict(format!(
                 "a {} starts with at least {least} players; it has {players}",
                 match system {
                     System::RoundRobin => "round robin",
                     System::Swiss => "Swiss tournament",
                 }
-            ),
-        )));
+            )),
+        ));
     }
     let names = numbered(data);
     let mut started = tournament.clone();
     started.rounds = rounds_for(system, players, tournament.rounds);
     let history = History::new(players);
     let paired = pair_round(system, players, &history, 1).ok_or_else(|| {
-        ActionError::Round(crate::round::RoundError::Conflict(
+        ActionError::Round(crate::game::round::RoundError::Conflict(
             "no first round can be paired".into(),
         ))
     })?;

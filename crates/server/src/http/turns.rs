@@ -18,11 +18,11 @@ use bashni_rules::Color;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::api::parse_body;
 use crate::app::App;
-use crate::error::ApiError;
-use crate::round::now_ms;
-use crate::secret::{is_game_id, same_token};
+use crate::game::round::now_ms;
+use crate::game::secret::{is_game_id, same_token};
+use crate::http::error::ApiError;
+use crate::http::games::parse_body;
 use crate::store::{MAX_TURN_GAMES, TurnSummary};
 
 /// `POST /api/your-turn`.

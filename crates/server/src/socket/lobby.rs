@@ -14,15 +14,15 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::sync::broadcast::error::RecvError;
 
-use super::{LobbyEvent, Quick, rated_refusal, read_clock, read_name, read_settings};
 use crate::account::{Account, Viewer, session_hash, session_id};
-use crate::api::{Client, TimeRequest};
 use crate::app::App;
-use crate::connections::MessageRate;
-use crate::error::ApiError;
-use crate::secret::random_hex;
-use crate::ws::{MAX_MESSAGE_BYTES, MESSAGE_BURST, MESSAGES_PER_SECOND};
-use crate::ws::{Screened, close, error_reply, screen, send_text};
+use crate::game::secret::random_hex;
+use crate::http::error::ApiError;
+use crate::http::games::{Client, TimeRequest};
+use crate::limits::MessageRate;
+use crate::lobby::{LobbyEvent, Quick, rated_refusal, read_clock, read_name, read_settings};
+use crate::socket::game::{MAX_MESSAGE_BYTES, MESSAGE_BURST, MESSAGES_PER_SECOND};
+use crate::socket::game::{Screened, close, error_reply, screen, send_text};
 
 /// Opens a lobby socket.
 pub async fn handler(
@@ -69,7 +69,11 @@ async fn session_holds(app: &App, account: Option<&Account>, session: Option<&st
     let (Some(account), Some(session)) = (account, session) else {
         return account.is_none();
     };
-    match app.database.session(session, crate::round::now_ms()).await {
+    match app
+        .database
+        .session(session, crate::game::round::now_ms())
+        .await
+    {
         Ok(seen) => seen.is_some_and(|seen| seen.player_id == account.id),
         // The store cannot say: the action is refused by the store's own failure later.
         Err(_) => true,
@@ -196,7 +200,7 @@ async fn answer(
     owner: &str,
     text: &str,
 ) -> Vec<String> {
-    let request: Request = match crate::error::parse_json(text.as_bytes()) {
+    let request: Request = match crate::http::error::parse_json(text.as_bytes()) {
         Ok(request) => request,
         Err(error) => {
             // The error answers the message's id, if it can be read at all.
@@ -283,7 +287,7 @@ async fn act(
                 .variant
                 .as_deref()
                 .ok_or_else(|| ApiError::bad_request("variant: missing (bashni or russian)"))?;
-            let variant = crate::actions::variant_named(variant)?;
+            let variant = crate::app::actions::variant_named(variant)?;
             let control = read_clock(request.clock.as_ref())?;
             let name = read_name(request.name.as_deref())?;
             match lobby

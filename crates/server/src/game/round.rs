@@ -12,7 +12,7 @@ use bashni_rules::{
     Variant,
 };
 
-use crate::correspondence::Correspondence;
+use crate::game::correspondence::Correspondence;
 
 /// The most plies a game may hold, played or uploaded; beyond it a move is refused.
 pub const MAX_PLIES: usize = 1000;
@@ -307,7 +307,7 @@ pub struct Round {
     /// PDN tags kept from an uploaded record.
     pub tags: Vec<(String, String)>,
     /// The comments and variations of an uploaded record.
-    pub notes: Option<crate::notes::Notes>,
+    pub notes: Option<crate::game::notes::Notes>,
     /// When the game was made (ms since 1970).
     pub created_ms: i64,
     /// When it last changed.
@@ -321,7 +321,7 @@ pub struct Round {
     /// A rematch offered after the game, and the new game once it is made.
     pub rematch: Option<Rematch>,
     /// Days per move and the side to move's deadline, in a correspondence game (see
-    /// [`crate::correspondence`]).
+    /// [`crate::game::correspondence`]).
     pub correspondence: Option<Correspondence>,
     /// The result claimed because the side to move's player left the game (see
     /// [`Round::claim_abandoned`]); the side that left is the side to move.
@@ -504,7 +504,7 @@ impl Round {
             player
                 .token
                 .as_deref()
-                .is_some_and(|t| crate::secret::same_token(token, t))
+                .is_some_and(|t| crate::game::secret::same_token(token, t))
         };
         match (holds(&self.white), holds(&self.black)) {
             (true, true) => Some(Seat::Both),
@@ -1048,7 +1048,7 @@ impl Round {
             .invite
             .as_deref()
             .ok_or_else(|| conflict("both seats are already taken"))?;
-        if !crate::secret::same_token(invite.trim(), code) {
+        if !crate::game::secret::same_token(invite.trim(), code) {
             return Err(RoundError::Forbidden(
                 "the invite code is wrong for this game".into(),
             ));

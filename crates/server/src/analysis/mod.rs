@@ -18,14 +18,14 @@ use serde_json::{Value, json};
 use tokio::sync::watch;
 use tokio::task::{JoinError, JoinHandle};
 
-use crate::actions::{self, AnalysisLine, analysis_line};
-use crate::api::{Client, read_position};
 use crate::app::App;
-use crate::connections::MessageRate;
-use crate::engines::PoolRefusal;
-use crate::error::ApiError;
-use crate::ws::{MAX_MESSAGE_BYTES, MESSAGE_BURST, MESSAGES_PER_SECOND};
-use crate::ws::{Screened, close, error_reply, screen, send_text};
+use crate::app::actions::{self, AnalysisLine, analysis_line};
+use crate::app::engines::PoolRefusal;
+use crate::http::error::ApiError;
+use crate::http::games::{Client, read_position};
+use crate::limits::MessageRate;
+use crate::socket::game::{MAX_MESSAGE_BYTES, MESSAGE_BURST, MESSAGES_PER_SECOND};
+use crate::socket::game::{Screened, close, error_reply, screen, send_text};
 
 /// The longest analysis one `analyse` message runs (also when it names no time).
 pub const MAX_STREAMED_ANALYSIS: Duration = Duration::from_secs(30);
@@ -84,7 +84,7 @@ struct Request {
     lines: Option<usize>,
     movetime_ms: Option<u64>,
     depth: Option<u32>,
-    /// The game the position comes from, when it comes from one (see [`crate::fair_play`]).
+    /// The game the position comes from, when it comes from one (see [`crate::game::fair_play`]).
     game: Option<String>,
 }
 
@@ -220,10 +220,12 @@ fn asked(request: Request) -> Result<Asked, ApiError> {
         .variant
         .as_deref()
         .ok_or_else(|| ApiError::bad_request("variant: missing (bashni or russian)"))?;
-    let variant = crate::actions::variant_named(variant)?;
+    let variant = crate::app::actions::variant_named(variant)?;
     let position = read_position(variant, request.position.as_deref().unwrap_or(""))?;
-    let game =
-        crate::variation::play_variation(position, request.moves.as_deref().unwrap_or_default())?;
+    let game = crate::game::variation::play_variation(
+        position,
+        request.moves.as_deref().unwrap_or_default(),
+    )?;
     let lines = request.lines.unwrap_or(1);
     if !(1..=MAX_LINES).contains(&lines) {
         return Err(ApiError::bad_request(format!(
@@ -453,7 +455,7 @@ async fn answer(
     running: &mut Option<Running>,
     text: &str,
 ) -> Vec<String> {
-    let request: Request = match crate::error::parse_json(text.as_bytes()) {
+    let request: Request = match crate::http::error::parse_json(text.as_bytes()) {
         Ok(request) => request,
         Err(error) => {
             // The error answers the message's id, if it can be read at all.
@@ -474,7 +476,7 @@ async fn answer(
                 Err(error) => return vec![error_reply(&id, error)],
             };
             if let Err(error) =
-                crate::fair_play::check_analysis(app, from_game.as_deref(), &asked.game).await
+                crate::game::fair_play::check_analysis(app, from_game.as_deref(), &asked.game).await
             {
                 return vec![error_reply(&id, error.into())];
             }

@@ -11,7 +11,7 @@ use bashni_diagram::Options;
 use serde::Deserialize;
 
 use crate::app::App;
-use crate::error::ApiError;
+use crate::http::error::ApiError;
 
 /// The width of a picture when the request names none, in pixels.
 pub const DEFAULT_SIZE: u32 = 160;

@@ -13,8 +13,6 @@
 //! players taking one seek at once, on one server or two, exactly one gets a game. The taker
 //! is told at once; the owner is told by its own server when the note reaches it.
 
-pub mod socket;
-
 use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -29,12 +27,12 @@ use serde_json::{Value, json};
 use tokio::sync::{broadcast, mpsc};
 
 use crate::account::Account;
-use crate::actions::{ColorChoice, check_control, variant_named};
-use crate::api::TimeRequest;
+use crate::app::actions::{ColorChoice, check_control, variant_named};
 use crate::app::{ActionError, App};
-use crate::error::ApiError;
-use crate::round::{Mode, Player, Round, Seat, millis, now_ms};
-use crate::secret::{coin, new_game_id, random_hex, typed_name};
+use crate::game::round::{Mode, Player, Round, Seat, millis, now_ms};
+use crate::game::secret::{coin, new_game_id, random_hex, typed_name};
+use crate::http::error::ApiError;
+use crate::http::games::TimeRequest;
 use crate::store::{SEEK_LEASE_MS, SeekNote, SeekRow};
 
 /// The most open seeks one owner may have: one lobby socket, and one account over all its
@@ -792,7 +790,7 @@ impl Lobby {
                     .seat_account(color, *id, name)
                     .map_err(ActionError::from)?;
             }
-            *crate::actions::address_mut(&mut round, color) = seated.address.clone();
+            *crate::app::actions::address_mut(&mut round, color) = seated.address.clone();
         }
         round.rated = seek.settings.rated;
         // No clock runs yet: each side's first move is free of time.

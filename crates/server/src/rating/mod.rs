@@ -23,7 +23,7 @@ use bashni_club::rating::{Glicko2, Rating};
 use bashni_rules::{Color, GameResult};
 use serde_json::{Value, json};
 
-use crate::round::{Mode, Round};
+use crate::game::round::{Mode, Round};
 
 /// How long a rating must go unused to count as one idle rating period (30 days).
 pub const IDLE_PERIOD_MS: i64 = 30 * 24 * 60 * 60 * 1000;

@@ -12,7 +12,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use crate::app::App;
-use crate::error::ApiError;
+use crate::http::error::ApiError;
 use crate::store::{HistoryPoint, RatingRow};
 
 /// A rating as the API shows it: rounded, with the deviation, the games and whether it is
@@ -90,7 +90,8 @@ pub async fn leaderboard(
     query: Result<Query<BoardQuery>, QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let Query(query) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
-    let variant = crate::actions::variant_named(query.variant.as_deref().unwrap_or("russian"))?;
+    let variant =
+        crate::app::actions::variant_named(query.variant.as_deref().unwrap_or("russian"))?;
     let pace_name = query.pace.as_deref().unwrap_or("blitz");
     let pace = Pace::parse(pace_name).ok_or_else(|| {
         ApiError::bad_request(format!(

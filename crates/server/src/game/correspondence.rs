@@ -28,7 +28,7 @@ use std::time::Instant;
 use bashni_club::pace::{Control, InvalidDays};
 use bashni_rules::Color;
 
-use crate::round::{Mode, Round, millis};
+use crate::game::round::{Mode, Round, millis};
 
 /// The time rule of a correspondence game and the side to move's deadline.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -138,7 +138,7 @@ impl Round {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::round::{RoundError, Seat, now_ms};
+    use crate::game::round::{RoundError, Seat, now_ms};
     use bashni_club::pace::CORRESPONDENCE_DAYS;
     use bashni_rules::{Position, Variant};
 

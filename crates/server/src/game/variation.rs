@@ -6,9 +6,9 @@ use bashni_rules::notation::parse_move;
 use bashni_rules::{Game, Move, Outcome, Position};
 use serde_json::{Value, json};
 
-use crate::error::ApiError;
-use crate::round::{EndReason, Ending, MAX_MOVE_TEXT, RoundError};
-use crate::view::{MoveView, PositionView, move_record};
+use crate::game::round::{EndReason, Ending, MAX_MOVE_TEXT, RoundError};
+use crate::game::view::{MoveView, PositionView, move_record};
+use crate::http::error::ApiError;
 
 /// The most moves one variation may have.
 pub const MAX_VARIATION_MOVES: usize = 200;
@@ -53,9 +53,9 @@ pub fn play_variation(position: Position, moves: &[String]) -> Result<Game, ApiE
     Ok(game)
 }
 
-/// How a game ended by the rules, as the API shows a result (see [`crate::view::ending_view`]).
+/// How a game ended by the rules, as the API shows a result (see [`crate::game::view::ending_view`]).
 pub fn result_view(outcome: Outcome) -> Value {
-    crate::view::ending_view(&Ending {
+    crate::game::view::ending_view(&Ending {
         result: Some(outcome.result),
         reason: EndReason::Rules(outcome.reason),
     })

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use bashni_rules::Game;
 
 use crate::app::{ActionError, App};
-use crate::round::{Mode, Round};
+use crate::game::round::{Mode, Round};
 
 /// The ply from which a game's board is kept from the engine also when copied.
 pub const GUARD_FROM_PLY: usize = 6;

@@ -1,6 +1,6 @@
 //! The WebSocket of a game: a watcher gets the whole state once and then a small update
 //! after every change; a player binds the socket to a seat once (its token) and then acts
-//! over it. Actions are the same calls as over HTTP ([`crate::actions`]).
+//! over it. Actions are the same calls as over HTTP ([`crate::app::actions`]).
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -15,12 +15,12 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::sync::broadcast::error::RecvError;
 
-use crate::actions;
+use crate::app::actions;
 use crate::app::{ActionError, Answer, App, Event, GameSlot, Listening, seat_index};
 use crate::chat::{self, LineRate};
-use crate::connections::MessageRate;
-use crate::error::ApiError;
-use crate::round::Seat;
+use crate::game::round::Seat;
+use crate::http::error::ApiError;
+use crate::limits::MessageRate;
 
 /// The largest message a client may send; a larger one closes the socket (code 1009).
 pub const MAX_MESSAGE_BYTES: usize = 16 * 1024;
@@ -340,11 +340,11 @@ async fn answer(
     bound: &mut Bound,
     text: &str,
 ) -> Vec<String> {
-    let mut fields: serde_json::Map<String, Value> = match crate::error::parse_json(text.as_bytes())
-    {
-        Ok(fields) => fields,
-        Err(error) => return vec![error_reply(&Value::Null, error)],
-    };
+    let mut fields: serde_json::Map<String, Value> =
+        match crate::http::error::parse_json(text.as_bytes()) {
+            Ok(fields) => fields,
+            Err(error) => return vec![error_reply(&Value::Null, error)],
+        };
     let id = fields.remove("id").unwrap_or(Value::Null);
     let given = match fields.remove("token") {
         None | Some(Value::Null) => None,

@@ -11,7 +11,7 @@
 //! when they have been offline for [`Settings::abandon_after`] of their turn, the other
 //! player may claim the win or a draw. The result is stored with the reason code
 //! `abandoned`. Before both sides have moved, a tournament or rated game has a time for the
-//! first move instead (see [`Round::first_move_due`](crate::round::Round::first_move_due)).
+//! first move instead (see [`Round::first_move_due`](crate::game::round::Round::first_move_due)).
 //!
 //! [`Settings::presence_beat`]: crate::app::Settings::presence_beat
 //! [`Settings::abandon_after`]: crate::app::Settings::abandon_after
@@ -23,7 +23,7 @@ use bashni_rules::{Color, GameResult};
 
 use crate::app::{Acted, ActionError, Answer, App, GameSlot};
 use crate::chat::side_index;
-use crate::round::{Mode, Round, RoundError, Seat, millis, now_ms};
+use crate::game::round::{Mode, Round, RoundError, Seat, millis, now_ms};
 use crate::store::Change;
 
 /// How many beats a server's report of a socket counts after it was last renewed.
@@ -554,7 +554,7 @@ mod tests {
         assert_eq!(presence.seen(&round, 31_000).away, Some(away));
         // A correspondence game ends by its deadlines instead.
         round.correspondence = Some(
-            crate::correspondence::Correspondence::new(1)
+            crate::game::correspondence::Correspondence::new(1)
                 .map_err(|e| RoundError::Invalid(e.to_string()))?,
         );
         assert_eq!(presence.seen(&round, 31_000).away, None);

@@ -13,8 +13,8 @@ use bashni_rules::Color;
 use serde_json::{Value, json};
 
 use crate::app::{ActionError, App, Event, GameSlot};
-use crate::round::{Mode, Round, RoundError, Seat, now_ms};
-use crate::secret::{is_hidden_format, normalise_name};
+use crate::game::round::{Mode, Round, RoundError, Seat, now_ms};
+use crate::game::secret::{is_hidden_format, normalise_name};
 use crate::store::{CHAT_LINES_KEPT, ChatLine};
 
 /// The longest line, in characters (after trimming).

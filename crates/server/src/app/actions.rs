@@ -1,6 +1,6 @@
 //! What people do with games, the same for every transport: make a game, join it, move,
-//! resign, draw, take back, upload records, analyse. HTTP ([`crate::api`]) and the WebSocket
-//! ([`crate::ws`]) read their requests into these calls and write out the answers.
+//! resign, draw, take back, upload records, analyse. HTTP ([`crate::http::games`]) and the WebSocket
+//! ([`crate::socket::game`]) read their requests into these calls and write out the answers.
 
 use std::net::IpAddr;
 use std::sync::Arc;
@@ -13,13 +13,13 @@ use serde::Deserialize;
 
 use crate::account::Account;
 use crate::app::{Acted, ActionError, Answer, App, GameSlot, StateText};
-use crate::correspondence::Correspondence;
-use crate::notes::Notes;
-use crate::round::{
+use crate::game::correspondence::Correspondence;
+use crate::game::notes::Notes;
+use crate::game::round::{
     DrawAction, EndReason, MAX_PLIES, Mode, Player, RematchAction, RematchStep, Round, RoundError,
     Seat,
 };
-use crate::secret::{coin, new_game_id, random_hex, recorded_name};
+use crate::game::secret::{coin, new_game_id, random_hex, recorded_name};
 use crate::store::Change;
 
 /// The shortest game clock a game may have.
@@ -127,7 +127,8 @@ impl GameAction {
         let fields = if text.iter().all(u8::is_ascii_whitespace) {
             serde_json::Map::new()
         } else {
-            crate::error::parse_json(text).map_err(|error| ActionError::Invalid(error.error))?
+            crate::http::error::parse_json(text)
+                .map_err(|error| ActionError::Invalid(error.error))?
         };
         GameAction::read(kind, fields)
     }
@@ -197,8 +198,8 @@ pub async fn perform(
             Ok(Performed { acted, game })
         }
         GameAction::Claim { claim, ply } => {
-            let claim = crate::presence::AbandonClaim::parse(&claim)?;
-            crate::presence::claim(app, slot, token, claim, ply, answer)
+            let claim = crate::app::presence::AbandonClaim::parse(&claim)?;
+            crate::app::presence::claim(app, slot, token, claim, ply, answer)
                 .await
                 .map(plain)
         }
@@ -766,7 +767,7 @@ pub fn analysis_line(game: &Game, info: &Info) -> AnalysisLine {
             break;
         }
         if moves.is_empty() {
-            path = crate::view::MoveView::of(&before, mv).path;
+            path = crate::game::view::MoveView::of(&before, mv).path;
         }
         moves.push(mv.to_string());
     }
@@ -790,13 +791,13 @@ pub struct Analysis {
 }
 
 /// The words for an analysis the engine pool refused.
-pub fn analysis_refused(app: &App, refusal: crate::engines::PoolRefusal) -> ActionError {
+pub fn analysis_refused(app: &App, refusal: crate::app::engines::PoolRefusal) -> ActionError {
     match refusal {
-        crate::engines::PoolRefusal::ClientBusy => ActionError::TooMany(format!(
+        crate::app::engines::PoolRefusal::ClientBusy => ActionError::TooMany(format!(
             "you already have {} analyses running; wait for them",
             app.engines.analyses_per_client
         )),
-        crate::engines::PoolRefusal::QueueFull => ActionError::TooMany(
+        crate::app::engines::PoolRefusal::QueueFull => ActionError::TooMany(
             "the engines are busy with other analyses; try again in a few seconds".into(),
         ),
     }

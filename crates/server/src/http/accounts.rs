@@ -18,10 +18,10 @@ use crate::account::{
     name_key, new_session, require_same_site, session_hash, session_id, set_cookie,
     verify_password,
 };
-use crate::api::{Client, game_item, list_cursor, parse_body, read_cursor};
 use crate::app::App;
-use crate::error::ApiError;
-use crate::round::now_ms;
+use crate::game::round::now_ms;
+use crate::http::error::ApiError;
+use crate::http::games::{Client, game_item, list_cursor, parse_body, read_cursor};
 use crate::store::{NewPlayer, Signup};
 
 /// `POST /api/account/signup` and `POST /api/account/login`.
@@ -235,7 +235,7 @@ pub async fn delete(
     }
     // The games still going on are lost: nobody waits for a player who is gone.
     let games: Vec<String> = changed.into_iter().map(|(id, _)| id).collect();
-    crate::actions::resign_for_deleted(&app, account.id, &games).await;
+    crate::app::actions::resign_for_deleted(&app, account.id, &games).await;
     Ok(without_session(&app))
 }
 
@@ -268,7 +268,7 @@ pub async fn player(
         .filter(|player| player.deleted_ms.is_none())
         .ok_or_else(missing)?;
     let results = app.database.player_results(player.id).await?;
-    let (ratings, rating_history) = crate::rating_api::ratings_of(&app, player.id).await?;
+    let (ratings, rating_history) = crate::http::ratings::ratings_of(&app, player.id).await?;
     // One more than asked for tells whether there is a next page.
     let mut games = app
         .database

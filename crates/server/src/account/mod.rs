@@ -6,7 +6,7 @@
 //! or [`LoggedIn`] (refused with `401 not_logged_in` otherwise). A session's id lives only in
 //! the browser's `bashni_session` cookie; the store keeps its SHA-256 hash. Every request
 //! that changes something and carries that cookie must come from the site's own pages
-//! ([`refuse_cross_site`]). The endpoints are in [`crate::account_api`].
+//! ([`refuse_cross_site`]). The endpoints are in [`crate::http::accounts`].
 
 use std::net::IpAddr;
 use std::sync::{Arc, LazyLock};
@@ -25,8 +25,8 @@ use unicode_normalization::UnicodeNormalization;
 use unicode_security::{GeneralSecurityProfile, MixedScript};
 
 use crate::app::{App, Settings};
-use crate::connections::AddressRates;
-use crate::error::ApiError;
+use crate::http::error::ApiError;
+use crate::limits::AddressRates;
 use crate::store::SessionRow;
 
 /// The cookie that holds the session id.
@@ -173,7 +173,7 @@ pub fn session_hash(id: &str) -> String {
 
 /// A new session started at `now` from `client`: its id (for the cookie only) and its row.
 pub fn new_session(client: IpAddr, now: i64) -> Result<(String, SessionRow), ApiError> {
-    let id = crate::secret::random_hex(32)
+    let id = crate::game::secret::random_hex(32)
         .map_err(|missing| ApiError::from(crate::app::ActionError::from(missing)))?;
     let row = SessionRow {
         hash: session_hash(&id),
@@ -431,7 +431,7 @@ impl FromRequestParts<Arc<App>> for Viewer {
             Some(id) => {
                 let seen = app
                     .database
-                    .session(&session_hash(id), crate::round::now_ms())
+                    .session(&session_hash(id), crate::game::round::now_ms())
                     .await?;
                 Viewer(seen.map(|seen| Account {
                     id: seen.player_id,

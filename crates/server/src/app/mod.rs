@@ -2,6 +2,10 @@
 //! change of a game takes: compute it on a copy of the round, store it, and only then make
 //! it the round in memory and tell the sockets. A failed store changes nothing anywhere.
 
+pub mod actions;
+pub mod engines;
+pub mod presence;
+
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -17,12 +21,12 @@ use std::net::IpAddr;
 use bashni_rules::Color;
 
 use crate::chat::{ChatMemory, Room};
-use crate::connections::AddressRates;
-use crate::engines::{EnginePool, Priority};
-use crate::presence::{self, Presence, Seen};
-use crate::round::{Round, RoundError, Seat, now_ms};
+use crate::game::round::{Round, RoundError, Seat, now_ms};
+use crate::game::view::{GameStateView, game_state, move_record, update_view};
+use crate::limits::AddressRates;
 use crate::store::{Change, Database, StoreError, StoreErrorKind};
-use crate::view::{GameStateView, game_state, move_record, update_view};
+use engines::{EnginePool, Priority};
+use presence::{Presence, Seen};
 
 /// Engine time per move in a game without a clock.
 const UNTIMED_MOVE_TIME: Duration = Duration::from_millis(1000);
@@ -42,7 +46,7 @@ pub enum ActionError {
     TooMany(String),
     /// Something the server needs is missing (random numbers, an engine).
     Unavailable(String),
-    /// The engine does not help a game between people in progress (see [`crate::fair_play`]).
+    /// The engine does not help a game between people in progress (see [`crate::game::fair_play`]).
     FairPlay(String),
 }
 
@@ -58,8 +62,8 @@ impl From<StoreError> for ActionError {
     }
 }
 
-impl From<crate::secret::NoRandomness> for ActionError {
-    fn from(_: crate::secret::NoRandomness) -> ActionError {
+impl From<crate::game::secret::NoRandomness> for ActionError {
+    fn from(_: crate::game::secret::NoRandomness) -> ActionError {
         ActionError::Unavailable("no random numbers available".into())
     }
 }
@@ -117,10 +121,10 @@ pub struct GameSlot {
     pub presence: Arc<std::sync::Mutex<Presence>>,
     /// How many updates were published (counted while the game's lock is held).
     published: AtomicU64,
-    /// The board the engine may not look at now ([`crate::fair_play::guarded_board`]).
+    /// The board the engine may not look at now ([`crate::game::fair_play::guarded_board`]).
     board: AtomicU64,
     /// When the side to move's time for a first move runs out (ms since 1970; `i64::MAX`
-    /// when it has none): see [`Round::first_move_due`](crate::round::Round::first_move_due).
+    /// when it has none): see [`Round::first_move_due`](crate::game::round::Round::first_move_due).
     first_move_by: AtomicI64,
 }
 
@@ -128,7 +132,7 @@ impl GameSlot {
     fn new(round: Round, presence: Presence) -> Arc<GameSlot> {
         let (events, _) = broadcast::channel(32);
         let presence = Arc::new(std::sync::Mutex::new(presence));
-        let board = AtomicU64::new(crate::fair_play::guarded_board(&round));
+        let board = AtomicU64::new(crate::game::fair_play::guarded_board(&round));
         let first_move_by = AtomicI64::new(first_move_by(&round));
         Arc::new(GameSlot {
             live: tokio::sync::Mutex::new(Live::new(round, Arc::clone(&presence))),
@@ -152,8 +156,10 @@ impl GameSlot {
     /// Notes what the round shows after a change: the board the engine may not look at, and
     /// the time for a first move.
     fn guard_board(&self, round: &Round) {
-        self.board
-            .store(crate::fair_play::guarded_board(round), Ordering::Relaxed);
+        self.board.store(
+            crate::game::fair_play::guarded_board(round),
+            Ordering::Relaxed,
+        );
         self.first_move_by
             .store(first_move_by(round), Ordering::Relaxed);
     }
@@ -334,10 +340,10 @@ pub struct Settings {
     /// How often the server looks for correspondence games past their deadline.
     pub deadline_sweep: Duration,
     /// How long the side to move's player in a game between people may be offline on their
-    /// turn before the other may claim the game (see [`crate::presence`]).
+    /// turn before the other may claim the game (see [`crate::app::presence`]).
     pub abandon_after: Duration,
     /// The time for each side's first move in a tournament or rated game
-    /// (see [`Round::first_move_due`](crate::round::Round::first_move_due)).
+    /// (see [`Round::first_move_due`](crate::game::round::Round::first_move_due)).
     pub first_move: Duration,
     /// With several servers: how often each renews its report of the sockets bound to seats
     /// (a report counts for three beats).
@@ -405,7 +411,7 @@ pub struct App {
     stopping: tokio::sync::watch::Sender<bool>,
     /// Requests and socket actions being carried out.
     in_flight: Arc<AtomicUsize>,
-    /// Reports of this server's sockets are written one at a time (see [`crate::presence`]).
+    /// Reports of this server's sockets are written one at a time (see [`crate::app::presence`]).
     pub(crate) presence_writes: tokio::sync::Mutex<()>,
     /// The limits of log-ins (see [`crate::account`]).
     pub accounts: crate::account::Accounts,
@@ -446,8 +452,9 @@ impl App {
             settings,
             stopping: tokio::sync::watch::channel(false).0,
             jobs: tokio::sync::Notify::new(),
-            server_name: crate::secret::random_hex(8)
-                .unwrap_or_else(|_| format!("{}-{}", std::process::id(), crate::round::now_ms())),
+            server_name: crate::game::secret::random_hex(8).unwrap_or_else(|_| {
+                format!("{}-{}", std::process::id(), crate::game::round::now_ms())
+            }),
             jobs_running: Arc::new(AtomicUsize::new(0)),
             in_flight: Arc::new(AtomicUsize::new(0)),
             presence_writes: tokio::sync::Mutex::new(()),
@@ -511,7 +518,7 @@ impl App {
     }
 
     /// The boards of the games in memory that the engine may not look at now (0 for the
-    /// others; see [`crate::fair_play`]).
+    /// others; see [`crate::game::fair_play`]).
     pub fn guarded_boards(&self) -> Vec<u64> {
         self.games()
             .values()
@@ -528,7 +535,7 @@ impl App {
             let shown: String = id.chars().take(24).collect();
             ActionError::NotFound(format!("there is no game {shown:?}"))
         };
-        if !crate::secret::is_game_id(id) {
+        if !crate::game::secret::is_game_id(id) {
             return Err(missing());
         }
         let round = self.database.load(id).await.map_err(|e| {
@@ -544,7 +551,7 @@ impl App {
 
     /// A round as this server holds it: with the server's time for a first move.
     fn held(&self, mut round: Round) -> Round {
-        round.first_move_ms = Some(crate::round::millis(self.settings.first_move));
+        round.first_move_ms = Some(crate::game::round::millis(self.settings.first_move));
         round
     }
 
@@ -673,7 +680,7 @@ impl App {
         live: &mut Live,
     ) -> Result<bool, ActionError> {
         let now = Instant::now();
-        let now_ms = crate::round::now_ms();
+        let now_ms = crate::game::round::now_ms();
         if live.round.clock.flagged(now).is_none() && live.round.overdue(now_ms).is_none() {
             return Ok(false);
         }
@@ -688,7 +695,7 @@ impl App {
 
     /// Ends the correspondence games whose deadline has passed at `now_ms`, and the games in
     /// memory whose time for a first move has (see
-    /// [`Round::first_move_due`](crate::round::Round::first_move_due)), whether anyone
+    /// [`Round::first_move_due`](crate::game::round::Round::first_move_due)), whether anyone
     /// watches them or not; returns how many this server ended. With a database shared by
     /// several servers each ending is stored only against the version it was computed on:
     /// a game another server ended first is found changed (and read again), not ended twice.
@@ -1030,7 +1037,7 @@ impl App {
             loop {
                 tick.tick().await;
                 let Some(app) = app.upgrade() else { break };
-                if let Err(error) = app.end_overdue_games(crate::round::now_ms()).await {
+                if let Err(error) = app.end_overdue_games(crate::game::round::now_ms()).await {
                     tracing::warn!("cannot look for games past their deadline: {error}");
                 }
             }
@@ -1082,7 +1089,7 @@ impl App {
                 // The clock's flag, or the end of the time for a first move.
                 let first_move_in = round
                     .first_move_due()
-                    .map(|(_, deadline)| deadline - crate::round::now_ms());
+                    .map(|(_, deadline)| deadline - crate::game::round::now_ms());
                 let flag_in = round
                     .running_clock()
                     .and_then(|color| round.time_left(color, Instant::now()))

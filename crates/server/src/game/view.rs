@@ -9,8 +9,8 @@ use serde::Serialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use crate::presence::Seen;
-use crate::round::{Mode, Round, Seat};
+use crate::app::presence::Seen;
+use crate::game::round::{Mode, Round, Seat};
 
 /// A position: who moves, its text in both notations, and every tower.
 #[derive(Serialize, Clone, Debug)]
@@ -143,7 +143,7 @@ pub struct GameStateView<'a> {
     moves_from: Option<usize>,
     /// A record's comments and variations (full states only).
     #[serde(skip_serializing_if = "Option::is_none")]
-    notes: Option<&'a crate::notes::Notes>,
+    notes: Option<&'a crate::game::notes::Notes>,
     moves: &'a [Box<RawValue>],
     /// The plies played: what an action made for this position says as its `ply`.
     ply: usize,
@@ -157,7 +157,7 @@ pub struct GameStateView<'a> {
     can_claim_draw: Option<String>,
     can_take_back: bool,
     may_abort: bool,
-    /// Whether the page may offer the engine for this game (see [`crate::fair_play`]).
+    /// Whether the page may offer the engine for this game (see [`crate::game::fair_play`]).
     engine_help: bool,
     engine_thinking: bool,
     result: Option<Value>,
@@ -229,8 +229,8 @@ pub fn update_view<'a>(
     };
     let clock = round.control().map(|control| {
         serde_json::json!({
-            "base_ms": crate::round::millis(control.base),
-            "increment_ms": crate::round::millis(control.increment),
+            "base_ms": crate::game::round::millis(control.base),
+            "increment_ms": crate::game::round::millis(control.increment),
             "white_ms": round.time_left(Color::White, now).map(|t| t.max(0)),
             "black_ms": round.time_left(Color::Black, now).map(|t| t.max(0)),
             "running": round.running_clock().map(Color::code),
@@ -289,7 +289,7 @@ pub fn update_view<'a>(
         can_claim_draw: round.game.can_claim_draw().map(|r| r.to_string()),
         can_take_back,
         may_abort: round.may_abort(seat),
-        engine_help: crate::fair_play::engine_help_allowed(round),
+        engine_help: crate::game::fair_play::engine_help_allowed(round),
         engine_thinking,
         result,
         rematch: round.rematch.as_ref().map(|rematch| {
@@ -338,7 +338,7 @@ pub fn update_view<'a>(
 }
 
 /// How a game ended, as the API shows a result: `{"score", "winner", "reason", "code"}`.
-pub fn ending_view(ending: &crate::round::Ending) -> Value {
+pub fn ending_view(ending: &crate::game::round::Ending) -> Value {
     serde_json::json!({
         "score": ending.score(),
         "winner": ending.winner().map(Color::code),

@@ -14,10 +14,10 @@ use bashni_diagram::{DiagramError, Fonts, Frame, Options, fontdb};
 use bashni_rules::{Game, Position, Square};
 use serde::Deserialize;
 
-use crate::api::{Client, read_position};
 use crate::app::{ActionError, App};
-use crate::diagram::{COORDINATES_FROM, MAX_SIZE, MIN_SIZE};
-use crate::error::ApiError;
+use crate::http::diagram::{COORDINATES_FROM, MAX_SIZE, MIN_SIZE};
+use crate::http::error::ApiError;
+use crate::http::games::{Client, read_position};
 
 /// The width of a position's picture when the request names none, in pixels.
 pub const DEFAULT_PICTURE_SIZE: u32 = 400;
@@ -231,7 +231,7 @@ fn drawing(query: Result<Query<PositionQuery>, QueryRejection>) -> Result<Drawin
         .variant
         .as_deref()
         .ok_or_else(|| ApiError::bad_request("variant: missing (bashni or russian)"))?;
-    let variant = crate::actions::variant_named(variant)?;
+    let variant = crate::app::actions::variant_named(variant)?;
     let position = read_position(variant, query.position.as_deref().unwrap_or(""))?;
     let size = width(query.size, DEFAULT_PICTURE_SIZE, MAX_SIZE)?;
     let arrow = match &query.last {

@@ -15,12 +15,12 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::account::LoggedIn;
-use crate::actions;
-use crate::api::{Client, parse_body};
 use crate::app::App;
-use crate::error::ApiError;
-use crate::round::now_ms;
-use crate::secret::{is_game_id, new_game_id, typed_name};
+use crate::app::actions;
+use crate::game::round::now_ms;
+use crate::game::secret::{is_game_id, new_game_id, typed_name};
+use crate::http::error::ApiError;
+use crate::http::games::{Client, parse_body};
 use crate::store::{Entry, TournamentData, TournamentRow};
 use crate::tournament::{self, MAX_PLAYERS, MAX_SWISS_ROUNDS, POINTS, System, TOURNAMENT_TAG};
 
@@ -127,7 +127,7 @@ pub async fn create(
         }
         None => None,
     };
-    let seed_text = crate::secret::random_hex(8).map_err(crate::app::ActionError::from)?;
+    let seed_text = crate::game::secret::random_hex(8).map_err(crate::app::ActionError::from)?;
     let seed = i64::from_str_radix(&seed_text[..15], 16).unwrap_or(0);
     let row = TournamentRow {
         id: new_game_id().map_err(crate::app::ActionError::from)?,
@@ -136,8 +136,8 @@ pub async fn create(
         system: system.name().into(),
         rounds,
         micro,
-        base_ms: control.map(|c| crate::round::millis(c.base)),
-        increment_ms: control.map(|c| crate::round::millis(c.increment)),
+        base_ms: control.map(|c| crate::game::round::millis(c.base)),
+        increment_ms: control.map(|c| crate::game::round::millis(c.increment)),
         creator: account.id,
         creator_name: account.name.clone(),
         status: "open".into(),

@@ -96,9 +96,9 @@ impl std::fmt::Display for ApiError {
 
 impl std::error::Error for ApiError {}
 
-impl From<crate::round::RoundError> for ApiError {
-    fn from(error: crate::round::RoundError) -> ApiError {
-        use crate::round::RoundError;
+impl From<crate::game::round::RoundError> for ApiError {
+    fn from(error: crate::game::round::RoundError) -> ApiError {
+        use crate::game::round::RoundError;
         match error {
             RoundError::Invalid(message) => ApiError::bad_request(message),
             RoundError::Forbidden(message) => ApiError::forbidden(message),

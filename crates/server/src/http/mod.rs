@@ -1,0 +1,12 @@
+//! HTTP: one file per resource. Handlers read a request, call the domain and translate its
+//! answer or error; nothing here decides a rule.
+
+pub mod accounts;
+pub mod assets;
+pub mod diagram;
+pub mod error;
+pub mod export;
+pub mod games;
+pub mod ratings;
+pub mod tournaments;
+pub mod turns;
