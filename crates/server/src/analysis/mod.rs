@@ -18,7 +18,7 @@ use serde_json::{Value, json};
 use tokio::sync::watch;
 use tokio::task::{JoinError, JoinHandle};
 
-use crate::app::App;
+use crate::app::{ActionError, App};
 use crate::app::actions::{self, AnalysisLine, analysis_line};
 use crate::app::engines::PoolRefusal;
 use crate::http::error::ApiError;
@@ -476,7 +476,7 @@ async fn answer(
                 Err(error) => return vec![error_reply(&id, error)],
             };
             if let Err(error) =
-                crate::game::fair_play::check_analysis(app, from_game.as_deref(), &asked.game).await
+                check_analysis(app, from_game.as_deref(), &asked.game).await
             {
                 return vec![error_reply(&id, error.into())];
             }
@@ -520,4 +520,45 @@ async fn answer(
             ApiError::bad_request("type: expected analyse or stop"),
         )],
     }
+}
+
+/// Refuses an analysis that helps a game in progress between people: one that names such a
+/// game (`game`, the id the page sends from a game), or whose positions (the start and
+/// after each move) include one on the board of such a game on this server.
+pub async fn check_analysis(
+    app: &Arc<App>,
+    game: Option<&str>,
+    analysed: &Game,
+) -> Result<(), ActionError> {
+    if let Some(id) = game {
+        let slot = app.slot(id).await?;
+        let live = slot.live.lock().await;
+        if !crate::game::fair_play::engine_help_allowed(&live.round) {
+            return Err(refusal());
+        }
+    }
+    let boards: Vec<u64> = app
+        .guarded_boards()
+        .into_iter()
+        .filter(|&board| board != 0)
+        .collect();
+    if boards.is_empty() {
+        return Ok(());
+    }
+    let on_board = analysed
+        .positions()
+        .iter()
+        .any(|position| boards.contains(&(position.hash() | 1)));
+    if on_board {
+        return Err(refusal());
+    }
+    Ok(())
+}
+
+fn refusal() -> ActionError {
+    ActionError::FairPlay(
+        "this position is in a game between people that is still going on; \
+         the engine looks at it once the game has ended"
+            .into(),
+    )
 }

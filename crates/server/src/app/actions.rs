@@ -8,7 +8,9 @@ use std::time::{Duration, Instant};
 
 use bashni_engine::{Info, Level, Limits, Past, Score, StopToken};
 use bashni_pdn::{RawGame, ResultToken};
-use bashni_rules::{Color, Game, Position, SquareNames, TimeControl, Variant};
+use bashni_rules::{
+    BaseUnit, Color, Game, Position, SquareNames, TimeControl, TimeControlError, Variant,
+};
 use serde::Deserialize;
 
 use crate::account::Account;
@@ -250,18 +252,75 @@ pub struct Created {
     pub state: StateText,
 }
 
-/// Checks a clock against the server's limits.
-pub fn check_control(control: TimeControl) -> Result<TimeControl, ActionError> {
+/// The time a request asks for: minutes for the game and seconds added per move (a clock),
+/// or days per move (a correspondence game). The same fields wherever a time is asked for:
+/// a new game's `time`, a seek's `clock`, a tournament's `time`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TimeRequest {
+    /// Minutes for the game.
+    pub minutes: Option<f64>,
+    /// Seconds added after each move.
+    pub increment_s: Option<f64>,
+    /// Days for each move of a correspondence game: 1, 2, 3 or 7.
+    pub days_per_move: Option<f64>,
+}
+
+impl TimeRequest {
+    /// A clock within the server's limits; errors name the fields under `field`.
+    pub fn clock(&self, field: &str) -> Result<TimeControl, ActionError> {
+        if self.days_per_move.is_some() {
+            return Err(ActionError::Invalid(format!(
+                "{field}.days_per_move: only a clock here (minutes and increment_s)"
+            )));
+        }
+        let minutes = self
+            .minutes
+            .ok_or_else(|| ActionError::Invalid(format!("{field}.minutes: missing")))?;
+        let increment = self.increment_s.unwrap_or(0.0);
+        let control = TimeControl::from_numbers(minutes, BaseUnit::Minutes, increment)
+            .map_err(|error| {
+                let part = match error {
+                    TimeControlError::IncrementOutOfRange => "increment_s",
+                    _ => "minutes",
+                };
+                ActionError::Invalid(format!("{field}.{part}: {error}"))
+            })?;
+        check_control(control, field)
+    }
+
+    /// A clock, or days per move (checked against the offered days when the game is made).
+    pub fn rule(&self, field: &str) -> Result<(Option<TimeControl>, Option<u32>), ActionError> {
+        let Some(days) = self.days_per_move else {
+            return Ok((Some(self.clock(field)?), None));
+        };
+        if self.minutes.is_some() || self.increment_s.is_some() {
+            return Err(ActionError::Invalid(format!(
+                "{field}: give minutes and increment_s for a clock, or days_per_move alone for \
+                 correspondence"
+            )));
+        }
+        if days.fract() != 0.0 || !(0.0..=f64::from(u32::MAX)).contains(&days) {
+            return Err(ActionError::Invalid(format!(
+                "{field}.days_per_move: expected a whole number of days: 1, 2, 3 or 7"
+            )));
+        }
+        Ok((None, Some(days as u32)))
+    }
+}
+
+/// Checks a clock against the server's limits; errors name the fields under `field`.
+pub fn check_control(control: TimeControl, field: &str) -> Result<TimeControl, ActionError> {
     if control.base < MIN_BASE || control.base > MAX_BASE {
         return Err(ActionError::Invalid(format!(
-            "time.minutes: from {} to {} minutes",
+            "{field}.minutes: from {} to {} minutes",
             MIN_BASE.as_secs_f64() / 60.0,
             MAX_BASE.as_secs() / 60
         )));
     }
     if control.increment > MAX_INCREMENT {
         return Err(ActionError::Invalid(format!(
-            "time.increment_s: from 0 to {} seconds",
+            "{field}.increment_s: from 0 to {} seconds",
             MAX_INCREMENT.as_secs()
         )));
     }
@@ -348,7 +407,7 @@ pub async fn create_seated(
     if rated {
         check_rated(&new)?;
     }
-    let control = new.control.map(check_control).transpose()?;
+    let control = new.control.map(|c| check_control(c, "time")).transpose()?;
     let correspondence = check_correspondence(&new)?;
     let creator = match new.color {
         ColorChoice::Color(color) => color,

@@ -48,6 +48,29 @@ pub enum ActionError {
     Unavailable(String),
     /// The engine does not help a game between people in progress (see [`crate::game::fair_play`]).
     FairPlay(String),
+    /// A refusal with a code of its own (the lobby's `seek_gone`, `own_seek`,
+    /// `rated_needs_account`; the tournaments' `tournament_started`, ...).
+    Refused {
+        /// What is wrong, for programs.
+        code: &'static str,
+        /// What is wrong, for people.
+        message: String,
+    },
+}
+
+impl std::fmt::Display for ActionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ActionError::Round(error) => error.fmt(f),
+            ActionError::Store(error) => write!(f, "the store failed: {error:?}"),
+            ActionError::NotFound(message)
+            | ActionError::Invalid(message)
+            | ActionError::TooMany(message)
+            | ActionError::Unavailable(message)
+            | ActionError::FairPlay(message)
+            | ActionError::Refused { message, .. } => f.write_str(message),
+        }
+    }
 }
 
 impl From<RoundError> for ActionError {

@@ -7,11 +7,6 @@
 //!   the opening ([`GUARD_FROM_PLY`]): the first positions are shared by many games and are
 //!   everybody's to study.
 
-use std::sync::Arc;
-
-use bashni_rules::Game;
-
-use crate::app::{ActionError, App};
 use crate::game::round::{Mode, Round};
 
 /// The ply from which a game's board is kept from the engine also when copied.
@@ -24,52 +19,11 @@ pub fn engine_help_allowed(round: &Round) -> bool {
 }
 
 /// The board a game in progress between people shows (the position's hash), or 0: what
-/// [`GameSlot`](crate::app::GameSlot) keeps for [`check_analysis`].
+/// [`GameSlot`](crate::app::GameSlot) keeps for [`check_analysis`](crate::analysis::check_analysis).
 pub fn guarded_board(round: &Round) -> u64 {
     if engine_help_allowed(round) || round.game.ply() < GUARD_FROM_PLY {
         0
     } else {
         round.game.position().hash() | 1
     }
-}
-
-/// Refuses an analysis that helps a game in progress between people: one that names such a
-/// game (`game`, the id the page sends from a game), or whose positions (the start and
-/// after each move) include one on the board of such a game on this server.
-pub async fn check_analysis(
-    app: &Arc<App>,
-    game: Option<&str>,
-    analysed: &Game,
-) -> Result<(), ActionError> {
-    if let Some(id) = game {
-        let slot = app.slot(id).await?;
-        let live = slot.live.lock().await;
-        if !engine_help_allowed(&live.round) {
-            return Err(refusal());
-        }
-    }
-    let boards: Vec<u64> = app
-        .guarded_boards()
-        .into_iter()
-        .filter(|&board| board != 0)
-        .collect();
-    if boards.is_empty() {
-        return Ok(());
-    }
-    let on_board = analysed
-        .positions()
-        .iter()
-        .any(|position| boards.contains(&(position.hash() | 1)));
-    if on_board {
-        return Err(refusal());
-    }
-    Ok(())
-}
-
-fn refusal() -> ActionError {
-    ActionError::FairPlay(
-        "this position is in a game between people that is still going on; \
-         the engine looks at it once the game has ended"
-            .into(),
-    )
 }

@@ -5,6 +5,7 @@
 pub mod correspondence;
 pub mod fair_play;
 pub mod notes;
+pub mod rated;
 pub mod round;
 pub mod secret;
 pub mod variation;

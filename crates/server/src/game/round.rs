@@ -14,6 +14,9 @@ use bashni_rules::{
 
 use crate::game::correspondence::Correspondence;
 
+/// The PDN tag that names the tournament a game belongs to (its id).
+pub const TOURNAMENT_TAG: &str = "Tournament";
+
 /// The most plies a game may hold, played or uploaded; beyond it a move is refused.
 pub const MAX_PLIES: usize = 1000;
 
@@ -540,7 +543,7 @@ impl Round {
 
     /// Whether this game is part of a tournament.
     pub fn in_tournament(&self) -> bool {
-        self.tag(crate::tournament::TOURNAMENT_TAG).is_some()
+        self.tag(TOURNAMENT_TAG).is_some()
     }
 
     /// In a tournament or rated game between two people, while the side to move has not

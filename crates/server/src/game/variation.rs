@@ -8,7 +8,6 @@ use serde_json::{Value, json};
 
 use crate::game::round::{EndReason, Ending, MAX_MOVE_TEXT, RoundError};
 use crate::game::view::{MoveView, PositionView, move_record};
-use crate::http::error::ApiError;
 
 /// The most moves one variation may have.
 pub const MAX_VARIATION_MOVES: usize = 200;
@@ -16,9 +15,9 @@ pub const MAX_VARIATION_MOVES: usize = 200;
 /// Plays `moves` (each in any accepted notation) in order from `position`, as a game from
 /// it; returns that game. A move that cannot be read or is not legal is refused with its
 /// index (`moves[3]`), its text, the reason, and the legal moves at that point.
-pub fn play_variation(position: Position, moves: &[String]) -> Result<Game, ApiError> {
+pub fn play_variation(position: Position, moves: &[String]) -> Result<Game, RoundError> {
     if moves.len() > MAX_VARIATION_MOVES {
-        return Err(ApiError::bad_request(format!(
+        return Err(RoundError::Invalid(format!(
             "moves: at most {MAX_VARIATION_MOVES} moves, not {}",
             moves.len()
         )));
@@ -27,19 +26,16 @@ pub fn play_variation(position: Position, moves: &[String]) -> Result<Game, ApiE
     for (index, text) in moves.iter().enumerate() {
         let text = text.trim();
         if text.is_empty() {
-            return Err(ApiError::bad_request(format!("moves[{index}]: empty")));
+            return Err(RoundError::Invalid(format!("moves[{index}]: empty")));
         }
         if text.len() > MAX_MOVE_TEXT {
-            return Err(ApiError::bad_request(format!(
+            return Err(RoundError::Invalid(format!(
                 "moves[{index}]: longer than {MAX_MOVE_TEXT} bytes"
             )));
         }
-        let illegal = |game: &Game, reason: String| -> ApiError {
-            RoundError::Illegal {
-                message: format!("moves[{index}]: {reason}"),
-                legal: game.legal_moves().iter().map(Move::to_string).collect(),
-            }
-            .into()
+        let illegal = |game: &Game, reason: String| RoundError::Illegal {
+            message: format!("moves[{index}]: {reason}"),
+            legal: game.legal_moves().iter().map(Move::to_string).collect(),
         };
         if let Some(outcome) = game.outcome() {
             let reason = format!("{text}: the game is over ({})", outcome.reason);
@@ -102,26 +98,20 @@ mod tests {
         let game = play_variation(start, &texts(&["c3-d4", "f6-g5", "d4-e5"])).expect("legal");
         assert_eq!(game.ply(), 3);
         assert_eq!(game.side_to_move(), Color::Black);
-        let error =
-            play_variation(start, &texts(&["c3-d4", "f6-g5", "a1-h8"])).expect_err("illegal");
-        assert_eq!(error.code, "illegal_move");
-        assert!(
-            error.error.starts_with("moves[2]: `a1-h8` is illegal"),
-            "{}",
-            error.error
-        );
+        let Err(RoundError::Illegal { message, legal }) =
+            play_variation(start, &texts(&["c3-d4", "f6-g5", "a1-h8"]))
+        else {
+            panic!("a1-h8 is illegal there");
+        };
+        assert!(message.starts_with("moves[2]: `a1-h8` is illegal"), "{message}");
         // The legal moves are those where the wrong move was tried: White's after f6-g5.
-        let legal = error.legal.unwrap_or_default();
         assert!(legal.contains(&"d4-c5".to_string()), "{legal:?}");
         assert!(!legal.contains(&"c3-d4".to_string()), "{legal:?}");
         let error = play_variation(start, &texts(&["c3-d4", " "])).expect_err("empty");
-        assert_eq!(
-            (error.code, error.error.as_str()),
-            ("bad_request", "moves[1]: empty")
-        );
+        assert_eq!(error, RoundError::Invalid("moves[1]: empty".into()));
         let many = vec!["c3-d4".to_string(); MAX_VARIATION_MOVES + 1];
         let error = play_variation(start, &many).expect_err("too many");
-        assert!(error.error.contains("at most 200"), "{}", error.error);
+        assert!(error.to_string().contains("at most 200"), "{error}");
     }
 
     #[test]
@@ -136,6 +126,6 @@ mod tests {
         assert_eq!(answer["played"][0]["text"], "c3:e5");
         assert_eq!(answer["played"][0]["after"]["turn"], "black");
         let error = play_variation(position, &texts(&["c3:e5", "d4-c3"])).expect_err("over");
-        assert!(error.error.contains("the game is over"), "{}", error.error);
+        assert!(error.to_string().contains("the game is over"), "{error}");
     }
 }

@@ -313,7 +313,7 @@ pub fn update_view<'a>(
                 "missed": if round.in_tournament() { "loses" } else { "aborts" },
             })
         }),
-        tournament: round.tag(crate::tournament::TOURNAMENT_TAG).map(|id| {
+        tournament: round.tag(crate::game::round::TOURNAMENT_TAG).map(|id| {
             // The PDN tag Round reads "round.board" (and ".leg" in a micro-match).
             let mut numbers = round
                 .tag("Round")
@@ -331,8 +331,8 @@ pub fn update_view<'a>(
         version: round.version,
         white_player: round.account_name(Color::White),
         black_player: round.account_name(Color::Black),
-        rated: crate::rating::is_rated(round),
-        unrated_reason: crate::rating::unrated_reason(round),
+        rated: crate::game::rated::is_rated(round),
+        unrated_reason: crate::game::rated::unrated_reason(round),
         rating: round.rating.as_ref().map(crate::rating::GameRating::view),
     }
 }

@@ -153,7 +153,18 @@ impl From<crate::app::ActionError> for ApiError {
             ActionError::FairPlay(message) => {
                 ApiError::new(StatusCode::FORBIDDEN, "fair_play", message)
             }
+            ActionError::Refused { code, message } => ApiError::new(status_of(code), code, message),
         }
+    }
+}
+
+/// The HTTP status of a refusal with a code of its own.
+fn status_of(code: &str) -> StatusCode {
+    match code {
+        "not_logged_in" => StatusCode::UNAUTHORIZED,
+        "rated_needs_account" | "cross_site" | "not_organiser" => StatusCode::FORBIDDEN,
+        "wrong_login" => StatusCode::UNAUTHORIZED,
+        _ => StatusCode::CONFLICT,
     }
 }
 

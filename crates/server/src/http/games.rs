@@ -15,7 +15,7 @@ use bashni_engine::Level;
 use bashni_pdn::{Reader, replay_record};
 use bashni_rules::notation;
 use bashni_rules::{
-    BaseUnit, Color, Position, Setup, Square, TimeControl, TimeControlError, Tower, Variant,
+    Color, Position, Setup, Square, Tower, Variant,
 };
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
@@ -87,50 +87,6 @@ fn read_variant(name: &str) -> Result<Variant, ApiError> {
     Ok(actions::variant_named(name)?)
 }
 
-/// The `time` of a new game: minutes for the game and seconds added per move, or days per
-/// move for a correspondence game.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TimeRequest {
-    /// Minutes for the game.
-    pub minutes: Option<f64>,
-    /// Seconds added after each move.
-    pub increment_s: Option<f64>,
-    /// Days for each move of a correspondence game: 1, 2, 3 or 7.
-    pub days_per_move: Option<f64>,
-}
-
-/// A game's `time`: a clock, or days per move (checked against the offered days later).
-fn time_rule(time: &TimeRequest) -> Result<(Option<TimeControl>, Option<u32>), ApiError> {
-    if let Some(days) = time.days_per_move {
-        if time.minutes.is_some() || time.increment_s.is_some() {
-            return Err(ApiError::bad_request(
-                "time: give minutes and increment_s for a clock, or days_per_move alone for \
-                 correspondence",
-            ));
-        }
-        if days.fract() != 0.0 || !(0.0..=f64::from(u32::MAX)).contains(&days) {
-            return Err(ApiError::bad_request(
-                "time.days_per_move: expected a whole number of days: 1, 2, 3 or 7",
-            ));
-        }
-        return Ok((None, Some(days as u32)));
-    }
-    let minutes = time.minutes.ok_or_else(|| {
-        ApiError::bad_request("time.minutes: missing (or give days_per_move for correspondence)")
-    })?;
-    let control =
-        TimeControl::from_numbers(minutes, BaseUnit::Minutes, time.increment_s.unwrap_or(0.0))
-            .map_err(|error| {
-                let field = match error {
-                    TimeControlError::IncrementOutOfRange => "time.increment_s",
-                    _ => "time.minutes",
-                };
-                ApiError::bad_request(format!("{field}: {error}"))
-            })?;
-    Ok((Some(control), None))
-}
-
 /// `POST /api/games`.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -139,7 +95,7 @@ pub struct CreateRequest {
     mode: String,
     level: Option<u8>,
     color: Option<String>,
-    time: Option<TimeRequest>,
+    time: Option<actions::TimeRequest>,
     name: Option<String>,
     opponent_name: Option<String>,
     position: Option<String>,
@@ -172,7 +128,7 @@ fn new_game(request: CreateRequest) -> Result<NewGame, ApiError> {
         ),
     };
     let (control, days_per_move) = match &request.time {
-        Some(time) => time_rule(time)?,
+        Some(time) => time.rule("time")?,
         None => (None, None),
     };
     Ok(NewGame {
@@ -197,7 +153,7 @@ pub async fn create(
     let request: CreateRequest = parse_body(body)?;
     let rated = request.rated;
     if rated && account.is_none() {
-        return Err(crate::lobby::rated_refusal());
+        return Err(crate::lobby::rated_refusal().into());
     }
     let new = new_game(request)?;
     // A refused time rule does not count as a new game.
@@ -354,7 +310,7 @@ pub async fn join(
     let name = name_field(request.name.as_deref())?;
     let slot = app.slot(&id).await?;
     if account.is_none() && slot.live.lock().await.round.rated {
-        return Err(crate::lobby::rated_refusal());
+        return Err(crate::lobby::rated_refusal().into());
     }
     let (seat, token, state) = actions::join_seated(
         &app,
@@ -576,7 +532,8 @@ fn position_of(request: &PositionRequest) -> Result<Position, ApiError> {
 /// The request's position with its moves played from it, as a game.
 fn game_of(request: &PositionRequest) -> Result<bashni_rules::Game, ApiError> {
     let position = position_of(request)?;
-    crate::game::variation::play_variation(position, request.moves.as_deref().unwrap_or_default())
+    let moves = request.moves.as_deref().unwrap_or_default();
+    Ok(crate::game::variation::play_variation(position, moves)?)
 }
 
 /// Checks a position, plays the moves given from it, and lists the legal moves then.
@@ -594,7 +551,7 @@ pub async fn analyse(
 ) -> Result<Json<Value>, ApiError> {
     let request: PositionRequest = parse_body(body)?;
     let game = game_of(&request)?;
-    crate::game::fair_play::check_analysis(&app, request.game.as_deref(), &game).await?;
+    crate::analysis::check_analysis(&app, request.game.as_deref(), &game).await?;
     let movetime = Duration::from_millis(request.movetime_ms.unwrap_or(1000));
     let lines = request.lines.unwrap_or(1);
     let analysis = actions::analyse(&app, client, game, movetime, request.depth, lines).await?;

@@ -10,7 +10,7 @@ use axum::extract::{Extension, Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use bashni_club::Score;
-use bashni_rules::{BaseUnit, Color, TimeControl, Variant};
+use bashni_rules::{Color, Variant};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -39,15 +39,7 @@ pub struct CreateTournament {
     system: String,
     rounds: Option<i64>,
     micro: Option<bool>,
-    time: Option<ClockRequest>,
-}
-
-/// The clock of every game of a tournament.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ClockRequest {
-    minutes: f64,
-    increment_s: Option<f64>,
+    time: Option<actions::TimeRequest>,
 }
 
 fn started() -> ApiError {
@@ -116,15 +108,7 @@ pub async fn create(
         ));
     }
     let control = match &request.time {
-        Some(time) => {
-            let control = TimeControl::from_numbers(
-                time.minutes,
-                BaseUnit::Minutes,
-                time.increment_s.unwrap_or(0.0),
-            )
-            .map_err(|error| ApiError::bad_request(format!("time: {error}")))?;
-            Some(actions::check_control(control)?)
-        }
+        Some(time) => Some(time.clock("time")?),
         None => None,
     };
     let seed_text = crate::game::secret::random_hex(8).map_err(crate::app::ActionError::from)?;

@@ -19,20 +19,16 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use axum::extract::ws::Utf8Bytes;
-use axum::http::StatusCode;
-use bashni_rules::{BaseUnit, Color, Position, TimeControl, TimeControlError, Variant};
+use bashni_rules::{Color, Position, TimeControl, Variant};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::sync::{broadcast, mpsc};
 
 use crate::account::Account;
-use crate::app::actions::{ColorChoice, check_control, variant_named};
+use crate::app::actions::{ColorChoice, TimeRequest, variant_named};
 use crate::app::{ActionError, App};
-use crate::game::round::{Mode, Player, Round, Seat, millis, now_ms};
+use crate::game::round::{Mode, Player, Round, RoundError, Seat, millis, now_ms};
 use crate::game::secret::{coin, new_game_id, random_hex, typed_name};
-use crate::http::error::ApiError;
-use crate::http::games::TimeRequest;
 use crate::store::{SEEK_LEASE_MS, SeekNote, SeekRow};
 
 /// The most open seeks one owner may have: one lobby socket, and one account over all its
@@ -138,63 +134,50 @@ impl SeekSettings {
                 increment: ms(stored.increment_ms),
             },
             rated: stored.rated,
-            color: read_color(Some(&stored.color)).map_err(|e| e.error)?,
+            color: read_color(Some(&stored.color)).map_err(|e| e.to_string())?,
         })
     }
 }
 
-fn read_color(name: Option<&str>) -> Result<ColorChoice, ApiError> {
+fn read_color(name: Option<&str>) -> Result<ColorChoice, ActionError> {
     match name.unwrap_or("random") {
         "random" => Ok(ColorChoice::Random),
         name => Color::from_code(name)
             .map(ColorChoice::Color)
-            .ok_or_else(|| ApiError::bad_request("color: expected white, black or random")),
+            .ok_or_else(|| ActionError::Invalid("color: expected white, black or random".into())),
     }
 }
 
 /// A refusal of the lobby with its own code.
-fn refusal(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
-    ApiError::coded(status, code, message)
+fn refusal(code: &'static str, message: impl Into<String>) -> ActionError {
+    ActionError::Refused {
+        code,
+        message: message.into(),
+    }
 }
 
-fn seek_gone() -> ApiError {
-    refusal(
-        StatusCode::CONFLICT,
-        "seek_gone",
+fn seek_gone() -> ActionError {
+    refusal("seek_gone",
         "this seek is gone: another player took it, or its owner cancelled it",
     )
 }
 
-/// Reads the time control of a seek (the `time` of `POST /api/games`), within the server's
+/// Reads the time control of a seek (the `clock` of a lobby message), within the server's
 /// limits.
-pub fn read_clock(clock: Option<&TimeRequest>) -> Result<TimeControl, ApiError> {
+pub fn read_clock(clock: Option<&TimeRequest>) -> Result<TimeControl, ActionError> {
     let clock = clock.ok_or_else(|| {
-        ApiError::bad_request("clock: missing (for example {\"minutes\": 5, \"increment_s\": 3})")
+        ActionError::Invalid(
+            "clock: missing (for example {\"minutes\": 5, \"increment_s\": 3})".into(),
+        )
     })?;
     if clock.days_per_move.is_some() {
-        return Err(ApiError::bad_request(
+        return Err(ActionError::Invalid(
             "clock.days_per_move: correspondence games are made with a friend's invite, not \
-             in the lobby",
+             in the lobby"
+                .into(),
         ));
     }
-    let minutes = clock
-        .minutes
-        .ok_or_else(|| ApiError::bad_request("clock.minutes: missing"))?;
-    let increment = clock.increment_s.unwrap_or(0.0);
-    let control =
-        TimeControl::from_numbers(minutes, BaseUnit::Minutes, increment).map_err(|error| {
-            let field = match error {
-                TimeControlError::IncrementOutOfRange => "clock.increment_s",
-                _ => "clock.minutes",
-            };
-            ApiError::bad_request(format!("{field}: {error}"))
-        })?;
-    check_control(control).map_err(|error| {
-        // The limits name the fields of `POST /api/games`; here they are the clock's.
-        let mut error = ApiError::from(error);
-        error.error = error.error.replace("time.", "clock.");
-        error
-    })
+    clock.clock("clock")
 }
 
 /// Reads a seek's settings from a message's fields (who may post a rated seek is checked by
@@ -204,9 +187,9 @@ pub fn read_settings(
     clock: Option<&TimeRequest>,
     rated: bool,
     color: Option<&str>,
-) -> Result<SeekSettings, ApiError> {
+) -> Result<SeekSettings, ActionError> {
     let variant =
-        variant.ok_or_else(|| ApiError::bad_request("variant: missing (bashni or russian)"))?;
+        variant.ok_or_else(|| ActionError::Invalid("variant: missing (bashni or russian)".into()))?;
     let settings = SeekSettings {
         variant: variant_named(variant)?,
         control: read_clock(clock)?,
@@ -217,18 +200,16 @@ pub fn read_settings(
 }
 
 /// The refusal of a rated seek: rating needs to know who plays, which only an account tells.
-pub fn rated_refusal() -> ApiError {
-    refusal(
-        StatusCode::FORBIDDEN,
-        "rated_needs_account",
+pub fn rated_refusal() -> ActionError {
+    refusal("rated_needs_account",
         "rated games need an account; play a casual game (\"rated\": false)",
     )
 }
 
 /// Reads a name a player typed for the lobby (cleaned like seat names).
-pub fn read_name(name: Option<&str>) -> Result<String, ApiError> {
+pub fn read_name(name: Option<&str>) -> Result<String, ActionError> {
     Ok(typed_name(name)
-        .map_err(ApiError::bad_request)?
+        .map_err(ActionError::Invalid)?
         .unwrap_or_else(|| DEFAULT_NAME.to_string()))
 }
 
@@ -280,12 +261,12 @@ pub enum LobbyEvent {
         /// The seek's owner.
         owner: String,
         /// `seek_added` as others see it, and as its owner does.
-        texts: [Utf8Bytes; 2],
+        texts: [Arc<str>; 2],
     },
     /// A seek went: the `seek_removed` message.
     Removed {
         /// The message.
-        text: Utf8Bytes,
+        text: Arc<str>,
     },
 }
 
@@ -454,7 +435,7 @@ impl Lobby {
             owner,
         });
         let text = |own: bool| {
-            Utf8Bytes::from(json!({"type": "seek_added", "seek": seek.view(own)}).to_string())
+            Arc::<str>::from(json!({"type": "seek_added", "seek": seek.view(own)}).to_string())
         };
         let event = LobbyEvent::Added {
             owner: seek.row.owner.clone(),
@@ -471,7 +452,7 @@ impl Lobby {
     fn remove_locked(&self, seeks: &mut Vec<Arc<Seek>>, id: &str) {
         if let Some(at) = seeks.iter().position(|seek| seek.row.id == id) {
             seeks.remove(at);
-            let text = Utf8Bytes::from(json!({"type": "seek_removed", "seek": id}).to_string());
+            let text = Arc::<str>::from(json!({"type": "seek_removed", "seek": id}).to_string());
             let _ = self.events.send(Arc::new(LobbyEvent::Removed { text }));
         }
     }
@@ -581,7 +562,7 @@ impl Lobby {
         settings: SeekSettings,
         name: String,
         account: Option<&Account>,
-    ) -> Result<String, ApiError> {
+    ) -> Result<String, ActionError> {
         if settings.rated && account.is_none() {
             return Err(rated_refusal());
         }
@@ -600,12 +581,13 @@ impl Lobby {
     }
 
     /// Cancels socket `owner`'s seek `id`.
-    pub async fn cancel(&self, app: &Arc<App>, owner: &str, id: &str) -> Result<(), ApiError> {
+    pub async fn cancel(&self, app: &Arc<App>, owner: &str, id: &str) -> Result<(), ActionError> {
         let seek = self.find(id).ok_or_else(seek_gone)?;
         if seek.row.owner != owner {
-            return Err(ApiError::forbidden(
-                "only the player who posted a seek can cancel it",
-            ));
+            return Err(RoundError::Forbidden(
+                "only the player who posted a seek can cancel it".into(),
+            )
+            .into());
         }
         let order = self.ordered(app).await;
         let note = app.database.seek_cancel(id, owner).await?;
@@ -625,12 +607,10 @@ impl Lobby {
         id: &str,
         name: String,
         account: Option<&Account>,
-    ) -> Result<Paired, ApiError> {
+    ) -> Result<Paired, ActionError> {
         let seek = self.find(id).ok_or_else(seek_gone)?;
         if seek.row.owner == owner {
-            return Err(refusal(
-                StatusCode::CONFLICT,
-                "own_seek",
+            return Err(refusal("own_seek",
                 "this is your own seek: wait for another player, or cancel it",
             ));
         }
@@ -640,9 +620,7 @@ impl Lobby {
         if let (Some(account), Some((player, _))) = (account, &seek.owner.player)
             && account.id == *player
         {
-            return Err(refusal(
-                StatusCode::CONFLICT,
-                "own_seek",
+            return Err(refusal("own_seek",
                 "this seek is your account's own: you cannot play yourself",
             ));
         }
@@ -662,7 +640,7 @@ impl Lobby {
         (variant, control): (Variant, TimeControl),
         name: String,
         account: Option<&Account>,
-    ) -> Result<Quick, ApiError> {
+    ) -> Result<Quick, ActionError> {
         app.allow_new_games(client, 1)?;
         let who = SeekOwner::of(account, client);
         let name = account.map_or(name, |account| account.name.clone());
@@ -681,7 +659,9 @@ impl Lobby {
             match self.take(app, &seek, owner, name.clone(), &who).await {
                 Ok(paired) => return Ok(Quick::Paired(paired)),
                 // Taken by someone else meanwhile: the next one.
-                Err(error) if error.code == "seek_gone" => continue,
+                Err(ActionError::Refused {
+                    code: "seek_gone", ..
+                }) => continue,
                 Err(error) => return Err(error),
             }
         }
@@ -713,7 +693,7 @@ impl Lobby {
         settings: SeekSettings,
         name: String,
         who: &SeekOwner,
-    ) -> Result<String, ApiError> {
+    ) -> Result<String, ActionError> {
         let row = SeekRow {
             id: new_game_id().map_err(ActionError::from)?,
             owner: owner.to_string(),
@@ -731,7 +711,7 @@ impl Lobby {
                 .filter(|seek| seek.owner.player.as_ref().is_some_and(|(p, _)| p == player))
                 .count();
             if open as i64 >= MAX_SEEKS_PER_OWNER {
-                return Err(ApiError::too_many(format!(
+                return Err(ActionError::TooMany(format!(
                     "your account has {MAX_SEEKS_PER_OWNER} open seeks, the most; cancel one first"
                 )));
             }
@@ -743,7 +723,7 @@ impl Lobby {
             .await
             .inspect_err(|error| tracing::error!("a seek could not be stored: {error}"))?;
         let Some(note) = note else {
-            return Err(ApiError::too_many(format!(
+            return Err(ActionError::TooMany(format!(
                 "you have {MAX_SEEKS_PER_OWNER} open seeks, the most; cancel one first"
             )));
         };
@@ -760,7 +740,7 @@ impl Lobby {
         taker: &str,
         name: String,
         who: &SeekOwner,
-    ) -> Result<Paired, ApiError> {
+    ) -> Result<Paired, ActionError> {
         let owner_color = match seek.settings.color {
             ColorChoice::Color(color) => color,
             ColorChoice::Random if coin().map_err(ActionError::from)? => Color::White,

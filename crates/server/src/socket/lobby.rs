@@ -6,7 +6,7 @@ use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Instant;
 
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade, close_code};
+use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade, close_code};
 use axum::extract::{Extension, State};
 use axum::response::Response;
 use futures_util::{SinkExt, StreamExt};
@@ -18,7 +18,8 @@ use crate::account::{Account, Viewer, session_hash, session_id};
 use crate::app::App;
 use crate::game::secret::random_hex;
 use crate::http::error::ApiError;
-use crate::http::games::{Client, TimeRequest};
+use crate::app::actions::TimeRequest;
+use crate::http::games::Client;
 use crate::limits::MessageRate;
 use crate::lobby::{LobbyEvent, Quick, rated_refusal, read_clock, read_name, read_settings};
 use crate::socket::game::{MAX_MESSAGE_BYTES, MESSAGE_BURST, MESSAGES_PER_SECOND};
@@ -113,9 +114,9 @@ async fn run(
                     let text = match event {
                         Ok(event) => match event.as_ref() {
                             LobbyEvent::Added { owner: of, texts } => {
-                                texts[usize::from(*of == owner)].clone()
+                                Utf8Bytes::from(&*texts[usize::from(*of == owner)])
                             }
-                            LobbyEvent::Removed { text } => text.clone(),
+                            LobbyEvent::Removed { text } => Utf8Bytes::from(&**text),
                         },
                         // Too far behind: the whole list again, and the changes after it.
                         Err(RecvError::Lagged(_)) => {
@@ -272,7 +273,7 @@ async fn act(
         "quick" => {
             if request.rated {
                 return Err(match account {
-                    None => rated_refusal(),
+                    None => rated_refusal().into(),
                     Some(_) => ApiError::bad_request(
                         "rated: quick pairing makes casual games; post a rated seek instead",
                     ),

@@ -18,7 +18,8 @@ use super::database::Backend;
 use super::postgres::exec;
 use super::{Database, PgStore, Store, StoreError};
 use crate::game::round::Round;
-use crate::rating::{GameRating, RatedEnd, SideChange, Stored, rate, rated_end, rating_at};
+use crate::game::rated::{RatedEnd, rated_end};
+use crate::rating::{GameRating, SideChange, Stored, rate, rating_at};
 use bashni_club::rating::{PROVISIONAL_DEVIATION, Rating};
 
 /// SQLite's step of the schema.

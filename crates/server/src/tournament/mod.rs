@@ -33,8 +33,7 @@ use crate::game::round::{Mode, Player, Round};
 use crate::game::secret::{new_game_id, random_hex};
 use crate::store::{Advance, BoardRow, TournamentData, TournamentRow};
 
-/// The PDN tag that names the tournament a game belongs to (its id).
-pub const TOURNAMENT_TAG: &str = "Tournament";
+pub use crate::game::round::TOURNAMENT_TAG;
 
 /// How often every server looks at the running tournaments.
 pub const CHECK_EVERY: Duration = Duration::from_secs(30);
