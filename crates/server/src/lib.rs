@@ -130,7 +130,7 @@ pub fn router(app: Arc<App>) -> Router {
         .fallback(not_found)
         .layer(middleware::from_fn_with_state(
             Arc::clone(&app),
-            account::refuse_cross_site,
+            http::session::refuse_cross_site,
         ))
         .layer(middleware::from_fn_with_state(Arc::clone(&app), gate))
         // Text (the page, its script, JSON answers, PDN, SVG) goes out compressed when the

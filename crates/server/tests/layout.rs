@@ -33,7 +33,13 @@ fn sources() -> Vec<Source> {
             let relative = path.strip_prefix(&root).expect("under src").to_path_buf();
             let folder = match relative.components().count() {
                 1 => "lib".to_string(),
-                _ => relative.components().next().unwrap().as_os_str().to_string_lossy().into(),
+                _ => relative
+                    .components()
+                    .next()
+                    .unwrap()
+                    .as_os_str()
+                    .to_string_lossy()
+                    .into(),
             };
             Source {
                 lines: text.lines().count(),
@@ -170,7 +176,11 @@ fn domain_folders_do_not_know_the_transports() {
             }
         }
     }
-    assert!(wrong.is_empty(), "domain code knows a transport:\n{}", wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "domain code knows a transport:\n{}",
+        wrong.join("\n")
+    );
 }
 
 #[test]
@@ -197,16 +207,31 @@ fn the_checks_see_what_they_look_for() {
     assert!(!uses_crate("let axum_like = my_axum::x;", "axum"));
     assert!(!uses_crate("use tower_cookies;", "tower"));
     let looped = BTreeMap::from([
-        ("a".to_string(), BTreeMap::from([("b".to_string(), BTreeSet::new())])),
-        ("b".to_string(), BTreeMap::from([("a".to_string(), BTreeSet::new())])),
+        (
+            "a".to_string(),
+            BTreeMap::from([("b".to_string(), BTreeSet::new())]),
+        ),
+        (
+            "b".to_string(),
+            BTreeMap::from([("a".to_string(), BTreeSet::new())]),
+        ),
     ]);
-    assert_eq!(circle(&looped), Some(vec!["a".into(), "b".into(), "a".into()]));
+    assert_eq!(
+        circle(&looped),
+        Some(vec!["a".into(), "b".into(), "a".into()])
+    );
     let straight = BTreeMap::from([
-        ("a".to_string(), BTreeMap::from([("b".to_string(), BTreeSet::new())])),
+        (
+            "a".to_string(),
+            BTreeMap::from([("b".to_string(), BTreeSet::new())]),
+        ),
         ("b".to_string(), BTreeMap::new()),
     ]);
     assert_eq!(circle(&straight), None);
-    assert_eq!(without_comments("let x = 1; // crate::http::y"), "let x = 1; ");
+    assert_eq!(
+        without_comments("let x = 1; // crate::http::y"),
+        "let x = 1; "
+    );
 }
 
 /// Prints the layout (run with `--nocapture`, or `scripts/layout.sh`).

@@ -18,9 +18,9 @@ use serde_json::{Value, json};
 use tokio::sync::watch;
 use tokio::task::{JoinError, JoinHandle};
 
-use crate::app::{ActionError, App};
 use crate::app::actions::{self, AnalysisLine, analysis_line};
 use crate::app::engines::PoolRefusal;
+use crate::app::{ActionError, App};
 use crate::http::error::ApiError;
 use crate::http::games::{Client, read_position};
 use crate::limits::MessageRate;
@@ -475,9 +475,7 @@ async fn answer(
                 // A bad request leaves the running analysis alone.
                 Err(error) => return vec![error_reply(&id, error)],
             };
-            if let Err(error) =
-                check_analysis(app, from_game.as_deref(), &asked.game).await
-            {
+            if let Err(error) = check_analysis(app, from_game.as_deref(), &asked.game).await {
                 return vec![error_reply(&id, error.into())];
             }
             let mut replies = Vec::new();

@@ -278,8 +278,8 @@ impl TimeRequest {
             .minutes
             .ok_or_else(|| ActionError::Invalid(format!("{field}.minutes: missing")))?;
         let increment = self.increment_s.unwrap_or(0.0);
-        let control = TimeControl::from_numbers(minutes, BaseUnit::Minutes, increment)
-            .map_err(|error| {
+        let control =
+            TimeControl::from_numbers(minutes, BaseUnit::Minutes, increment).map_err(|error| {
                 let part = match error {
                     TimeControlError::IncrementOutOfRange => "increment_s",
                     _ => "minutes",

@@ -103,7 +103,10 @@ mod tests {
         else {
             panic!("a1-h8 is illegal there");
         };
-        assert!(message.starts_with("moves[2]: `a1-h8` is illegal"), "{message}");
+        assert!(
+            message.starts_with("moves[2]: `a1-h8` is illegal"),
+            "{message}"
+        );
         // The legal moves are those where the wrong move was tried: White's after f6-g5.
         assert!(legal.contains(&"d4-c5".to_string()), "{legal:?}");
         assert!(!legal.contains(&"c3-d4".to_string()), "{legal:?}");

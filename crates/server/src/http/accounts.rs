@@ -14,14 +14,14 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::account::{
-    Account, LoggedIn, SessionEnded, account_name, check_password, clear_cookie, hash_password,
-    name_key, new_session, require_same_site, session_hash, session_id, set_cookie,
-    verify_password,
+    Account, SessionEnded, account_name, check_password, hash_password, name_key, new_session,
+    session_hash, verify_password,
 };
 use crate::app::App;
 use crate::game::round::now_ms;
 use crate::http::error::ApiError;
 use crate::http::games::{Client, game_item, list_cursor, parse_body, read_cursor};
+use crate::http::session::{LoggedIn, clear_cookie, require_same_site, session_id, set_cookie};
 use crate::store::{NewPlayer, Signup};
 
 /// `POST /api/account/signup` and `POST /api/account/login`.

@@ -138,6 +138,17 @@ impl From<crate::store::StoreError> for ApiError {
     }
 }
 
+impl From<crate::account::AccountError> for ApiError {
+    fn from(error: crate::account::AccountError) -> ApiError {
+        use crate::account::AccountError;
+        match error {
+            AccountError::Invalid(message) => ApiError::bad_request(message),
+            AccountError::TooMany(message) => ApiError::too_many(message),
+            AccountError::Failed(message) => ApiError::internal(message),
+        }
+    }
+}
+
 impl From<crate::app::ActionError> for ApiError {
     fn from(error: crate::app::ActionError) -> ApiError {
         use crate::app::ActionError;

@@ -14,19 +14,17 @@ use axum::response::{IntoResponse, Response};
 use bashni_engine::Level;
 use bashni_pdn::{Reader, replay_record};
 use bashni_rules::notation;
-use bashni_rules::{
-    Color, Position, Setup, Square, Tower, Variant,
-};
+use bashni_rules::{Color, Position, Setup, Square, Tower, Variant};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
-use crate::account::Viewer;
 use crate::app::actions::{self, ColorChoice, MAX_UPLOAD_GAMES, NewGame};
 use crate::app::{Answer, App, StateText};
 use crate::game::round::{MAX_PLIES, Mode};
 use crate::game::secret::{is_game_id, typed_name};
 use crate::http::error::ApiError;
+use crate::http::session::Viewer;
 use crate::store::{GameSummary, ListFilter, ListStatus};
 
 /// The header that carries a seat's token.

@@ -8,5 +8,6 @@ pub mod error;
 pub mod export;
 pub mod games;
 pub mod ratings;
+pub mod session;
 pub mod tournaments;
 pub mod turns;

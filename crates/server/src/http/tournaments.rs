@@ -14,13 +14,13 @@ use bashni_rules::{Color, Variant};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::account::LoggedIn;
 use crate::app::App;
 use crate::app::actions;
 use crate::game::round::now_ms;
 use crate::game::secret::{is_game_id, new_game_id, typed_name};
 use crate::http::error::ApiError;
 use crate::http::games::{Client, parse_body};
+use crate::http::session::LoggedIn;
 use crate::store::{Entry, TournamentData, TournamentRow};
 use crate::tournament::{self, MAX_PLAYERS, MAX_SWISS_ROUNDS, POINTS, System, TOURNAMENT_TAG};
 
@@ -237,7 +237,7 @@ pub async fn list(State(app): State<Arc<App>>) -> Result<Json<Value>, ApiError> 
 /// A tournament: players, rounds with their games and results, standings and crosstable.
 pub async fn show(
     State(app): State<Arc<App>>,
-    crate::account::Viewer(viewer): crate::account::Viewer,
+    crate::http::session::Viewer(viewer): crate::http::session::Viewer,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
     let data = load(&app, &id).await?;

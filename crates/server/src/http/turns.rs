@@ -108,7 +108,7 @@ fn turn_view(game: &TurnSummary, you: Color) -> Value {
 /// where their account is to move, on any device.
 pub async fn your_turn(
     State(app): State<Arc<App>>,
-    crate::account::Viewer(viewer): crate::account::Viewer,
+    crate::http::session::Viewer(viewer): crate::http::session::Viewer,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let request: YourTurnRequest = parse_body(body)?;

@@ -157,7 +157,8 @@ fn refusal(code: &'static str, message: impl Into<String>) -> ActionError {
 }
 
 fn seek_gone() -> ActionError {
-    refusal("seek_gone",
+    refusal(
+        "seek_gone",
         "this seek is gone: another player took it, or its owner cancelled it",
     )
 }
@@ -188,8 +189,8 @@ pub fn read_settings(
     rated: bool,
     color: Option<&str>,
 ) -> Result<SeekSettings, ActionError> {
-    let variant =
-        variant.ok_or_else(|| ActionError::Invalid("variant: missing (bashni or russian)".into()))?;
+    let variant = variant
+        .ok_or_else(|| ActionError::Invalid("variant: missing (bashni or russian)".into()))?;
     let settings = SeekSettings {
         variant: variant_named(variant)?,
         control: read_clock(clock)?,
@@ -201,7 +202,8 @@ pub fn read_settings(
 
 /// The refusal of a rated seek: rating needs to know who plays, which only an account tells.
 pub fn rated_refusal() -> ActionError {
-    refusal("rated_needs_account",
+    refusal(
+        "rated_needs_account",
         "rated games need an account; play a casual game (\"rated\": false)",
     )
 }
@@ -610,7 +612,8 @@ impl Lobby {
     ) -> Result<Paired, ActionError> {
         let seek = self.find(id).ok_or_else(seek_gone)?;
         if seek.row.owner == owner {
-            return Err(refusal("own_seek",
+            return Err(refusal(
+                "own_seek",
                 "this is your own seek: wait for another player, or cancel it",
             ));
         }
@@ -620,7 +623,8 @@ impl Lobby {
         if let (Some(account), Some((player, _))) = (account, &seek.owner.player)
             && account.id == *player
         {
-            return Err(refusal("own_seek",
+            return Err(refusal(
+                "own_seek",
                 "this seek is your account's own: you cannot play yourself",
             ));
         }

@@ -22,7 +22,6 @@ use bashni_club::rating::{Glicko2, Rating};
 
 use serde_json::{Value, json};
 
-
 /// How long a rating must go unused to count as one idle rating period (30 days).
 pub const IDLE_PERIOD_MS: i64 = 30 * 24 * 60 * 60 * 1000;
 

@@ -14,12 +14,13 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::sync::broadcast::error::RecvError;
 
-use crate::account::{Account, Viewer, session_hash, session_id};
+use crate::account::{Account, session_hash};
 use crate::app::App;
+use crate::app::actions::TimeRequest;
 use crate::game::secret::random_hex;
 use crate::http::error::ApiError;
-use crate::app::actions::TimeRequest;
 use crate::http::games::Client;
+use crate::http::session::{Viewer, session_id};
 use crate::limits::MessageRate;
 use crate::lobby::{LobbyEvent, Quick, rated_refusal, read_clock, read_name, read_settings};
 use crate::socket::game::{MAX_MESSAGE_BYTES, MESSAGE_BURST, MESSAGES_PER_SECOND};

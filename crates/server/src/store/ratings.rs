@@ -17,8 +17,8 @@ use rusqlite::{Connection, OptionalExtension, params};
 use super::database::Backend;
 use super::postgres::exec;
 use super::{Database, PgStore, Store, StoreError};
-use crate::game::round::Round;
 use crate::game::rated::{RatedEnd, rated_end};
+use crate::game::round::Round;
 use crate::rating::{GameRating, SideChange, Stored, rate, rating_at};
 use bashni_club::rating::{PROVISIONAL_DEVIATION, Rating};
 
