@@ -44,8 +44,17 @@ pub const MAX_BODY_BYTES: usize = 256 * 1024;
 /// The largest PDN upload, in bytes.
 pub const MAX_UPLOAD_BYTES: usize = 2 * 1024 * 1024;
 
+/// Puts the features on the core: each subscribes to the happenings it follows (see
+/// [`app::events`]). Done by [`router`]; doing it again changes nothing.
+pub fn wire(app: &App) {
+    chat::follow(app);
+    lobby::Lobby::follow(app);
+    tournament::follow(app);
+}
+
 /// Every address the server answers.
 pub fn router(app: Arc<App>) -> Router {
+    wire(&app);
     let api = Router::new()
         .route("/api/health", get(http::games::health))
         .route(
@@ -206,7 +215,6 @@ async fn gate(State(app): State<Arc<App>>, mut request: Request, next: Next) -> 
 /// connection that does not send a request's headers within [`Settings::idle_timeout`]
 /// (also between requests) is closed.
 pub async fn serve(listener: tokio::net::TcpListener, app: Arc<App>) -> std::io::Result<()> {
-    use axum::serve::Listener;
     app.start_sweeping();
     app.start_listening();
     app.start_engine_jobs();

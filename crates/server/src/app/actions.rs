@@ -129,8 +129,7 @@ impl GameAction {
         let fields = if text.iter().all(u8::is_ascii_whitespace) {
             serde_json::Map::new()
         } else {
-            crate::http::error::parse_json(text)
-                .map_err(|error| ActionError::Invalid(error.error))?
+            read_json(text)?
         };
         GameAction::read(kind, fields)
     }
@@ -977,4 +976,16 @@ pub fn pdn_text(round: &Round) -> String {
     let mut text = String::new();
     let _ = bashni_pdn::write_game(&mut text, &raw);
     text
+}
+
+/// Reads JSON text that must be an object (a request body or a socket message), with the
+/// place of the first error.
+pub fn read_json<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, ActionError> {
+    let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
+    if first != Some(&b'{') {
+        return Err(ActionError::Invalid(
+            "expected a JSON object ({...})".into(),
+        ));
+    }
+    serde_json::from_slice(bytes).map_err(|e| ActionError::Invalid(format!("JSON: {e}")))
 }

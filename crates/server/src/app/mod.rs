@@ -4,6 +4,8 @@
 
 pub mod actions;
 pub mod engines;
+pub mod events;
+pub mod parts;
 pub mod presence;
 
 use std::collections::HashMap;
@@ -20,13 +22,16 @@ use std::net::IpAddr;
 
 use bashni_rules::Color;
 
-use crate::chat::{ChatMemory, Room};
+use crate::game::room::Room;
 use crate::game::round::{Round, RoundError, Seat, now_ms};
+use crate::game::view::Seen;
 use crate::game::view::{GameStateView, game_state, move_record, update_view};
 use crate::limits::AddressRates;
 use crate::store::{Change, Database, StoreError, StoreErrorKind};
 use engines::{EnginePool, Priority};
-use presence::{Presence, Seen};
+use events::{Happening, Subscribers};
+use parts::Parts;
+use presence::Presence;
 
 /// Engine time per move in a game without a clock.
 const UNTIMED_MOVE_TIME: Duration = Duration::from_millis(1000);
@@ -138,8 +143,8 @@ pub struct GameSlot {
     /// How many sockets listen as each seat (see [`seat_index`]); updates are made only
     /// for seats somebody listens as.
     listening: [AtomicUsize; 4],
-    /// What this server knows of the game's chat.
-    pub chat: tokio::sync::Mutex<ChatMemory>,
+    /// What features keep on this game (its chat as this server knows it).
+    pub parts: Parts,
     /// Who is there (shared with [`Live`], whose states show it).
     pub presence: Arc<std::sync::Mutex<Presence>>,
     /// How many updates were published (counted while the game's lock is held).
@@ -161,7 +166,7 @@ impl GameSlot {
             live: tokio::sync::Mutex::new(Live::new(round, Arc::clone(&presence))),
             events,
             listening: Default::default(),
-            chat: tokio::sync::Mutex::new(ChatMemory::default()),
+            parts: Parts::default(),
             presence,
             published: AtomicU64::new(0),
             board,
@@ -438,8 +443,10 @@ pub struct App {
     pub(crate) presence_writes: tokio::sync::Mutex<()>,
     /// The limits of log-ins (see [`crate::account`]).
     pub accounts: crate::account::Accounts,
-    /// The lobby's seeks and sockets.
-    pub lobby: crate::lobby::Lobby,
+    /// What features keep on the server (the lobby's seeks and sockets).
+    pub parts: Parts,
+    /// Who follows what happens in the core.
+    subscribers: Subscribers,
 }
 
 /// Waits until the server starts stopping (or its state is gone).
@@ -481,7 +488,8 @@ impl App {
             jobs_running: Arc::new(AtomicUsize::new(0)),
             in_flight: Arc::new(AtomicUsize::new(0)),
             presence_writes: tokio::sync::Mutex::new(()),
-            lobby: crate::lobby::Lobby::new(),
+            parts: Parts::default(),
+            subscribers: Subscribers::default(),
         })
     }
 
@@ -901,23 +909,9 @@ impl App {
                             app.heard(id, None).await;
                         }
                         let slots: Vec<Arc<GameSlot>> = app.games().values().cloned().collect();
-                        for slot in &slots {
-                            crate::chat::heard_gap(&app, slot).await;
-                        }
                         app.refresh_presence(&slots).await;
-                        app.lobby.resync(&app).await;
-                    }
-                    crate::store::Heard::Chat { id, room, seq } => {
-                        let slot = app.games().get(&id).cloned();
-                        if let Some(slot) = slot {
-                            crate::chat::heard_line(&app, &slot, &room, seq).await;
-                        }
-                    }
-                    crate::store::Heard::Muted { id, side } => {
-                        let slot = app.games().get(&id).cloned();
-                        if let Some(slot) = slot {
-                            crate::chat::heard_mute(&app, &slot, &side).await;
-                        }
+                        app.tell(Happening::Heard(Arc::new(crate::store::Heard::Gap)))
+                            .await;
                     }
                     crate::store::Heard::Presence { id } => {
                         let slot = app.games().get(&id).cloned();
@@ -925,7 +919,8 @@ impl App {
                             app.refresh_presence(&[slot]).await;
                         }
                     }
-                    crate::store::Heard::Lobby(note) => app.lobby.apply(&app, note),
+                    // The chat's lines and mutes, the lobby's seeks: for their features.
+                    heard => app.tell(Happening::Heard(Arc::new(heard))).await,
                 }
             }
         });
@@ -1108,7 +1103,11 @@ impl App {
                     live.engine_busy = true;
                 }
                 let round = &live.round;
-                crate::tournament::game_over(&app, round);
+                if round.is_over() {
+                    let ended = Happening::GameOver(Arc::new(round.clone()));
+                    let app = Arc::clone(&app);
+                    tokio::spawn(async move { app.tell(ended).await });
+                }
                 // The clock's flag, or the end of the time for a first move.
                 let first_move_in = round
                     .first_move_due()

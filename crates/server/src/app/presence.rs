@@ -22,8 +22,9 @@ use std::time::{Duration, Instant};
 use bashni_rules::{Color, GameResult};
 
 use crate::app::{Acted, ActionError, Answer, App, GameSlot};
-use crate::chat::side_index;
+use crate::game::room::side_index;
 use crate::game::round::{Mode, Round, RoundError, Seat, millis, now_ms};
+use crate::game::view::{Away, Seen};
 use crate::store::Change;
 
 /// How many beats a server's report of a socket counts after it was last renewed.
@@ -56,26 +57,6 @@ pub struct Presence {
     floor_ms: i64,
     /// How long the side to move may be away before the other may claim.
     wait_ms: i64,
-}
-
-/// A side that is away on its turn, and when the other may claim.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Away {
-    /// The side to move, whose player is offline.
-    pub side: Color,
-    /// Since when it counts as away (ms since 1970).
-    pub since_ms: i64,
-    /// From when the other side may claim (ms since 1970).
-    pub claim_at_ms: i64,
-}
-
-/// A game's presence as its state shows it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Seen {
-    /// Whether each side's player is online (White, Black); the engine always is.
-    pub online: [bool; 2],
-    /// The side to move, when its player is away and a claim may come.
-    pub away: Option<Away>,
 }
 
 /// The colours a seat plays.

@@ -12,10 +12,11 @@ use std::time::{Duration, Instant};
 use bashni_rules::Color;
 use serde_json::{Value, json};
 
+use crate::app::events::Happening;
 use crate::app::{ActionError, App, Event, GameSlot};
 use crate::game::round::{Mode, Round, RoundError, Seat, now_ms};
 use crate::game::secret::{is_hidden_format, normalise_name};
-use crate::store::{CHAT_LINES_KEPT, ChatLine};
+use crate::store::{CHAT_LINES_KEPT, ChatLine, Heard};
 
 /// The longest line, in characters (after trimming).
 pub const MAX_CHAT_CHARS: usize = 300;
@@ -32,53 +33,48 @@ pub const CHAT_LINES_PER_WINDOW: usize = 5;
 /// See [`CHAT_LINES_PER_WINDOW`].
 pub const CHAT_WINDOW: Duration = Duration::from_secs(10);
 
-/// A room of a game's chat.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Room {
-    /// The two players'.
-    Players,
-    /// The watchers'.
-    Watchers,
+pub use crate::game::room::{Room, side_index};
+
+/// What this server knows of a game's chat, kept on the game.
+fn memory_of(slot: &GameSlot) -> Arc<tokio::sync::Mutex<ChatMemory>> {
+    slot.parts
+        .get_or_insert_with(|| tokio::sync::Mutex::new(ChatMemory::default()))
 }
 
-impl Room {
-    /// Both rooms.
-    pub const ALL: [Room; 2] = [Room::Players, Room::Watchers];
-
-    /// `players` or `watchers`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Room::Players => "players",
-            Room::Watchers => "watchers",
-        }
-    }
-
-    /// The room named `name`.
-    pub fn parse(name: &str) -> Result<Room, RoundError> {
-        match name {
-            "players" => Ok(Room::Players),
-            "watchers" => Ok(Room::Watchers),
-            other => Err(RoundError::Invalid(format!(
-                "room: expected players or watchers, not {:?}",
-                other.chars().take(20).collect::<String>()
-            ))),
-        }
-    }
-
-    fn index(self) -> usize {
-        match self {
-            Room::Players => 0,
-            Room::Watchers => 1,
-        }
-    }
-}
-
-/// The index of a colour in per-side arrays: White 0, Black 1.
-pub fn side_index(color: Color) -> usize {
-    match color {
-        Color::White => 0,
-        Color::Black => 1,
-    }
+/// Follows the notes of other servers (a shared database): their chat lines and mutes, and
+/// after a gap, everything again.
+pub fn follow(app: &App) {
+    app.subscribe(
+        "chat",
+        Arc::new(|app, happening| {
+            Box::pin(async move {
+                let Happening::Heard(heard) = happening else {
+                    return;
+                };
+                match heard.as_ref() {
+                    Heard::Gap => {
+                        let slots: Vec<Arc<GameSlot>> = app.games().values().cloned().collect();
+                        for slot in &slots {
+                            heard_gap(&app, slot).await;
+                        }
+                    }
+                    Heard::Chat { id, room, seq } => {
+                        let slot = app.games().get(id).cloned();
+                        if let Some(slot) = slot {
+                            heard_line(&app, &slot, room, *seq).await;
+                        }
+                    }
+                    Heard::Muted { id, side } => {
+                        let slot = app.games().get(id).cloned();
+                        if let Some(slot) = slot {
+                            heard_mute(&app, &slot, side).await;
+                        }
+                    }
+                    _ => {}
+                }
+            })
+        }),
+    );
 }
 
 /// Whether a socket bound to `seat` (a watcher's: `None`) reads `room` of a game that is
@@ -295,7 +291,8 @@ pub async fn post(
         };
         (live.round.id.clone(), author, shown)
     };
-    let mut memory = slot.chat.lock().await;
+    let chat = memory_of(slot);
+    let mut memory = chat.lock().await;
     let now = Instant::now();
     match &author {
         Author::Player(color) => memory.rates[side_index(*color)].check(now)?,
@@ -402,7 +399,8 @@ pub async fn mute(
         }
         (live.round.id.clone(), color)
     };
-    let mut memory = slot.chat.lock().await;
+    let chat = memory_of(slot);
+    let mut memory = chat.lock().await;
     let mut mutes = mutes(app, &id, &mut memory).await?;
     let muted = action == MuteAction::Mute;
     app.database
@@ -430,7 +428,8 @@ pub async fn history(
         let live = slot.live.lock().await;
         (live.round.id.clone(), live.round.is_over())
     };
-    let mut memory = slot.chat.lock().await;
+    let chat = memory_of(slot);
+    let mut memory = chat.lock().await;
     let mutes = mutes(app, &id, &mut memory).await?;
     let mut rooms = serde_json::Map::new();
     for room in Room::ALL {
@@ -477,7 +476,8 @@ pub async fn heard_line(app: &Arc<App>, slot: &Arc<GameSlot>, room: &str, seq: u
         return;
     };
     let id = slot.live.lock().await.round.id.clone();
-    let mut memory = slot.chat.lock().await;
+    let chat = memory_of(slot);
+    let mut memory = chat.lock().await;
     let after = match memory.sent[room.index()] {
         Some(sent) if seq <= sent => return,
         Some(sent) => sent,
@@ -519,7 +519,8 @@ pub async fn heard_mute(app: &Arc<App>, slot: &Arc<GameSlot>, side: &str) {
         return;
     };
     let id = slot.live.lock().await.round.id.clone();
-    let mut memory = slot.chat.lock().await;
+    let chat = memory_of(slot);
+    let mut memory = chat.lock().await;
     memory.mutes = None;
     if mutes(app, &id, &mut memory).await.is_ok() {
         let _ = slot.events.send(Arc::new(Event::Muted { side: color }));
@@ -530,7 +531,8 @@ pub async fn heard_mute(app: &Arc<App>, slot: &Arc<GameSlot>, side: &str) {
 /// have been missed are read again and sent.
 pub async fn heard_gap(app: &Arc<App>, slot: &Arc<GameSlot>) {
     let id = slot.live.lock().await.round.id.clone();
-    let mut memory = slot.chat.lock().await;
+    let chat = memory_of(slot);
+    let mut memory = chat.lock().await;
     let before = memory.mutes.take();
     if let (Some(before), Ok(now)) = (before, mutes(app, &id, &mut memory).await) {
         for color in [Color::White, Color::Black] {

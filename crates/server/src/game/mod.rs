@@ -6,6 +6,7 @@ pub mod correspondence;
 pub mod fair_play;
 pub mod notes;
 pub mod rated;
+pub mod room;
 pub mod round;
 pub mod secret;
 pub mod variation;

@@ -9,8 +9,27 @@ use serde::Serialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use crate::app::presence::Seen;
 use crate::game::round::{Mode, Round, Seat};
+
+/// A side that is away on its turn, and when the other may claim.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Away {
+    /// The side to move, whose player is offline.
+    pub side: Color,
+    /// Since when it counts as away (ms since 1970).
+    pub since_ms: i64,
+    /// From when the other side may claim (ms since 1970).
+    pub claim_at_ms: i64,
+}
+
+/// A game's presence as its state shows it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Seen {
+    /// Whether each side's player is online (White, Black); the engine always is.
+    pub online: [bool; 2],
+    /// The side to move, when its player is away and a claim may come.
+    pub away: Option<Away>,
+}
 
 /// A position: who moves, its text in both notations, and every tower.
 #[derive(Serialize, Clone, Debug)]

@@ -203,9 +203,5 @@ pub struct Refusal {
 /// Reads JSON text that must be an object (a request body or a socket message), with the
 /// place of the first error.
 pub fn parse_json<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
-    let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
-    if first != Some(&b'{') {
-        return Err(ApiError::bad_request("expected a JSON object ({...})"));
-    }
-    serde_json::from_slice(bytes).map_err(|e| ApiError::bad_request(format!("JSON: {e}")))
+    Ok(crate::app::actions::read_json(bytes)?)
 }

@@ -111,11 +111,10 @@ impl LimitedListener {
 const REFUSAL_BODY: &str =
     r#"{"error":"too many open connections from your address","code":"too_many"}"#;
 
-impl axum::serve::Listener for LimitedListener {
-    type Io = CountedStream;
-    type Addr = SocketAddr;
-
-    async fn accept(&mut self) -> (CountedStream, SocketAddr) {
+impl LimitedListener {
+    /// The next connection from an address below its limit; others are answered 429 and
+    /// closed.
+    pub async fn accept(&mut self) -> (CountedStream, SocketAddr) {
         loop {
             let (stream, address) = match self.inner.accept().await {
                 Ok(accepted) => accepted,
@@ -155,7 +154,8 @@ impl axum::serve::Listener for LimitedListener {
         }
     }
 
-    fn local_addr(&self) -> io::Result<SocketAddr> {
+    /// The address listened on.
+    pub fn local_addr(&self) -> io::Result<SocketAddr> {
         self.inner.local_addr()
     }
 }

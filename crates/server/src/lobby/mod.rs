@@ -26,10 +26,11 @@ use tokio::sync::{broadcast, mpsc};
 
 use crate::account::Account;
 use crate::app::actions::{ColorChoice, TimeRequest, variant_named};
+use crate::app::events::Happening;
 use crate::app::{ActionError, App};
 use crate::game::round::{Mode, Player, Round, RoundError, Seat, millis, now_ms};
 use crate::game::secret::{coin, new_game_id, random_hex, typed_name};
-use crate::store::{SEEK_LEASE_MS, SeekNote, SeekRow};
+use crate::store::{Heard, SEEK_LEASE_MS, SeekNote, SeekRow};
 
 /// The most open seeks one owner may have: one lobby socket, and one account over all its
 /// sockets.
@@ -343,6 +344,31 @@ impl Default for Lobby {
 }
 
 impl Lobby {
+    /// The server's lobby.
+    pub fn of(app: &App) -> Arc<Lobby> {
+        app.parts.get_or_insert_with(Lobby::new)
+    }
+
+    /// Follows the notes of other servers (a shared database): their seeks, and after a
+    /// gap the whole list again.
+    pub fn follow(app: &App) {
+        app.subscribe(
+            "lobby",
+            Arc::new(|app, happening| {
+                Box::pin(async move {
+                    let Happening::Heard(heard) = happening else {
+                        return;
+                    };
+                    match heard.as_ref() {
+                        Heard::Gap => Lobby::of(&app).resync(&app).await,
+                        Heard::Lobby(note) => Lobby::of(&app).apply(&app, note.clone()),
+                        _ => {}
+                    }
+                })
+            }),
+        );
+    }
+
     /// An empty lobby.
     pub fn new() -> Lobby {
         Lobby {
@@ -477,7 +503,7 @@ impl Lobby {
                 if server == self.server {
                     let app = Arc::clone(app);
                     tokio::spawn(async move {
-                        app.lobby
+                        Lobby::of(&app)
                             .tell_owner(&app, &id, &game, &owner, &owner_color)
                             .await;
                     });
@@ -825,13 +851,13 @@ impl Lobby {
 /// an earlier run are removed first; then the lease of this server's seeks is renewed and the
 /// seeks out of lease removed every few seconds.
 pub fn start(app: &Arc<App>) {
-    if app.lobby.started.swap(true, Ordering::SeqCst) {
+    if Lobby::of(app).started.swap(true, Ordering::SeqCst) {
         return;
     }
     let weak = Arc::downgrade(app);
     tokio::spawn(async move {
         if let Some(app) = weak.upgrade() {
-            let lobby = &app.lobby;
+            let lobby = Lobby::of(&app);
             let order = lobby.ordered(&app).await;
             match app.database.seek_clear_others(&lobby.server).await {
                 Ok(notes) => lobby.after_store(&app, notes),
@@ -847,7 +873,7 @@ pub fn start(app: &Arc<App>) {
             if *app.stopping().borrow() {
                 break;
             }
-            app.lobby.tend(&app).await;
+            Lobby::of(&app).tend(&app).await;
         }
     });
 }

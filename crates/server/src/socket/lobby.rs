@@ -22,7 +22,7 @@ use crate::http::error::ApiError;
 use crate::http::games::Client;
 use crate::http::session::{Viewer, session_id};
 use crate::limits::MessageRate;
-use crate::lobby::{LobbyEvent, Quick, rated_refusal, read_clock, read_name, read_settings};
+use crate::lobby::{Lobby, LobbyEvent, Quick, rated_refusal, read_clock, read_name, read_settings};
 use crate::socket::game::{MAX_MESSAGE_BYTES, MESSAGE_BURST, MESSAGES_PER_SECOND};
 use crate::socket::game::{Screened, close, error_reply, screen, send_text};
 
@@ -98,7 +98,7 @@ async fn run(
         close(&mut sink, close_code::ERROR, "no random numbers available").await;
         return;
     };
-    let joined = app.lobby.join(&owner);
+    let joined = Lobby::of(&app).join(&owner);
     let mut events = joined.events;
     let mut personal = joined.personal;
     let mut rate = MessageRate::new(MESSAGE_BURST, MESSAGES_PER_SECOND);
@@ -121,7 +121,7 @@ async fn run(
                         },
                         // Too far behind: the whole list again, and the changes after it.
                         Err(RecvError::Lagged(_)) => {
-                            let (list, fresh) = app.lobby.subscribe(&owner);
+                            let (list, fresh) = Lobby::of(&app).subscribe(&owner);
                             events = fresh;
                             list.into()
                         }
@@ -191,7 +191,7 @@ async fn run(
         }
     }
     let _in_flight = app.in_flight();
-    app.lobby.leave(&app, &owner).await;
+    Lobby::of(&app).leave(&app, &owner).await;
 }
 
 /// Carries out one client message; returns the messages that answer it.
@@ -238,7 +238,7 @@ async fn act(
     request: Request,
 ) -> Result<Vec<String>, ApiError> {
     let id = &request.id;
-    let lobby = &app.lobby;
+    let lobby = Lobby::of(app);
     match request.kind.as_str() {
         "seek" => {
             let settings = read_settings(

@@ -28,6 +28,7 @@ use bashni_club::tournament::{
 };
 use bashni_rules::{Color, Position, TimeControl, Variant};
 
+use crate::app::events::Happening;
 use crate::app::{ActionError, App};
 use crate::game::round::{Mode, Player, Round};
 use crate::game::secret::{new_game_id, random_hex};
@@ -431,6 +432,20 @@ pub fn game_over(app: &Arc<App>, round: &Round) {
             tracing::warn!(tournament = %id, "cannot move the tournament on: {error:?}");
         }
     });
+}
+
+/// Follows the games that end: a tournament's game moves its tournament on.
+pub fn follow(app: &App) {
+    app.subscribe(
+        "tournament",
+        Arc::new(|app, happening| {
+            Box::pin(async move {
+                if let Happening::GameOver(round) = happening {
+                    game_over(&app, &round);
+                }
+            })
+        }),
+    );
 }
 
 /// Looks at every running tournament now and every [`CHECK_EVERY`], for as long as the
