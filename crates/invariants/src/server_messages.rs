@@ -7,9 +7,10 @@ use std::time::Duration;
 use bashni_rules::notation::{parse_fen, write_fen};
 use bashni_rules::{Color, Game, Position, TimeControl, Variant};
 use bashni_server::app::actions::GameAction;
+use bashni_server::app::actions::TimeRequest;
 use bashni_server::game::round::{DrawAction, Mode, Player, Round, RoundError, Seat};
 use bashni_server::http::error::parse_json;
-use bashni_server::http::games::{CreateRequest, PositionRequest, TimeRequest, read_position};
+use bashni_server::http::games::{CreateRequest, PositionRequest, read_position};
 use bashni_server::store::{Change, Store};
 
 use crate::bytes::{Bytes, assert_sound, variant};

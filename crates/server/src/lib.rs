@@ -84,7 +84,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/ws", get(socket::game::handler))
         .route("/api/position", post(http::games::position))
         .route("/api/analyse", post(http::games::analyse))
-        .route("/api/analysis/ws", get(analysis::handler))
+        .route("/api/analysis/ws", get(socket::analysis::handler))
         .route("/api/diagram.svg", get(http::export::position_svg))
         .route("/api/diagram.png", get(http::export::position_png))
         .route("/api/games/{id}/diagram.png", get(http::export::game_png))

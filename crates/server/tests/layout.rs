@@ -31,15 +31,10 @@ fn sources() -> Vec<Source> {
         .map(|path| {
             let text = fs::read_to_string(&path).expect("a source file reads");
             let relative = path.strip_prefix(&root).expect("under src").to_path_buf();
-            let folder = match relative.components().count() {
-                1 => "lib".to_string(),
-                _ => relative
-                    .components()
-                    .next()
-                    .unwrap()
-                    .as_os_str()
-                    .to_string_lossy()
-                    .into(),
+            let mut parts = relative.components();
+            let folder = match (parts.next(), parts.next()) {
+                (Some(first), Some(_)) => first.as_os_str().to_string_lossy().into_owned(),
+                _ => "lib".to_string(),
             };
             Source {
                 lines: text.lines().count(),
