@@ -2,11 +2,20 @@
 //! with a friend over an invite link, or at one screen; watch, replay, analyse, download and
 //! upload game records.
 //!
-//! The layers, from the inside out: [`round`] is a game on the server and the actions on it
-//! (no I/O); [`store`] keeps rounds in an SQLite file and is the truth; [`app`] holds the
-//! games in memory and runs every change through the store before anyone sees it, and lends
-//! the [`engines`]; [`actions`] are what people do, the same for every transport; [`api`]
-//! (HTTP) and [`ws`] (WebSocket) only translate. Both are described in `docs/api.md`.
+//! The folders, from the inside out; each imports only folders above it in this list, and
+//! `scripts/layout.sh` checks it (no domain folder knows axum, `http/` or `socket/`; no
+//! import circle between folders):
+//! - [`rating`]: Glicko-2 arithmetic; [`limits`]: rate and connection limits.
+//! - [`game`]: a game on the server without I/O: the round and its actions, views,
+//!   variations, the rating and fair-play rules read from a round, seat secrets.
+//! - [`store`]: the truth (SQLite or PostgreSQL); [`account`]: names, passwords, sessions.
+//! - [`app`]: the core: games in memory, every change through the store before anyone sees
+//!   it, the engines, presence, the cluster listener; it publishes what happens
+//!   ([`app::events`]) and calls no feature by name.
+//! - [`chat`], [`lobby`], [`tournament`], [`analysis`]: features that follow the core.
+//! - [`http`] and [`socket`]: the transports, which only translate (`docs/api.md`).
+//!
+//! This file puts them together: the router, and [`wire`], which subscribes the features.
 
 pub mod account;
 pub mod analysis;

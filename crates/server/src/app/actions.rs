@@ -291,6 +291,11 @@ impl TimeRequest {
     /// A clock, or days per move (checked against the offered days when the game is made).
     pub fn rule(&self, field: &str) -> Result<(Option<TimeControl>, Option<u32>), ActionError> {
         let Some(days) = self.days_per_move else {
+            if self.minutes.is_none() {
+                return Err(ActionError::Invalid(format!(
+                    "{field}.minutes: missing (or give days_per_move for correspondence)"
+                )));
+            }
             return Ok((Some(self.clock(field)?), None));
         };
         if self.minutes.is_some() || self.increment_s.is_some() {
