@@ -124,7 +124,7 @@ pub fn router(app: Arc<App>) -> Router {
             post(http::tournaments::start),
         )
         .route("/api/tournaments/{id}/pdn", get(http::tournaments::pdn))
-        .route("/api/games/{id}/seat", post(http::tournaments::seat))
+        .route("/api/games/{id}/seat", post(http::games::seat))
         .route("/api/leaderboard", get(http::ratings::leaderboard))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES));
     let upload = Router::new()

@@ -384,24 +384,10 @@ pub fn address_mut(round: &mut Round, color: Color) -> &mut Option<String> {
     }
 }
 
-/// Makes a game.
-pub async fn create(app: &Arc<App>, new: NewGame) -> Result<Created, ActionError> {
-    create_as(app, new, None).await
-}
-
-/// Makes a game; the creator's seat goes to `account` when a player is logged in.
-pub async fn create_as(
-    app: &Arc<App>,
-    new: NewGame,
-    account: Option<&Account>,
-) -> Result<Created, ActionError> {
-    create_seated(app, new, account, None, false).await
-}
-
-/// Makes a game as [`create_as`] does, noting the address the creator's seat was taken
-/// from; `rated` asks for a rated game (a friend game with a clock or days per move, from
+/// Makes a game; the creator's seat goes to `account` when a player is logged in, noting
+/// the address the seat was taken from; `rated` asks for a rated game (a friend game with a clock or days per move, from
 /// the usual start; the caller has checked that the creator is logged in).
-pub async fn create_seated(
+pub async fn create(
     app: &Arc<App>,
     new: NewGame,
     account: Option<&Account>,
@@ -504,30 +490,10 @@ pub async fn create_seated(
     })
 }
 
-/// Takes the free seat of a friend game with its invite code; returns the seat, its new
+/// Takes the free seat of a friend game with its invite code, for `account` when a player
+/// is logged in, noting the address the seat was taken from; returns the seat, its new
 /// token and the state as that seat sees it.
 pub async fn join(
-    app: &Arc<App>,
-    slot: &Arc<GameSlot>,
-    invite: &str,
-    name: Option<String>,
-) -> Result<(Seat, String, StateText), ActionError> {
-    join_as(app, slot, invite, name, None).await
-}
-
-/// Like [`join`], for a logged-in player: the seat taken goes to `account`.
-pub async fn join_as(
-    app: &Arc<App>,
-    slot: &Arc<GameSlot>,
-    invite: &str,
-    name: Option<String>,
-    account: Option<&Account>,
-) -> Result<(Seat, String, StateText), ActionError> {
-    join_seated(app, slot, invite, name, account, None).await
-}
-
-/// Like [`join_as`], noting the address the seat was taken from.
-pub async fn join_seated(
     app: &Arc<App>,
     slot: &Arc<GameSlot>,
     invite: &str,

@@ -206,6 +206,19 @@ pub struct Player {
     pub joined: bool,
 }
 
+/// A player who takes a seat when the game is made (a lobby or tournament pairing).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seated {
+    /// The name shown (an account's name replaces it).
+    pub name: String,
+    /// The seat's token.
+    pub token: String,
+    /// The account playing, if any: its id and name.
+    pub account: Option<(i64, String)>,
+    /// The address the seat was taken from.
+    pub address: Option<String>,
+}
+
 /// Why a game ended.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum EndReason {
@@ -399,6 +412,36 @@ pub enum RematchStep {
 }
 
 impl Round {
+    /// A game between two people with both seats taken (`[white, black]`), made by
+    /// `creator`. No clock runs yet: each side's first move is free of time.
+    pub fn between(
+        id: String,
+        start: Position,
+        control: Option<TimeControl>,
+        players: [Seated; 2],
+        creator: Color,
+    ) -> Result<Round, RoundError> {
+        let mut round = Round::new(id, Mode::Friend, start, control);
+        let [white, black] = players;
+        for (color, seated) in [(Color::White, white), (Color::Black, black)] {
+            *round.player_mut(color) = Player {
+                name: seated.name,
+                token: Some(seated.token),
+                joined: true,
+            };
+            if let Some((account, name)) = &seated.account {
+                round.seat_account(color, *account, name)?;
+            }
+            match color {
+                Color::White => round.white_address = seated.address,
+                Color::Black => round.black_address = seated.address,
+            }
+        }
+        round.creator = Some(Seat::of(creator));
+        round.settle_clock(Instant::now());
+        Ok(round)
+    }
+
     /// A new round with nobody's result and stopped clocks.
     pub fn new(id: String, mode: Mode, start: Position, control: Option<TimeControl>) -> Round {
         let now = now_ms();

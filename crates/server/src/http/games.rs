@@ -157,7 +157,7 @@ pub async fn create(
     // A refused time rule does not count as a new game.
     actions::check_correspondence(&new)?;
     app.allow_new_games(client, 1)?;
-    let created = actions::create_seated(&app, new, account.as_ref(), Some(client), rated).await?;
+    let created = actions::create(&app, new, account.as_ref(), Some(client), rated).await?;
     let state: Value = serde_json::from_str(&created.state.json).unwrap_or_default();
     let id = created.id;
     let answer = json!({
@@ -310,7 +310,7 @@ pub async fn join(
     if account.is_none() && slot.live.lock().await.round.rated {
         return Err(crate::lobby::rated_refusal().into());
     }
-    let (seat, token, state) = actions::join_seated(
+    let (seat, token, state) = actions::join(
         &app,
         &slot,
         &request.invite,
@@ -580,4 +580,30 @@ pub async fn health(State(app): State<Arc<App>>) -> Json<Value> {
         "engine_moves_waiting": games_waiting,
         "analyses_waiting": analyses_waiting,
     }))
+}
+
+/// The token of the seat the logged-in account holds in a game: how a player opens their
+/// tournament game (or any game of their account) in a browser that has no token for it.
+pub async fn seat(
+    State(app): State<Arc<App>>,
+    crate::http::session::LoggedIn(account): crate::http::session::LoggedIn,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let slot = app.slot(&id).await?;
+    let live = slot.live.lock().await;
+    let round = &live.round;
+    let color = [Color::White, Color::Black]
+        .into_iter()
+        .find(|&color| round.account(color) == Some(account.id))
+        .ok_or_else(|| ApiError::forbidden("your account holds no seat in this game"))?;
+    let token = round
+        .player(color)
+        .token
+        .clone()
+        .ok_or_else(|| ApiError::forbidden("your account holds no seat in this game"))?;
+    Ok(Json(json!({
+        "seat": color.code(),
+        "token": token,
+        "tournament": round.tag(crate::game::round::TOURNAMENT_TAG),
+    })))
 }

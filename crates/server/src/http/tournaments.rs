@@ -10,7 +10,7 @@ use axum::extract::{Extension, Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use bashni_club::Score;
-use bashni_rules::{Color, Variant};
+use bashni_rules::Variant;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -22,7 +22,7 @@ use crate::http::error::ApiError;
 use crate::http::games::{Client, parse_body};
 use crate::http::session::LoggedIn;
 use crate::store::{Entry, TournamentData, TournamentRow};
-use crate::tournament::{self, MAX_PLAYERS, MAX_SWISS_ROUNDS, POINTS, System, TOURNAMENT_TAG};
+use crate::tournament::{self, MAX_PLAYERS, MAX_SWISS_ROUNDS, POINTS, System};
 
 /// The most tournaments one account may have made that have not finished.
 pub const MAX_UNFINISHED_PER_ACCOUNT: i64 = 3;
@@ -292,32 +292,6 @@ pub async fn pdn(
         text,
     )
         .into_response())
-}
-
-/// The token of the seat the logged-in account holds in a game: how a player opens their
-/// tournament game (or any game of their account) in a browser that has no token for it.
-pub async fn seat(
-    State(app): State<Arc<App>>,
-    LoggedIn(account): LoggedIn,
-    Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
-    let slot = app.slot(&id).await?;
-    let live = slot.live.lock().await;
-    let round = &live.round;
-    let color = [Color::White, Color::Black]
-        .into_iter()
-        .find(|&color| round.account(color) == Some(account.id))
-        .ok_or_else(|| ApiError::forbidden("your account holds no seat in this game"))?;
-    let token = round
-        .player(color)
-        .token
-        .clone()
-        .ok_or_else(|| ApiError::forbidden("your account holds no seat in this game"))?;
-    Ok(Json(json!({
-        "seat": color.code(),
-        "token": token,
-        "tournament": round.tag(TOURNAMENT_TAG),
-    })))
 }
 
 fn time_json(tournament: &TournamentRow) -> Value {

@@ -17,7 +17,7 @@ use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use bashni_rules::{Color, Position, TimeControl, Variant};
 use serde::{Deserialize, Serialize};
@@ -28,7 +28,7 @@ use crate::account::Account;
 use crate::app::actions::{ColorChoice, TimeRequest, variant_named};
 use crate::app::events::Happening;
 use crate::app::{ActionError, App};
-use crate::game::round::{Mode, Player, Round, RoundError, Seat, millis, now_ms};
+use crate::game::round::{Round, RoundError, Seated, millis, now_ms};
 use crate::game::secret::{coin, new_game_id, random_hex, typed_name};
 use crate::store::{Heard, SEEK_LEASE_MS, SeekNote, SeekRow};
 
@@ -777,34 +777,30 @@ impl Lobby {
             ColorChoice::Random => Color::Black,
         };
         let token = random_hex(16).map_err(ActionError::from)?;
-        let mut round = Round::new(
+        let owner = Seated {
+            name: seek.row.name.clone(),
+            token: random_hex(16).map_err(ActionError::from)?,
+            account: seek.owner.player.clone(),
+            address: seek.owner.address.clone(),
+        };
+        let taking = Seated {
+            name,
+            token: token.clone(),
+            account: who.player.clone(),
+            address: who.address.clone(),
+        };
+        let players = match owner_color {
+            Color::White => [owner, taking],
+            Color::Black => [taking, owner],
+        };
+        let mut round = Round::between(
             new_game_id().map_err(ActionError::from)?,
-            Mode::Friend,
             Position::start(seek.settings.variant),
             Some(seek.settings.control),
-        );
-        *round.player_mut(owner_color) = Player {
-            name: seek.row.name.clone(),
-            token: Some(random_hex(16).map_err(ActionError::from)?),
-            joined: true,
-        };
-        *round.player_mut(owner_color.opponent()) = Player {
-            name,
-            token: Some(token.clone()),
-            joined: true,
-        };
-        round.creator = Some(Seat::of(owner_color));
-        for (color, seated) in [(owner_color, &seek.owner), (owner_color.opponent(), who)] {
-            if let Some((id, name)) = &seated.player {
-                round
-                    .seat_account(color, *id, name)
-                    .map_err(ActionError::from)?;
-            }
-            *crate::app::actions::address_mut(&mut round, color) = seated.address.clone();
-        }
+            players,
+            owner_color,
+        )?;
         round.rated = seek.settings.rated;
-        // No clock runs yet: each side's first move is free of time.
-        round.settle_clock(Instant::now());
         let game = round.id.clone();
         let order = self.ordered(app).await;
         let note = app

@@ -7,12 +7,11 @@
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade, close_code};
+use axum::extract::ws::{WebSocket, WebSocketUpgrade};
 use axum::extract::{Extension, State};
 use axum::response::Response;
 use bashni_engine::{Limits, Past, StopToken};
 use bashni_rules::{Color, Game};
-use futures_util::StreamExt;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::sync::watch;
@@ -27,9 +26,7 @@ use crate::app::actions::{self, AnalysisLine, analysis_line};
 use crate::app::engines::PoolRefusal;
 use crate::http::error::ApiError;
 use crate::http::games::{Client, read_position};
-use crate::limits::MessageRate;
-use crate::socket::game::{MAX_MESSAGE_BYTES, MESSAGE_BURST, MESSAGES_PER_SECOND};
-use crate::socket::game::{Screened, close, error_reply, screen, send_text};
+use crate::socket::{Conversation, Said, converse, error_reply, read_message, upgrade};
 
 /// Opens the analysis socket.
 pub async fn handler(
@@ -37,12 +34,7 @@ pub async fn handler(
     State(app): State<Arc<App>>,
     Extension(Client(client)): Extension<Client>,
 ) -> Response {
-    ws.read_buffer_size(8 * 1024)
-        .write_buffer_size(0)
-        .max_write_buffer_size(1024 * 1024)
-        .max_message_size(4 * MAX_MESSAGE_BYTES)
-        .max_frame_size(4 * MAX_MESSAGE_BYTES)
-        .on_upgrade(move |socket| run(app, client, socket))
+    upgrade(ws).on_upgrade(move |socket| run(app, client, socket))
 }
 
 /// A client's message.
@@ -347,79 +339,82 @@ async fn finish(app: &App, mut running: Running, ending: Ending) -> String {
 }
 
 async fn run(app: Arc<App>, client: std::net::IpAddr, socket: WebSocket) {
-    let (mut sink, mut stream) = socket.split();
-    let mut rate = MessageRate::new(MESSAGE_BURST, MESSAGES_PER_SECOND);
-    let mut refused = 0u32;
-    let mut running: Option<Running> = None;
-    let idle = app.settings.idle_timeout;
-    let mut ping = tokio::time::interval(idle / 2);
-    ping.reset();
     let mut games_check = tokio::time::interval(Duration::from_millis(250));
     games_check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    let mut heard = Instant::now();
-    let mut stopping = app.stopping();
-    loop {
+    let mut talk = AnalysisTalk {
+        app: Arc::clone(&app),
+        client,
+        running: None,
+        games_check,
+    };
+    converse(&app, socket, "an analysis socket", Vec::new(), &mut talk).await;
+}
+
+/// An analysis socket: the search it runs, if any.
+struct AnalysisTalk {
+    app: Arc<App>,
+    client: std::net::IpAddr,
+    running: Option<Running>,
+    /// While a search runs: whether a game waits for its engine.
+    games_check: tokio::time::Interval,
+}
+
+/// News of an analysis socket.
+enum AnalysisNews {
+    /// The search moved on or ended.
+    Search(Happened),
+    /// Time to look whether a game waits for an engine.
+    GamesCheck,
+}
+
+impl Conversation for AnalysisTalk {
+    type News = AnalysisNews;
+
+    async fn next_news(&mut self) -> AnalysisNews {
+        let searching = self.running.is_some();
         tokio::select! {
-            happened = next_from(&mut running) => {
-                let Some(now) = running.as_mut() else { continue };
-                let text = match happened {
-                    Happened::Progress => {
-                        now.next_message = tokio::time::Instant::now() + MIN_MESSAGE_INTERVAL;
-                        let last = now.progress.borrow_and_update().clone();
-                        match last {
-                            Some(last) => message(&now.id, now.side, &last, None),
-                            None => continue,
-                        }
-                    }
-                    Happened::Done(done) => {
-                        let text = ending_messages(&app, now, done);
-                        running = None;
-                        text
-                    }
-                };
-                if !send_text(&mut sink, text).await {
-                    break;
+            happened = next_from(&mut self.running) => AnalysisNews::Search(happened),
+            _ = self.games_check.tick(), if searching => AnalysisNews::GamesCheck,
+        }
+    }
+
+    async fn tell(&mut self, news: AnalysisNews) -> Said {
+        let Some(now) = self.running.as_mut() else {
+            return Said::Nothing;
+        };
+        match news {
+            AnalysisNews::Search(Happened::Progress) => {
+                now.next_message = tokio::time::Instant::now() + MIN_MESSAGE_INTERVAL;
+                let last = now.progress.borrow_and_update().clone();
+                match last {
+                    Some(last) => Said::text(message(&now.id, now.side, &last, None)),
+                    None => Said::Nothing,
                 }
             }
-            _ = games_check.tick(), if running.is_some() => {
+            AnalysisNews::Search(Happened::Done(done)) => {
+                let text = ending_messages(&self.app, now, done);
+                self.running = None;
+                Said::text(text)
+            }
+            AnalysisNews::GamesCheck => {
                 // Games come first: a long analysis gives its engine to a waiting game.
-                if let Some(now) = running.as_mut()
-                    && now.ending.is_none()
-                    && now.began.get().is_some_and(|t| t.elapsed() >= YIELD_TO_GAMES_AFTER)
-                    && app.engines.state().1 > 0
+                if now.ending.is_none()
+                    && now
+                        .began
+                        .get()
+                        .is_some_and(|t| t.elapsed() >= YIELD_TO_GAMES_AFTER)
+                    && self.app.engines.state().1 > 0
                 {
                     now.ending = Some(Ending::EngineNeeded);
                     now.stop.stop();
                 }
-            }
-            _ = crate::app::stopped(&mut stopping) => {
-                close(&mut sink, close_code::RESTART, "the server is restarting; connect again").await;
-                break;
-            }
-            _ = ping.tick() => {
-                if heard.elapsed() > 2 * idle {
-                    close(&mut sink, close_code::AWAY, "nothing heard from the client for too long").await;
-                    break;
-                }
-                if futures_util::SinkExt::send(&mut sink, Message::Ping(Default::default())).await.is_err() {
-                    break;
-                }
-            }
-            incoming = stream.next() => {
-                heard = Instant::now();
-                let text = match screen(incoming, &mut sink, &mut rate, &mut refused, "an analysis socket").await {
-                    Screened::Text(text) => text,
-                    Screened::Skip => continue,
-                    Screened::Close => break,
-                };
-                let replies = answer(&app, client, &mut running, text.as_str()).await;
-                for reply in replies {
-                    if !send_text(&mut sink, reply).await {
-                        return;
-                    }
-                }
+                Said::Nothing
             }
         }
+    }
+
+    async fn answer(&mut self, text: &str) -> Said {
+        Said::texts(answer(&self.app, self.client, &mut self.running, text).await)
     }
 }
 
@@ -430,16 +425,9 @@ async fn answer(
     running: &mut Option<Running>,
     text: &str,
 ) -> Vec<String> {
-    let request: Request = match crate::http::error::parse_json(text.as_bytes()) {
+    let request: Request = match read_message(text) {
         Ok(request) => request,
-        Err(error) => {
-            // The error answers the message's id, if it can be read at all.
-            let id = serde_json::from_str::<Value>(text)
-                .ok()
-                .and_then(|message| message.get("id").cloned())
-                .unwrap_or(Value::Null);
-            return vec![error_reply(&id, error)];
-        }
+        Err(reply) => return vec![reply],
     };
     match request.kind.as_str() {
         "analyse" => {

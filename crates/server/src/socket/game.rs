@@ -3,35 +3,21 @@
 //! over it. Actions are the same calls as over HTTP ([`crate::app::actions`]).
 
 use std::sync::Arc;
-use std::time::Instant;
 
 use axum::extract::rejection::QueryRejection;
-use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade, close_code};
+use axum::extract::ws::{WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
 use axum::response::Response;
-use futures_util::stream::SplitSink;
-use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::broadcast::{self, error::RecvError};
 
 use crate::app::actions;
 use crate::app::{ActionError, Answer, App, Event, GameSlot, Listening, seat_index};
 use crate::chat::{self, LineRate};
 use crate::game::round::Seat;
 use crate::http::error::ApiError;
-use crate::limits::MessageRate;
-
-/// The largest message a client may send; a larger one closes the socket (code 1009).
-pub const MAX_MESSAGE_BYTES: usize = 16 * 1024;
-
-/// Frames a client may send at once (text, binary or ping), then per second on average.
-pub const MESSAGE_BURST: u32 = 20;
-/// See [`MESSAGE_BURST`].
-pub const MESSAGES_PER_SECOND: u32 = 10;
-
-/// Refused frames after which the socket is closed.
-pub const MAX_REFUSED_MESSAGES: u32 = 100;
+use crate::socket::{Conversation, Said, converse, error_reply, upgrade};
 
 /// The socket's address options.
 #[derive(Deserialize, Default)]
@@ -54,15 +40,7 @@ pub async fn handler(
     let Query(query) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
     let state_first = query.bind != Some(1);
     let slot = app.slot(&id).await?;
-    // Frames up to four times the limit are read, so that the client hears why it is closed.
-    // Small buffers: a socket mostly waits, and thousands of them are open at once.
-    Ok(ws
-        .read_buffer_size(8 * 1024)
-        .write_buffer_size(0)
-        .max_write_buffer_size(1024 * 1024)
-        .max_message_size(4 * MAX_MESSAGE_BYTES)
-        .max_frame_size(4 * MAX_MESSAGE_BYTES)
-        .on_upgrade(move |socket| run(app, slot, socket, state_first)))
+    Ok(upgrade(ws).on_upgrade(move |socket| run(app, slot, socket, state_first)))
 }
 
 /// The messages of the game socket besides the game actions ([`actions::GameAction`]):
@@ -90,20 +68,6 @@ enum SocketMessage {
 /// The types the socket takes besides the game actions.
 const SOCKET_TYPES: [&str; 5] = ["seat", "state", "chat_history", "chat", "mute"];
 
-type Sink = SplitSink<WebSocket, Message>;
-
-pub(crate) async fn send_text(sink: &mut Sink, text: impl Into<Utf8Bytes>) -> bool {
-    sink.send(Message::Text(text.into())).await.is_ok()
-}
-
-pub(crate) async fn close(sink: &mut Sink, code: u16, reason: &'static str) {
-    let frame = CloseFrame {
-        code,
-        reason: Utf8Bytes::from_static(reason),
-    };
-    let _ = sink.send(Message::Close(Some(frame))).await;
-}
-
 /// The socket's seat: the token it presented, the seat that token holds and the count of
 /// sockets listening as it; and the chat lines it wrote as a watcher lately.
 #[derive(Default)]
@@ -126,10 +90,26 @@ impl Bound {
 }
 
 async fn run(app: Arc<App>, slot: Arc<GameSlot>, socket: WebSocket, state_first: bool) {
-    let mut bound = Bound::default();
-    talk(&app, &slot, socket, state_first, &mut bound).await;
+    let mut talk = GameTalk {
+        events: slot.events.subscribe(),
+        app: Arc::clone(&app),
+        slot: Arc::clone(&slot),
+        bound: Bound::default(),
+    };
+    talk.bound.listening = Some(slot.listen(None));
+    // With several servers, who is there is read before the first state.
+    app.refresh_presence(std::slice::from_ref(&slot)).await;
+    let mut opening = Vec::new();
+    if state_first {
+        app.catch_up(&slot).await;
+        opening.push(talk.bound.state(&slot).await.into());
+        if let Some(history) = chat_history(&app, &slot, None).await {
+            opening.push(history.into());
+        }
+    }
+    converse(&app, socket, "a game socket", opening, &mut talk).await;
     // The socket is closed: its seat may have nobody left here.
-    app.seat_moved(&slot, bound.seat, None).await;
+    app.seat_moved(&slot, talk.bound.seat, None).await;
 }
 
 /// The chat a socket bound to `seat` is sent when it opens or binds its seat; `None` (and a
@@ -144,193 +124,75 @@ async fn chat_history(app: &Arc<App>, slot: &Arc<GameSlot>, seat: Option<Seat>) 
     }
 }
 
-async fn talk(
-    app: &Arc<App>,
-    slot: &Arc<GameSlot>,
-    socket: WebSocket,
-    state_first: bool,
-    bound: &mut Bound,
-) {
-    let (mut sink, mut stream) = socket.split();
-    let mut events = slot.events.subscribe();
-    let mut rate = MessageRate::new(MESSAGE_BURST, MESSAGES_PER_SECOND);
-    let mut refused = 0u32;
-    bound.listening = Some(slot.listen(None));
-    // With several servers, who is there is read before the first state.
-    app.refresh_presence(std::slice::from_ref(slot)).await;
-    let idle = app.settings.idle_timeout;
-    let mut ping = tokio::time::interval(idle / 2);
-    ping.reset();
-    let mut heard = Instant::now();
-    let mut stopping = app.stopping();
-    if state_first {
-        app.catch_up(slot).await;
-        let first = bound.state(slot).await;
-        if !send_text(&mut sink, first).await {
-            return;
-        }
-        if let Some(history) = chat_history(app, slot, None).await
-            && !send_text(&mut sink, history).await
-        {
-            return;
-        }
-    }
-    loop {
-        tokio::select! {
-            event = events.recv() => {
-                let text = match event {
-                    Ok(event) => match event.as_ref() {
-                        Event::Update { texts, number, .. } => {
-                            let text = &texts[seat_index(bound.seat)];
-                            if *number <= bound.state_at {
-                                // A whole state sent since says it already.
-                                continue;
-                            }
-                            if text.is_empty() {
-                                // Made before this socket was counted: the whole state instead.
-                                bound.state(slot).await
-                            } else {
-                                text.clone()
-                            }
-                        }
-                        Event::Chat { room, text, hidden_from } => {
-                            let muted = hidden_from.is_some_and(|c| bound.seat == Some(Seat::of(c)));
-                            if muted {
-                                continue;
-                            }
-                            // The players read the watchers' lines only once the game is over.
-                            let readable = chat::may_read(bound.seat, *room, false)
-                                || (chat::may_read(bound.seat, *room, true)
-                                    && slot.live.lock().await.round.is_over());
-                            if !readable {
-                                continue;
-                            }
-                            text.clone()
-                        }
-                        Event::Muted { side } => {
-                            if bound.seat != Some(Seat::of(*side)) {
-                                continue;
-                            }
-                            match chat_history(app, slot, bound.seat).await {
-                                Some(history) => history,
-                                None => continue,
-                            }
-                        }
-                    },
-                    // Too far behind: the whole state says everything.
-                    Err(RecvError::Lagged(_)) => bound.state(slot).await,
-                    Err(RecvError::Closed) => break,
-                };
-                if !send_text(&mut sink, text).await {
-                    break;
-                }
-            }
-            _ = crate::app::stopped(&mut stopping) => {
-                close(&mut sink, close_code::RESTART, "the server is restarting; connect again").await;
-                break;
-            }
-            _ = ping.tick() => {
-                if heard.elapsed() > 2 * idle {
-                    close(&mut sink, close_code::AWAY, "nothing heard from the client for too long").await;
-                    break;
-                }
-                if sink.send(Message::Ping(Default::default())).await.is_err() {
-                    break;
-                }
-            }
-            incoming = stream.next() => {
-                heard = Instant::now();
-                let text = match screen(incoming, &mut sink, &mut rate, &mut refused, "a game socket").await {
-                    Screened::Text(text) => text,
-                    Screened::Skip => continue,
-                    Screened::Close => break,
-                };
-                let replies = {
-                    let _in_flight = app.in_flight();
-                    answer(app, slot, bound, text.as_str()).await
-                };
-                for reply in replies {
-                    if !send_text(&mut sink, reply).await {
-                        return;
-                    }
-                }
-            }
-        }
-    }
+/// A game socket: the game's events, and the seat the socket is bound to.
+struct GameTalk {
+    app: Arc<App>,
+    slot: Arc<GameSlot>,
+    bound: Bound,
+    events: broadcast::Receiver<Arc<Event>>,
 }
 
-/// A frame from a client after the socket's limits (see [`screen`]).
-pub(crate) enum Screened {
-    /// A text message to answer.
-    Text(Utf8Bytes),
-    /// Nothing to answer (a pong, a refused or binary frame, already answered).
-    Skip,
-    /// The socket is closed, or has just been closed for a reason sent to the client.
-    Close,
-}
+impl Conversation for GameTalk {
+    type News = Result<Arc<Event>, RecvError>;
 
-/// Screens one frame a client sent, the same way on every socket: a broken or oversized
-/// frame closes the socket with a reason; beyond the message rate a text is refused with
-/// `too_many`, and after [`MAX_REFUSED_MESSAGES`] refusals the socket is closed; a binary
-/// frame is answered that messages are JSON text. `what` names the socket in the log.
-pub(crate) async fn screen(
-    incoming: Option<Result<Message, axum::Error>>,
-    sink: &mut Sink,
-    rate: &mut MessageRate,
-    refused: &mut u32,
-    what: &str,
-) -> Screened {
-    let frame = match incoming {
-        Some(Ok(Message::Pong(_))) => return Screened::Skip,
-        Some(Ok(Message::Close(_))) | None => return Screened::Close,
-        Some(Err(error)) => {
-            tracing::debug!("{what}: {error}");
-            close(sink, close_code::SIZE, "message too big or malformed").await;
-            return Screened::Close;
-        }
-        Some(Ok(frame)) => frame,
-    };
-    if !rate.allow(Instant::now()) {
-        *refused += 1;
-        if *refused > MAX_REFUSED_MESSAGES {
-            tracing::warn!("limit: {what} sent too many messages and was closed");
-            close(sink, close_code::POLICY, "too many messages").await;
-            return Screened::Close;
-        }
-        if matches!(frame, Message::Text(_)) {
-            let error = ApiError::too_many("too many messages; slow down");
-            if !send_text(sink, error_reply(&Value::Null, error)).await {
-                return Screened::Close;
+    async fn next_news(&mut self) -> Self::News {
+        self.events.recv().await
+    }
+
+    async fn tell(&mut self, news: Self::News) -> Said {
+        let (slot, bound) = (&self.slot, &mut self.bound);
+        let event = match news {
+            Ok(event) => event,
+            // Too far behind: the whole state says everything.
+            Err(RecvError::Lagged(_)) => return Said::text(bound.state(slot).await),
+            Err(RecvError::Closed) => return Said::End,
+        };
+        match event.as_ref() {
+            Event::Update { texts, number, .. } => {
+                let text = &texts[seat_index(bound.seat)];
+                if *number <= bound.state_at {
+                    // A whole state sent since says it already.
+                    Said::Nothing
+                } else if text.is_empty() {
+                    // Made before this socket was counted: the whole state instead.
+                    Said::text(bound.state(slot).await)
+                } else {
+                    Said::text(text.clone())
+                }
+            }
+            Event::Chat {
+                room,
+                text,
+                hidden_from,
+            } => {
+                if hidden_from.is_some_and(|c| bound.seat == Some(Seat::of(c))) {
+                    return Said::Nothing;
+                }
+                // The players read the watchers' lines only once the game is over.
+                let readable = chat::may_read(bound.seat, *room, false)
+                    || (chat::may_read(bound.seat, *room, true)
+                        && slot.live.lock().await.round.is_over());
+                if readable {
+                    Said::text(text.clone())
+                } else {
+                    Said::Nothing
+                }
+            }
+            Event::Muted { side } => {
+                if bound.seat != Some(Seat::of(*side)) {
+                    return Said::Nothing;
+                }
+                match chat_history(&self.app, slot, bound.seat).await {
+                    Some(history) => Said::text(history),
+                    None => Said::Nothing,
+                }
             }
         }
-        return Screened::Skip;
     }
-    match frame {
-        Message::Text(text) if text.len() > MAX_MESSAGE_BYTES => {
-            close(sink, close_code::SIZE, "message too big (at most 16 KiB)").await;
-            Screened::Close
-        }
-        Message::Text(text) => Screened::Text(text),
-        Message::Binary(_) => {
-            let error = ApiError::bad_request("messages are JSON text");
-            if send_text(sink, error_reply(&Value::Null, error)).await {
-                Screened::Skip
-            } else {
-                Screened::Close
-            }
-        }
-        _ => Screened::Skip,
-    }
-}
 
-pub(crate) fn error_reply(id: &Value, error: ApiError) -> String {
-    let mut reply = json!({
-        "type": "error", "id": id, "error": error.error, "code": error.code,
-    });
-    if let Some(legal) = error.legal {
-        reply["legal"] = json!(legal);
+    async fn answer(&mut self, text: &str) -> Said {
+        Said::texts(answer(&self.app, &self.slot, &mut self.bound, text).await)
     }
-    reply.to_string()
 }
 
 /// Carries out one client message; returns the messages that answer it.

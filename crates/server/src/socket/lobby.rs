@@ -4,27 +4,24 @@
 
 use std::net::IpAddr;
 use std::sync::Arc;
-use std::time::Instant;
 
-use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade, close_code};
+use axum::extract::ws::{Utf8Bytes, WebSocket, WebSocketUpgrade, close_code};
 use axum::extract::{Extension, State};
 use axum::response::Response;
-use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::broadcast::{self, error::RecvError};
+use tokio::sync::mpsc;
 
-use crate::account::{Account, session_hash};
+use crate::account::{Account, SessionEnded, session_hash};
 use crate::app::App;
 use crate::app::actions::TimeRequest;
 use crate::game::secret::random_hex;
 use crate::http::error::ApiError;
 use crate::http::games::Client;
 use crate::http::session::{Viewer, session_id};
-use crate::limits::MessageRate;
 use crate::lobby::{Lobby, LobbyEvent, Quick, rated_refusal, read_clock, read_name, read_settings};
-use crate::socket::game::{MAX_MESSAGE_BYTES, MESSAGE_BURST, MESSAGES_PER_SECOND};
-use crate::socket::game::{Screened, close, error_reply, screen, send_text};
+use crate::socket::{Conversation, Said, close, converse, error_reply, read_message, upgrade};
 
 /// Opens a lobby socket.
 pub async fn handler(
@@ -39,13 +36,7 @@ pub async fn handler(
         .as_ref()
         .and_then(|_| session_id(&headers))
         .map(session_hash);
-    // Small buffers: a lobby socket mostly waits, and thousands of them are open at once.
-    ws.read_buffer_size(8 * 1024)
-        .write_buffer_size(0)
-        .max_write_buffer_size(1024 * 1024)
-        .max_message_size(4 * MAX_MESSAGE_BYTES)
-        .max_frame_size(4 * MAX_MESSAGE_BYTES)
-        .on_upgrade(move |socket| run(app, client, account, session, socket))
+    upgrade(ws).on_upgrade(move |socket| run(app, client, account, session, socket))
 }
 
 /// A client's message.
@@ -92,106 +83,107 @@ async fn run(
     session: Option<String>,
     socket: WebSocket,
 ) {
-    let (mut sink, mut stream) = socket.split();
-    let mut sessions = app.accounts.watch_sessions();
     let Ok(owner) = random_hex(8) else {
+        let (mut sink, _) = futures_util::StreamExt::split(socket);
         close(&mut sink, close_code::ERROR, "no random numbers available").await;
         return;
     };
     let joined = Lobby::of(&app).join(&owner);
-    let mut events = joined.events;
-    let mut personal = joined.personal;
-    let mut rate = MessageRate::new(MESSAGE_BURST, MESSAGES_PER_SECOND);
-    let mut refused = 0u32;
-    let idle = app.settings.idle_timeout;
-    let mut ping = tokio::time::interval(idle / 2);
-    ping.reset();
-    let mut heard = Instant::now();
-    let mut stopping = app.stopping();
-    if send_text(&mut sink, joined.list).await {
-        loop {
-            tokio::select! {
-                event = events.recv() => {
-                    let text = match event {
-                        Ok(event) => match event.as_ref() {
-                            LobbyEvent::Added { owner: of, texts } => {
-                                Utf8Bytes::from(&*texts[usize::from(*of == owner)])
-                            }
-                            LobbyEvent::Removed { text } => Utf8Bytes::from(&**text),
-                        },
-                        // Too far behind: the whole list again, and the changes after it.
-                        Err(RecvError::Lagged(_)) => {
-                            let (list, fresh) = Lobby::of(&app).subscribe(&owner);
-                            events = fresh;
-                            list.into()
-                        }
-                        Err(RecvError::Closed) => break,
-                    };
-                    if !send_text(&mut sink, text).await {
-                        break;
-                    }
+    let mut talk = LobbyTalk {
+        app: Arc::clone(&app),
+        client,
+        account,
+        session,
+        sessions: app.accounts.watch_sessions(),
+        owner,
+        events: joined.events,
+        personal: joined.personal,
+    };
+    let opening = vec![Utf8Bytes::from(joined.list)];
+    converse(&app, socket, "a lobby socket", opening, &mut talk).await;
+    let _in_flight = app.in_flight();
+    Lobby::of(&app).leave(&app, &talk.owner).await;
+}
+
+/// A lobby socket: the lobby's changes, the messages for this socket alone, and the
+/// sessions that end (one of them may be this socket's).
+struct LobbyTalk {
+    app: Arc<App>,
+    client: IpAddr,
+    account: Option<Account>,
+    session: Option<String>,
+    sessions: broadcast::Receiver<SessionEnded>,
+    /// The socket's name as the owner of its seeks.
+    owner: String,
+    events: broadcast::Receiver<Arc<LobbyEvent>>,
+    personal: mpsc::UnboundedReceiver<String>,
+}
+
+/// News of a lobby socket.
+enum LobbyNews {
+    Lobby(Result<Arc<LobbyEvent>, RecvError>),
+    Personal(String),
+    Session(Result<SessionEnded, RecvError>),
+}
+
+impl Conversation for LobbyTalk {
+    type News = LobbyNews;
+
+    async fn next_news(&mut self) -> LobbyNews {
+        let logged_in = self.account.is_some();
+        tokio::select! {
+            event = self.events.recv() => LobbyNews::Lobby(event),
+            Some(text) = self.personal.recv() => LobbyNews::Personal(text),
+            ended = self.sessions.recv(), if logged_in => LobbyNews::Session(ended),
+        }
+    }
+
+    async fn tell(&mut self, news: LobbyNews) -> Said {
+        match news {
+            LobbyNews::Lobby(Ok(event)) => match event.as_ref() {
+                LobbyEvent::Added { owner, texts } => {
+                    Said::text(&*texts[usize::from(*owner == self.owner)])
                 }
-                Some(text) = personal.recv() => {
-                    if !send_text(&mut sink, text).await {
-                        break;
-                    }
-                }
-                ended = sessions.recv(), if account.is_some() => {
-                    let ends = match (&ended, &account) {
-                        (Ok(ended), Some(account)) => ended.ends(account.id, session.as_deref()),
-                        // Missed some: the store says whether this one still holds.
-                        (Err(RecvError::Lagged(_)), _) => {
-                            !session_holds(&app, account.as_ref(), session.as_deref()).await
-                        }
-                        _ => false,
-                    };
-                    if ends {
-                        close(&mut sink, close_code::POLICY, SESSION_ENDED).await;
-                        break;
-                    }
-                }
-                _ = crate::app::stopped(&mut stopping) => {
-                    close(&mut sink, close_code::RESTART, "the server is restarting; connect again").await;
-                    break;
-                }
-                _ = ping.tick() => {
-                    if heard.elapsed() > 2 * idle {
-                        close(&mut sink, close_code::AWAY, "nothing heard from the client for too long").await;
-                        break;
-                    }
-                    if sink.send(Message::Ping(Default::default())).await.is_err() {
-                        break;
-                    }
-                }
-                incoming = stream.next() => {
-                    heard = Instant::now();
-                    let text = match screen(incoming, &mut sink, &mut rate, &mut refused, "a lobby socket").await {
-                        Screened::Text(text) => text,
-                        Screened::Skip => continue,
-                        Screened::Close => break,
-                    };
-                    if !session_holds(&app, account.as_ref(), session.as_deref()).await {
-                        // Logged out (perhaps on another server): nothing more for the account.
-                        close(&mut sink, close_code::POLICY, SESSION_ENDED).await;
-                        break;
-                    }
-                    let replies = {
-                        let _in_flight = app.in_flight();
-                        answer(&app, client, account.as_ref(), &owner, text.as_str()).await
-                    };
-                    let mut sent = true;
-                    for reply in replies {
-                        sent = sent && send_text(&mut sink, reply).await;
-                    }
-                    if !sent {
-                        break;
-                    }
+                LobbyEvent::Removed { text } => Said::text(&**text),
+            },
+            // Too far behind: the whole list again, and the changes after it.
+            LobbyNews::Lobby(Err(RecvError::Lagged(_))) => {
+                let (list, fresh) = Lobby::of(&self.app).subscribe(&self.owner);
+                self.events = fresh;
+                Said::text(list)
+            }
+            LobbyNews::Lobby(Err(RecvError::Closed)) => Said::End,
+            LobbyNews::Personal(text) => Said::text(text),
+            LobbyNews::Session(ended) => {
+                let ends = match (&ended, &self.account) {
+                    (Ok(ended), Some(account)) => ended.ends(account.id, self.session.as_deref()),
+                    // Missed some: the store says whether this one still holds.
+                    (Err(RecvError::Lagged(_)), _) => !self.session_holds().await,
+                    _ => false,
+                };
+                if ends {
+                    Said::Close(close_code::POLICY, SESSION_ENDED)
+                } else {
+                    Said::Nothing
                 }
             }
         }
     }
-    let _in_flight = app.in_flight();
-    Lobby::of(&app).leave(&app, &owner).await;
+
+    async fn answer(&mut self, text: &str) -> Said {
+        if !self.session_holds().await {
+            // Logged out (perhaps on another server): nothing more for the account.
+            return Said::Close(close_code::POLICY, SESSION_ENDED);
+        }
+        let account = self.account.as_ref();
+        Said::texts(answer(&self.app, self.client, account, &self.owner, text).await)
+    }
+}
+
+impl LobbyTalk {
+    async fn session_holds(&self) -> bool {
+        session_holds(&self.app, self.account.as_ref(), self.session.as_deref()).await
+    }
 }
 
 /// Carries out one client message; returns the messages that answer it.
@@ -202,16 +194,9 @@ async fn answer(
     owner: &str,
     text: &str,
 ) -> Vec<String> {
-    let request: Request = match crate::http::error::parse_json(text.as_bytes()) {
+    let request: Request = match read_message(text) {
         Ok(request) => request,
-        Err(error) => {
-            // The error answers the message's id, if it can be read at all.
-            let id = serde_json::from_str::<Value>(text)
-                .ok()
-                .and_then(|message| message.get("id").cloned())
-                .unwrap_or(Value::Null);
-            return vec![error_reply(&id, error)];
-        }
+        Err(reply) => return vec![reply],
     };
     let id = request.id.clone();
     match act(app, client, account, owner, request).await {

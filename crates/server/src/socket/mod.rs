@@ -1,6 +1,263 @@
 //! WebSockets: the game, lobby and analysis sockets. They read messages, call the domain and
-//! send its answers; nothing here decides a rule.
+//! send its answers; nothing here decides a rule. One loop serves all three
+//! ([`converse`]): the limits on frames, the pings, the server's stop, and for each socket
+//! its own news and answers ([`Conversation`]).
 
 pub mod analysis;
 pub mod game;
 pub mod lobby;
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade, close_code};
+use futures_util::stream::SplitSink;
+use futures_util::{SinkExt, StreamExt};
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+
+use crate::app::App;
+use crate::http::error::ApiError;
+use crate::limits::MessageRate;
+
+/// The largest message a client may send; a larger one closes the socket (code 1009).
+pub const MAX_MESSAGE_BYTES: usize = 16 * 1024;
+
+/// Frames a client may send at once (text, binary or ping), then per second on average.
+pub const MESSAGE_BURST: u32 = 20;
+/// See [`MESSAGE_BURST`].
+pub const MESSAGES_PER_SECOND: u32 = 10;
+
+/// Refused frames after which the socket is closed.
+pub const MAX_REFUSED_MESSAGES: u32 = 100;
+
+type Sink = SplitSink<WebSocket, Message>;
+
+/// The socket's buffers and limits. Frames up to four times the limit are read, so that
+/// the client hears why it is closed. Small buffers: a socket mostly waits, and thousands of
+/// them are open at once.
+pub(crate) fn upgrade(ws: WebSocketUpgrade) -> WebSocketUpgrade {
+    ws.read_buffer_size(8 * 1024)
+        .write_buffer_size(0)
+        .max_write_buffer_size(1024 * 1024)
+        .max_message_size(4 * MAX_MESSAGE_BYTES)
+        .max_frame_size(4 * MAX_MESSAGE_BYTES)
+}
+
+/// Sends a text message; `false` when the socket is gone.
+pub(crate) async fn send_text(sink: &mut Sink, text: impl Into<Utf8Bytes>) -> bool {
+    sink.send(Message::Text(text.into())).await.is_ok()
+}
+
+/// Closes the socket with `code` and `reason`.
+pub(crate) async fn close(sink: &mut Sink, code: u16, reason: &'static str) {
+    let frame = CloseFrame {
+        code,
+        reason: Utf8Bytes::from_static(reason),
+    };
+    let _ = sink.send(Message::Close(Some(frame))).await;
+}
+
+/// What a socket tells its client of a piece of news, or after answering a message.
+pub(crate) enum Said {
+    /// These messages, in order.
+    Texts(Vec<Utf8Bytes>),
+    /// Nothing.
+    Nothing,
+    /// The socket is closed with this code and reason.
+    Close(u16, &'static str),
+    /// The socket ends without a word (its news ended).
+    End,
+}
+
+impl Said {
+    /// One message.
+    pub(crate) fn text(text: impl Into<Utf8Bytes>) -> Said {
+        Said::Texts(vec![text.into()])
+    }
+
+    /// Several messages.
+    pub(crate) fn texts(texts: Vec<String>) -> Said {
+        Said::Texts(texts.into_iter().map(Utf8Bytes::from).collect())
+    }
+}
+
+/// One kind of socket: where its news comes from, what it tells of it, and how it answers
+/// a client's message. The loop around it is [`converse`].
+pub(crate) trait Conversation: Send {
+    /// A piece of news (a change of a game, a seek, a step of a search).
+    type News: Send;
+
+    /// Waits for the next piece of news. The wait may be dropped when a client's message
+    /// comes first, so it only receives (from a channel and the like), losing nothing.
+    fn next_news(&mut self) -> impl Future<Output = Self::News> + Send;
+
+    /// What the client is told of `news`.
+    fn tell(&mut self, news: Self::News) -> impl Future<Output = Said> + Send;
+
+    /// Answers one text message of the client.
+    fn answer(&mut self, text: &str) -> impl Future<Output = Said> + Send;
+}
+
+/// Runs one socket until it closes: sends `opening`, then news and answers, pings the
+/// client and closes it when nothing is heard for twice the idle time, screens every frame
+/// (size, rate, kind), and closes with "connect again" when the server stops. `what` names
+/// the socket in the log.
+pub(crate) async fn converse<C: Conversation>(
+    app: &Arc<App>,
+    socket: WebSocket,
+    what: &'static str,
+    opening: Vec<Utf8Bytes>,
+    conversation: &mut C,
+) {
+    let (mut sink, mut stream) = socket.split();
+    let mut rate = MessageRate::new(MESSAGE_BURST, MESSAGES_PER_SECOND);
+    let mut refused = 0u32;
+    let idle = app.settings.idle_timeout;
+    let mut ping = tokio::time::interval(idle / 2);
+    ping.reset();
+    let mut heard = Instant::now();
+    let mut stopping = app.stopping();
+    if !say(&mut sink, Said::Texts(opening)).await {
+        return;
+    }
+    loop {
+        let said = tokio::select! {
+            news = conversation.next_news() => conversation.tell(news).await,
+            _ = crate::app::stopped(&mut stopping) => {
+                Said::Close(close_code::RESTART, "the server is restarting; connect again")
+            }
+            _ = ping.tick() => {
+                if heard.elapsed() > 2 * idle {
+                    Said::Close(close_code::AWAY, "nothing heard from the client for too long")
+                } else if sink.send(Message::Ping(Default::default())).await.is_err() {
+                    Said::End
+                } else {
+                    Said::Nothing
+                }
+            }
+            incoming = stream.next() => {
+                heard = Instant::now();
+                match screen(incoming, &mut sink, &mut rate, &mut refused, what).await {
+                    Screened::Text(text) => {
+                        let _in_flight = app.in_flight();
+                        conversation.answer(text.as_str()).await
+                    }
+                    Screened::Skip => Said::Nothing,
+                    Screened::Close => Said::End,
+                }
+            }
+        };
+        if !say(&mut sink, said).await {
+            return;
+        }
+    }
+}
+
+/// Sends what was said; `false` when the socket is done (closed, gone or ended).
+async fn say(sink: &mut Sink, said: Said) -> bool {
+    match said {
+        Said::Texts(texts) => {
+            for text in texts {
+                if !send_text(sink, text).await {
+                    return false;
+                }
+            }
+            true
+        }
+        Said::Nothing => true,
+        Said::Close(code, reason) => {
+            close(sink, code, reason).await;
+            false
+        }
+        Said::End => false,
+    }
+}
+
+/// Reads a client's message (a JSON object); a message that cannot be read is answered
+/// with an `error` for its `id`, if that much can be read.
+pub(crate) fn read_message<T: DeserializeOwned>(text: &str) -> Result<T, String> {
+    crate::http::error::parse_json(text.as_bytes()).map_err(|error| {
+        let id = serde_json::from_str::<Value>(text)
+            .ok()
+            .and_then(|message| message.get("id").cloned())
+            .unwrap_or(Value::Null);
+        error_reply(&id, error)
+    })
+}
+
+/// A frame from a client after the socket's limits (see [`screen`]).
+pub(crate) enum Screened {
+    /// A text message to answer.
+    Text(Utf8Bytes),
+    /// Nothing to answer (a pong, a refused or binary frame, already answered).
+    Skip,
+    /// The socket is closed, or has just been closed for a reason sent to the client.
+    Close,
+}
+
+/// Screens one frame a client sent, the same way on every socket: a broken or oversized
+/// frame closes the socket with a reason; beyond the message rate a text is refused with
+/// `too_many`, and after [`MAX_REFUSED_MESSAGES`] refusals the socket is closed; a binary
+/// frame is answered that messages are JSON text. `what` names the socket in the log.
+pub(crate) async fn screen(
+    incoming: Option<Result<Message, axum::Error>>,
+    sink: &mut Sink,
+    rate: &mut MessageRate,
+    refused: &mut u32,
+    what: &str,
+) -> Screened {
+    let frame = match incoming {
+        Some(Ok(Message::Pong(_))) => return Screened::Skip,
+        Some(Ok(Message::Close(_))) | None => return Screened::Close,
+        Some(Err(error)) => {
+            tracing::debug!("{what}: {error}");
+            close(sink, close_code::SIZE, "message too big or malformed").await;
+            return Screened::Close;
+        }
+        Some(Ok(frame)) => frame,
+    };
+    if !rate.allow(Instant::now()) {
+        *refused += 1;
+        if *refused > MAX_REFUSED_MESSAGES {
+            tracing::warn!("limit: {what} sent too many messages and was closed");
+            close(sink, close_code::POLICY, "too many messages").await;
+            return Screened::Close;
+        }
+        if matches!(frame, Message::Text(_)) {
+            let error = ApiError::too_many("too many messages; slow down");
+            if !send_text(sink, error_reply(&Value::Null, error)).await {
+                return Screened::Close;
+            }
+        }
+        return Screened::Skip;
+    }
+    match frame {
+        Message::Text(text) if text.len() > MAX_MESSAGE_BYTES => {
+            close(sink, close_code::SIZE, "message too big (at most 16 KiB)").await;
+            Screened::Close
+        }
+        Message::Text(text) => Screened::Text(text),
+        Message::Binary(_) => {
+            let error = ApiError::bad_request("messages are JSON text");
+            if send_text(sink, error_reply(&Value::Null, error)).await {
+                Screened::Skip
+            } else {
+                Screened::Close
+            }
+        }
+        _ => Screened::Skip,
+    }
+}
+
+/// The `error` message answering the message `id`.
+pub(crate) fn error_reply(id: &Value, error: ApiError) -> String {
+    let mut reply = json!({
+        "type": "error", "id": id, "error": error.error, "code": error.code,
+    });
+    if let Some(legal) = error.legal {
+        reply["legal"] = json!(legal);
+    }
+    reply.to_string()
+}

@@ -152,29 +152,18 @@ impl Database {
 
     /// The game `id`, rebuilt, if there is one.
     pub async fn load(&self, id: &str) -> Result<Option<Round>, StoreError> {
-        match &self.backend {
-            Backend::Sqlite { thread, .. } => {
-                let id = id.to_string();
-                thread.run(move |store| store.load(&id)).await?
-            }
-            Backend::Postgres(store) => store.load(id).await,
-        }
+        let id = id.to_string();
+        on_backend!(self, |store| store.load(&id), store.load(&id))
     }
 
     /// The games changed most recently, newest first.
     pub async fn recent(&self, limit: u32) -> Result<Vec<GameSummary>, StoreError> {
-        match &self.backend {
-            Backend::Sqlite { thread, .. } => thread.run(move |store| store.recent(limit)).await?,
-            Backend::Postgres(store) => store.recent(limit).await,
-        }
+        on_backend!(self, |store| store.recent(limit), store.recent(limit))
     }
 
     /// The games `filter` asks for, newest first.
     pub async fn list(&self, filter: ListFilter) -> Result<Vec<GameSummary>, StoreError> {
-        match &self.backend {
-            Backend::Sqlite { thread, .. } => thread.run(move |store| store.list(&filter)).await?,
-            Backend::Postgres(store) => store.list(&filter).await,
-        }
+        on_backend!(self, |store| store.list(&filter), store.list(&filter))
     }
 
     /// The schema version in use.
@@ -221,32 +210,25 @@ impl Database {
     /// The ids of correspondence games whose deadline is at or before `now_ms`, the longest
     /// overdue first, at most `limit`.
     pub async fn overdue(&self, now_ms: i64, limit: u32) -> Result<Vec<String>, StoreError> {
-        match &self.backend {
-            Backend::Sqlite { thread, .. } => {
-                thread
-                    .run(move |store| store.overdue(now_ms, limit))
-                    .await?
-            }
-            Backend::Postgres(store) => store.overdue(now_ms, limit).await,
-        }
+        on_backend!(
+            self,
+            |store| store.overdue(now_ms, limit),
+            store.overdue(now_ms, limit)
+        )
     }
 
     /// The ids of the games going on between people where account `player` is to move.
     pub async fn account_turns(&self, player: i64) -> Result<Vec<String>, StoreError> {
-        match &self.backend {
-            Backend::Sqlite { thread, .. } => {
-                thread.run(move |store| store.account_turns(player)).await?
-            }
-            Backend::Postgres(store) => store.account_turns(player).await,
-        }
+        on_backend!(
+            self,
+            |store| store.account_turns(player),
+            store.account_turns(player)
+        )
     }
 
     /// The games among `ids` that go on between seated players, with their side to move.
     pub async fn turns(&self, ids: Vec<String>) -> Result<Vec<TurnSummary>, StoreError> {
-        match &self.backend {
-            Backend::Sqlite { thread, .. } => thread.run(move |store| store.turns(&ids)).await?,
-            Backend::Postgres(store) => store.turns(&ids).await,
-        }
+        on_backend!(self, |store| store.turns(&ids), store.turns(&ids))
     }
 
     /// Stores a new seek unless its owner has `most` already (then `None`); see
@@ -257,50 +239,36 @@ impl Database {
         lease_until: i64,
         most: i64,
     ) -> Result<Option<SeekNote>, StoreError> {
-        match &self.backend {
-            Backend::Sqlite { thread, .. } => {
-                thread
-                    .run(move |store| store.seek_insert(&seek, lease_until, most))
-                    .await?
-            }
-            Backend::Postgres(store) => store.seek_insert(&seek, lease_until, most).await,
-        }
+        on_backend!(
+            self,
+            |store| store.seek_insert(&seek, lease_until, most),
+            store.seek_insert(&seek, lease_until, most)
+        )
     }
 
     /// Removes `owner`'s open seek `id`; `None` when there is none.
     pub async fn seek_cancel(&self, id: &str, owner: &str) -> Result<Option<SeekNote>, StoreError> {
-        match &self.backend {
-            Backend::Sqlite { thread, .. } => {
-                let (id, owner) = (id.to_string(), owner.to_string());
-                thread
-                    .run(move |store| store.seek_cancel(&id, &owner))
-                    .await?
-            }
-            Backend::Postgres(store) => store.seek_cancel(id, owner).await,
-        }
+        let (id, owner) = (id.to_string(), owner.to_string());
+        on_backend!(
+            self,
+            |store| store.seek_cancel(&id, &owner),
+            store.seek_cancel(&id, &owner)
+        )
     }
 
     /// Removes every seek of `owner`.
     pub async fn seek_owner_left(&self, owner: &str) -> Result<Vec<SeekNote>, StoreError> {
-        match &self.backend {
-            Backend::Sqlite { thread, .. } => {
-                let owner = owner.to_string();
-                thread
-                    .run(move |store| store.seek_owner_left(&owner))
-                    .await?
-            }
-            Backend::Postgres(store) => store.seek_owner_left(owner).await,
-        }
+        let owner = owner.to_string();
+        on_backend!(
+            self,
+            |store| store.seek_owner_left(&owner),
+            store.seek_owner_left(&owner)
+        )
     }
 
     /// Removes the seeks whose lease ran out before `now`.
     pub async fn seek_sweep(&self, now: i64) -> Result<Vec<SeekNote>, StoreError> {
-        match &self.backend {
-            Backend::Sqlite { thread, .. } => {
-                thread.run(move |store| store.seek_sweep(now)).await?
-            }
-            Backend::Postgres(store) => store.seek_sweep(now).await,
-        }
+        on_backend!(self, |store| store.seek_sweep(now), store.seek_sweep(now))
     }
 
     /// With an SQLite file: removes the seeks left from an earlier run (every server's but
@@ -327,48 +295,33 @@ impl Database {
         round: Round,
         now: i64,
     ) -> Result<Option<SeekNote>, StoreError> {
-        match &self.backend {
-            Backend::Sqlite { thread, .. } => {
-                let (id, taker, color) =
-                    (id.to_string(), taker.to_string(), owner_color.to_string());
-                thread
-                    .run(move |store| store.seek_take(&id, &taker, &color, &round, now))
-                    .await?
-            }
-            Backend::Postgres(store) => store.seek_take(id, taker, owner_color, &round, now).await,
-        }
+        let (id, taker, color) = (id.to_string(), taker.to_string(), owner_color.to_string());
+        on_backend!(
+            self,
+            |store| store.seek_take(&id, &taker, &color, &round, now),
+            store.seek_take(&id, &taker, owner_color, &round, now)
+        )
     }
 
     /// Removes taken seek `id` once its owner has been told.
     pub async fn seek_forget(&self, id: &str) -> Result<(), StoreError> {
-        match &self.backend {
-            Backend::Sqlite { thread, .. } => {
-                let id = id.to_string();
-                thread.run(move |store| store.seek_forget(&id)).await?
-            }
-            Backend::Postgres(store) => store.seek_forget(id).await,
-        }
+        let id = id.to_string();
+        on_backend!(self, |store| store.seek_forget(&id), store.seek_forget(&id))
     }
 
     /// Renews the lease of `server`'s open seeks until `lease_until`.
     pub async fn seek_renew(&self, server: &str, lease_until: i64) -> Result<(), StoreError> {
-        match &self.backend {
-            Backend::Sqlite { thread, .. } => {
-                let server = server.to_string();
-                thread
-                    .run(move |store| store.seek_renew(&server, lease_until))
-                    .await?
-            }
-            Backend::Postgres(store) => store.seek_renew(server, lease_until).await,
-        }
+        let server = server.to_string();
+        on_backend!(
+            self,
+            |store| store.seek_renew(&server, lease_until),
+            store.seek_renew(&server, lease_until)
+        )
     }
 
     /// The open seeks whose lease holds at `now`, oldest first.
     pub async fn seek_list(&self, now: i64) -> Result<Vec<SeekRow>, StoreError> {
-        match &self.backend {
-            Backend::Sqlite { thread, .. } => thread.run(move |store| store.seek_list(now)).await?,
-            Backend::Postgres(store) => store.seek_list(now).await,
-        }
+        on_backend!(self, |store| store.seek_list(now), store.seek_list(now))
     }
 
     /// The taken seeks of `server`'s owners not told yet (PostgreSQL: after a lost

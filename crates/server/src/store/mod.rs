@@ -8,6 +8,22 @@
 //! its own) and PostgreSQL ([`PgStore`], for several servers sharing their games).
 //! [`Database`] is the one interface the server uses.
 
+/// Runs `$sqlite` on the store's thread (with `store` bound to the SQLite store) or `$pg`
+/// (with `store` bound to the PostgreSQL store): the one dispatch of every call of
+/// [`Database`] that is the same on both.
+macro_rules! on_backend {
+    ($database:expr, |$store:ident| $sqlite:expr, $pg:expr) => {
+        match &$database.backend {
+            $crate::store::database::Backend::Sqlite { thread, .. } => {
+                thread
+                    .run(move |$store: &$crate::store::Store| $sqlite)
+                    .await?
+            }
+            $crate::store::database::Backend::Postgres($store) => $pg.await,
+        }
+    };
+}
+
 mod database;
 mod lobby;
 mod people;

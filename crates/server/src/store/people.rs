@@ -332,15 +332,12 @@ impl Database {
     /// Stores a line of game `game`'s chat (its `seq` is left out: the store numbers it)
     /// and gives back its number. Each room keeps its last [`CHAT_LINES_KEPT`] lines.
     pub async fn add_chat(&self, game: &str, line: ChatLine) -> Result<u64, StoreError> {
-        match &self.backend {
-            Backend::Sqlite { thread, .. } => {
-                let game = game.to_string();
-                thread
-                    .run(move |store| store.add_chat(&game, &line))
-                    .await?
-            }
-            Backend::Postgres(store) => store.add_chat(game, &line).await,
-        }
+        let game = game.to_string();
+        on_backend!(
+            self,
+            |store| store.add_chat(&game, &line),
+            store.add_chat(&game, &line)
+        )
     }
 
     /// The last `limit` lines of a room of game `game` after line `after` (0: from the
@@ -352,39 +349,28 @@ impl Database {
         after: u64,
         limit: u64,
     ) -> Result<Vec<ChatLine>, StoreError> {
-        match &self.backend {
-            Backend::Sqlite { thread, .. } => {
-                let (game, room) = (game.to_string(), room.to_string());
-                thread
-                    .run(move |store| store.chat_lines(&game, &room, after, limit))
-                    .await?
-            }
-            Backend::Postgres(store) => store.chat_lines(game, room, after, limit).await,
-        }
+        let (game, room) = (game.to_string(), room.to_string());
+        on_backend!(
+            self,
+            |store| store.chat_lines(&game, &room, after, limit),
+            store.chat_lines(&game, &room, after, limit)
+        )
     }
 
     /// Records whether `side` (`white` or `black`) of game `game` mutes its opponent.
     pub async fn set_mute(&self, game: &str, side: &str, muted: bool) -> Result<(), StoreError> {
-        match &self.backend {
-            Backend::Sqlite { thread, .. } => {
-                let (game, side) = (game.to_string(), side.to_string());
-                thread
-                    .run(move |store| store.set_mute(&game, &side, muted))
-                    .await?
-            }
-            Backend::Postgres(store) => store.set_mute(game, side, muted).await,
-        }
+        let (game, side) = (game.to_string(), side.to_string());
+        on_backend!(
+            self,
+            |store| store.set_mute(&game, &side, muted),
+            store.set_mute(&game, &side, muted)
+        )
     }
 
     /// The sides of game `game` that mute their opponent.
     pub async fn mutes(&self, game: &str) -> Result<Vec<String>, StoreError> {
-        match &self.backend {
-            Backend::Sqlite { thread, .. } => {
-                let game = game.to_string();
-                thread.run(move |store| store.mutes(&game)).await?
-            }
-            Backend::Postgres(store) => store.mutes(game).await,
-        }
+        let game = game.to_string();
+        on_backend!(self, |store| store.mutes(&game), store.mutes(&game))
     }
 
     /// With PostgreSQL: records that `server` has `sockets` bound to each seat listed (game,

@@ -9,7 +9,6 @@
 use deadpool_postgres::GenericClient;
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::database::Backend;
 use super::postgres::{CHANNEL, exec};
 use super::{Database, GameSummary, LIST_ORDER, PgStore, SUMMARY_COLUMNS, Store, StoreError};
 use crate::game::round::Round;
@@ -700,17 +699,6 @@ impl PgStore {
             })
             .collect()
     }
-}
-
-/// Runs `$sqlite` on the store's thread (with `store` bound to the SQLite store) or `$pg`
-/// (with `store` bound to the PostgreSQL store).
-macro_rules! on_backend {
-    ($database:expr, |$store:ident| $sqlite:expr, $pg:expr) => {
-        match &$database.backend {
-            Backend::Sqlite { thread, .. } => thread.run(move |$store: &Store| $sqlite).await?,
-            Backend::Postgres($store) => $pg.await,
-        }
-    };
 }
 
 /// The accounts, whichever database holds them.

@@ -14,7 +14,6 @@
 use deadpool_postgres::GenericClient;
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::database::Backend;
 use super::postgres::exec;
 use super::{Database, PgStore, Store, StoreError};
 use crate::game::rated::{RatedEnd, rated_end};
@@ -648,27 +647,21 @@ impl PgStore {
 impl Database {
     /// The ratings of account `player` (only those with rated games).
     pub async fn player_ratings(&self, player: i64) -> Result<Vec<RatingRow>, StoreError> {
-        match &self.backend {
-            Backend::Sqlite { thread, .. } => {
-                thread
-                    .run(move |store| store.player_ratings(player))
-                    .await?
-            }
-            Backend::Postgres(store) => store.player_ratings(player).await,
-        }
+        on_backend!(
+            self,
+            |store| store.player_ratings(player),
+            store.player_ratings(player)
+        )
     }
 
     /// Account `player`'s rating after each of its rated games (the latest
     /// [`HISTORY_LIMIT`]), oldest first.
     pub async fn rating_history(&self, player: i64) -> Result<Vec<HistoryPoint>, StoreError> {
-        match &self.backend {
-            Backend::Sqlite { thread, .. } => {
-                thread
-                    .run(move |store| store.rating_history(player))
-                    .await?
-            }
-            Backend::Postgres(store) => store.rating_history(player).await,
-        }
+        on_backend!(
+            self,
+            |store| store.rating_history(player),
+            store.rating_history(player)
+        )
     }
 
     /// The best [`LEADERBOARD_LIMIT`] players of a variant and pace (accounts not deleted,
@@ -678,13 +671,10 @@ impl Database {
         variant: &'static str,
         pace: &'static str,
     ) -> Result<Vec<LeaderRow>, StoreError> {
-        match &self.backend {
-            Backend::Sqlite { thread, .. } => {
-                thread
-                    .run(move |store| store.leaderboard(variant, pace))
-                    .await?
-            }
-            Backend::Postgres(store) => store.leaderboard(variant, pace).await,
-        }
+        on_backend!(
+            self,
+            |store| store.leaderboard(variant, pace),
+            store.leaderboard(variant, pace)
+        )
     }
 }

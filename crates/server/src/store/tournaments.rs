@@ -10,7 +10,6 @@
 use deadpool_postgres::GenericClient;
 use rusqlite::{OptionalExtension, params};
 
-use super::database::Backend;
 use super::postgres::exec;
 use super::{Database, PgStore, Store, StoreError};
 use crate::game::round::Round;
@@ -655,17 +654,6 @@ impl PgStore {
             .map(|row| row.try_get(0).map_err(StoreError::from))
             .collect()
     }
-}
-
-/// Runs `$sqlite` on the store's thread (with `store` bound to the SQLite store) or `$pg`
-/// (with `store` bound to the PostgreSQL store).
-macro_rules! on_backend {
-    ($database:expr, |$store:ident| $sqlite:expr, $pg:expr) => {
-        match &$database.backend {
-            Backend::Sqlite { thread, .. } => thread.run(move |$store: &Store| $sqlite).await?,
-            Backend::Postgres($store) => $pg.await,
-        }
-    };
 }
 
 /// The tournaments, whichever database holds them.

@@ -20,7 +20,7 @@
 //!   Tournament games are casual: they change no rating.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use bashni_club::GameScore;
 use bashni_club::tournament::{
@@ -30,7 +30,7 @@ use bashni_rules::{Color, Position, TimeControl, Variant};
 
 use crate::app::events::Happening;
 use crate::app::{ActionError, App};
-use crate::game::round::{Mode, Player, Round};
+use crate::game::round::{Round, Seated};
 use crate::game::secret::{new_game_id, random_hex};
 use crate::store::{Advance, BoardRow, TournamentData, TournamentRow};
 
@@ -245,7 +245,6 @@ fn tournament_game(
         }),
         _ => None,
     };
-    let mut round = Round::new(new_game_id()?, Mode::Friend, start, control);
     let seat = |number: usize| {
         names
             .get(number)
@@ -254,16 +253,19 @@ fn tournament_game(
     };
     let (white_id, white_name) = seat(pairing.white)?;
     let (black_id, black_name) = seat(pairing.black)?;
-    for color in [Color::White, Color::Black] {
-        *round.player_mut(color) = Player {
+    let player = |id: i64, name: &str| -> Result<Seated, ActionError> {
+        Ok(Seated {
             name: String::new(),
-            token: Some(random_hex(16)?),
-            joined: true,
-        };
-    }
-    round.seat_account(Color::White, white_id, &white_name)?;
-    round.seat_account(Color::Black, black_id, &black_name)?;
-    round.creator = Some(crate::game::round::Seat::White);
+            token: random_hex(16)?,
+            account: Some((id, name.to_string())),
+            address: None,
+        })
+    };
+    let players = [
+        player(white_id, &white_name)?,
+        player(black_id, &black_name)?,
+    ];
+    let mut round = Round::between(new_game_id()?, start, control, players, Color::White)?;
     let mut tags = vec![
         ("Event".to_string(), tournament.name.clone()),
         ("Site".to_string(), "bashni serve".to_string()),
@@ -280,7 +282,6 @@ fn tournament_game(
     }
     tags.push((TOURNAMENT_TAG.to_string(), tournament.id.clone()));
     round.tags = tags;
-    round.settle_clock(Instant::now());
     Ok(round)
 }
 

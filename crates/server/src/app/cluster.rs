@@ -1,0 +1,191 @@
+//! Several servers on one database: bringing copies up to the stored version, hearing
+//! other servers' notes, and taking engine jobs any server may carry out.
+
+use super::*;
+
+impl App {
+    /// With several servers: brings the game up to the stored version before its state is
+    /// shown (a seat bound or a state asked for), so that no state comes from an old copy.
+    pub async fn catch_up(&self, slot: &Arc<GameSlot>) {
+        if !self.database.is_shared() {
+            return;
+        }
+        let mut live = slot.live.lock().await;
+        self.refresh_locked(slot, &mut live).await;
+    }
+
+    /// Reads the game again from the store and, if the store holds a newer version (stored
+    /// by another server), makes it the round and tells the sockets; says whether it did.
+    pub(super) async fn refresh_locked(&self, slot: &Arc<GameSlot>, live: &mut Live) -> bool {
+        let id = live.round.id.clone();
+        let stored = match self.database.load(&id).await {
+            Ok(Some(stored)) => stored,
+            Ok(None) => return false,
+            Err(error) => {
+                tracing::warn!(game = %id, "cannot read the game again: {error}");
+                return false;
+            }
+        };
+        if stored.version <= live.round.version {
+            return false;
+        }
+        let same = live
+            .round
+            .game
+            .moves()
+            .iter()
+            .zip(stored.game.moves())
+            .take_while(|(a, b)| a == b)
+            .count();
+        live.round = self.held(stored);
+        slot.guard_board(&live.round);
+        live.records.truncate(same);
+        live.sync_records();
+        if let Some(stop) = live.engine_stop.take() {
+            stop.stop();
+        }
+        self.publish(slot, live, same);
+        true
+    }
+
+    /// Reads the game `id` again if it is in memory and older than `version`.
+    pub(super) async fn heard(self: &Arc<Self>, id: &str, version: Option<u64>) {
+        let Some(slot) = self.games().get(id).cloned() else {
+            return;
+        };
+        let mut live = slot.live.lock().await;
+        if version.is_some_and(|v| v <= live.round.version) {
+            return;
+        }
+        self.refresh_locked(&slot, &mut live).await;
+        drop(live);
+        self.after_change(&slot);
+    }
+
+    /// Brings game `id` up to `version` if it is in memory and older: for changes stored
+    /// outside the path of actions (a deleted account's seats renamed).
+    pub async fn changed_in_store(self: &Arc<Self>, id: &str, version: u64) {
+        self.heard(id, Some(version)).await;
+    }
+
+    /// With a database shared by several servers: listens for the changes the others
+    /// store, and brings the games in memory up to date (all of them after a lost
+    /// connection, when a change may have been missed).
+    pub fn start_listening(self: &Arc<Self>) {
+        if !self.database.is_shared() {
+            return;
+        }
+        let (tx, mut heard) = tokio::sync::mpsc::channel(1024);
+        self.database.listen(tx);
+        let app = Arc::downgrade(self);
+        tokio::spawn(async move {
+            while let Some(message) = heard.recv().await {
+                let Some(app) = app.upgrade() else { break };
+                match message {
+                    crate::store::Heard::Changed { id, version } => {
+                        app.jobs.notify_one();
+                        // Each game catches up on its own: one slow read holds up no other.
+                        tokio::spawn(async move { app.heard(&id, Some(version)).await });
+                    }
+                    crate::store::Heard::Gap => {
+                        let ids: Vec<String> = app.games().keys().cloned().collect();
+                        for id in &ids {
+                            app.heard(id, None).await;
+                        }
+                        let slots: Vec<Arc<GameSlot>> = app.games().values().cloned().collect();
+                        app.refresh_presence(&slots).await;
+                        app.tell(Happening::Heard(Arc::new(crate::store::Heard::Gap)))
+                            .await;
+                    }
+                    crate::store::Heard::Presence { id } => {
+                        let slot = app.games().get(&id).cloned();
+                        if let Some(slot) = slot {
+                            app.refresh_presence(&[slot]).await;
+                        }
+                    }
+                    // The chat's lines and mutes, the lobby's seeks: for their features.
+                    heard => app.tell(Happening::Heard(Arc::new(heard))).await,
+                }
+            }
+        });
+    }
+
+    /// With a shared database: takes the engine jobs (moves and draw answers) of any game
+    /// while this server has a free engine, and carries them out. A job is held by a lease
+    /// renewed while the engine searches; a server that dies lets another take it.
+    pub fn start_engine_jobs(self: &Arc<Self>) {
+        if !self.database.is_shared() {
+            return;
+        }
+        let app = Arc::downgrade(self);
+        tokio::spawn(async move {
+            loop {
+                let Some(strong) = app.upgrade() else { break };
+                let _ =
+                    tokio::time::timeout(Duration::from_millis(500), strong.jobs.notified()).await;
+                if *strong.stopping.borrow() {
+                    break;
+                }
+                while strong.jobs_running.load(Ordering::SeqCst) < strong.engines.size() {
+                    match strong.database.take_job(&strong.server_name).await {
+                        Ok(Some((id, version))) => {
+                            strong.jobs_running.fetch_add(1, Ordering::SeqCst);
+                            let app = Arc::clone(&strong);
+                            tokio::spawn(async move {
+                                app.engine_job(&id, version).await;
+                                app.jobs_running.fetch_sub(1, Ordering::SeqCst);
+                            });
+                        }
+                        Ok(None) => break,
+                        Err(error) => {
+                            tracing::warn!("cannot take an engine job: {error}");
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+    }
+
+    /// One engine job: the game brought up to date, the engine's turn, the lease renewed
+    /// meanwhile; a job not done is given back.
+    pub(super) async fn engine_job(self: &Arc<Self>, id: &str, version: u64) {
+        let slot = match self.slot(id).await {
+            Ok(slot) => slot,
+            Err(error) => {
+                tracing::warn!(game = id, "an engine job's game cannot be read: {error:?}");
+                let _ = self.database.release_job(&self.server_name, id).await;
+                return;
+            }
+        };
+        self.heard(id, Some(version)).await;
+        {
+            let mut live = slot.live.lock().await;
+            if live.engine_busy {
+                return;
+            }
+            live.engine_busy = true;
+        }
+        let renewing = {
+            let app = Arc::clone(self);
+            let id = id.to_string();
+            tokio::spawn(async move {
+                loop {
+                    tokio::time::sleep(Duration::from_millis(
+                        (crate::store::JOB_LEASE_MS / 3) as u64,
+                    ))
+                    .await;
+                    if let Err(error) = app.database.renew_job(&app.server_name, &id).await {
+                        tracing::warn!(game = %id, "cannot renew an engine job: {error}");
+                    }
+                }
+            })
+        };
+        self.engine_turn(&slot).await;
+        renewing.abort();
+        // Done jobs are gone (the stored answer removed them); anything else is given back.
+        if let Err(error) = self.database.release_job(&self.server_name, id).await {
+            tracing::warn!(game = id, "cannot give an engine job back: {error}");
+        }
+    }
+}

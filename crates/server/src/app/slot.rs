@@ -1,0 +1,252 @@
+//! A game in memory: its round under a lock, the events its sockets hear, who listens.
+
+use super::*;
+
+/// What a socket is told after a change: the update as each seat sees it.
+pub enum Event {
+    /// The game changed; one text per seat (see [`seat_index`]).
+    Update {
+        /// The version after the change.
+        version: u64,
+        /// The update message for a watcher, White, Black and both seats.
+        texts: [String; 4],
+        /// Its number among the game's updates (see [`GameSlot::published`]).
+        number: u64,
+    },
+    /// A stored chat line, as the socket message: sent to the sockets that may read its
+    /// room, except those of the side that mutes its author.
+    Chat {
+        /// The line's room.
+        room: Room,
+        /// The socket message.
+        text: String,
+        /// The side that mutes the line's author, if any.
+        hidden_from: Option<Color>,
+    },
+    /// A player muted or unmuted the other: that seat's sockets are sent their chat again.
+    Muted {
+        /// The side that did.
+        side: Color,
+    },
+}
+
+/// Where a seat's text is in [`Event::Update`].
+pub fn seat_index(seat: Option<Seat>) -> usize {
+    match seat {
+        None | Some(Seat::Engine) => 0,
+        Some(Seat::White) => 1,
+        Some(Seat::Black) => 2,
+        Some(Seat::Both) => 3,
+    }
+}
+
+/// A game held in memory.
+pub struct GameSlot {
+    /// The game.
+    pub live: tokio::sync::Mutex<Live>,
+    /// Every change, as the update each seat is sent.
+    pub events: broadcast::Sender<Arc<Event>>,
+    /// How many sockets listen as each seat (see [`seat_index`]); updates are made only
+    /// for seats somebody listens as.
+    pub(super) listening: [AtomicUsize; 4],
+    /// What features keep on this game (its chat as this server knows it).
+    pub parts: Parts,
+    /// Who is there (shared with [`Live`], whose states show it).
+    pub presence: Arc<std::sync::Mutex<Presence>>,
+    /// How many updates were published (counted while the game's lock is held).
+    pub(super) published: AtomicU64,
+    /// The board the engine may not look at now ([`crate::game::fair_play::guarded_board`]).
+    pub(super) board: AtomicU64,
+    /// When the side to move's time for a first move runs out (ms since 1970; `i64::MAX`
+    /// when it has none): see [`Round::first_move_due`](crate::game::round::Round::first_move_due).
+    pub(super) first_move_by: AtomicI64,
+}
+
+impl GameSlot {
+    pub(super) fn new(round: Round, presence: Presence) -> Arc<GameSlot> {
+        let (events, _) = broadcast::channel(32);
+        let presence = Arc::new(std::sync::Mutex::new(presence));
+        let board = AtomicU64::new(crate::game::fair_play::guarded_board(&round));
+        let first_move_by = AtomicI64::new(first_move_by(&round));
+        Arc::new(GameSlot {
+            live: tokio::sync::Mutex::new(Live::new(round, Arc::clone(&presence))),
+            events,
+            listening: Default::default(),
+            parts: Parts::default(),
+            presence,
+            published: AtomicU64::new(0),
+            board,
+            first_move_by,
+        })
+    }
+
+    /// How many updates were published: a whole state made while the game's lock is held
+    /// says everything the updates numbered up to this one said (a socket that sent it may
+    /// leave those out).
+    pub fn published(&self) -> u64 {
+        self.published.load(Ordering::SeqCst)
+    }
+
+    /// Notes what the round shows after a change: the board the engine may not look at, and
+    /// the time for a first move.
+    pub(super) fn guard_board(&self, round: &Round) {
+        self.board.store(
+            crate::game::fair_play::guarded_board(round),
+            Ordering::Relaxed,
+        );
+        self.first_move_by
+            .store(first_move_by(round), Ordering::Relaxed);
+    }
+
+    /// Counts a socket listening as `seat` until the returned guard is dropped.
+    pub fn listen(self: &Arc<Self>, seat: Option<Seat>) -> Listening {
+        let index = seat_index(seat);
+        self.listening[index].fetch_add(1, Ordering::Relaxed);
+        Listening {
+            slot: Arc::clone(self),
+            index,
+        }
+    }
+}
+
+/// When `round`'s time for a first move runs out, or `i64::MAX`.
+pub(super) fn first_move_by(round: &Round) -> i64 {
+    round.first_move_due().map_or(i64::MAX, |(_, by)| by)
+}
+
+/// A socket counted as listening for one seat's updates.
+pub struct Listening {
+    pub(super) slot: Arc<GameSlot>,
+    pub(super) index: usize,
+}
+
+impl Drop for Listening {
+    fn drop(&mut self) {
+        self.slot.listening[self.index].fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// A round in memory and what goes with it there.
+pub struct Live {
+    /// The round, always as stored.
+    pub round: Round,
+    /// The JSON record of each move (kept so a state is cheap to make).
+    pub(super) records: Vec<Box<RawValue>>,
+    /// Whether an engine task looks after this game's move or draw answer.
+    pub(super) engine_busy: bool,
+    /// Whether the engine is searching now (its clock runs).
+    pub thinking: bool,
+    /// Stops the engine's present search.
+    pub(super) engine_stop: Option<StopToken>,
+    /// When the game was last used.
+    pub(super) used: Instant,
+    /// Who is there (see [`GameSlot::presence`]).
+    pub(super) presence: Arc<std::sync::Mutex<Presence>>,
+}
+
+impl Live {
+    pub(super) fn new(round: Round, presence: Arc<std::sync::Mutex<Presence>>) -> Live {
+        let mut live = Live {
+            round,
+            records: Vec::new(),
+            engine_busy: false,
+            thinking: false,
+            engine_stop: None,
+            used: Instant::now(),
+            presence,
+        };
+        live.sync_records();
+        live
+    }
+
+    pub(super) fn sync_records(&mut self) {
+        let ply = self.round.game.ply();
+        self.records.truncate(ply);
+        while self.records.len() < ply {
+            match move_record(&self.round.game, self.records.len()) {
+                Some(record) => self.records.push(record),
+                None => break,
+            }
+        }
+    }
+
+    /// Who is there now, as the game's states show it.
+    pub fn seen(&self) -> (Seen, i64) {
+        let now = now_ms();
+        (presence::lock(&self.presence).seen(&self.round, now), now)
+    }
+
+    /// The whole state as `seat` sees it.
+    pub fn state(&self, seat: Option<Seat>) -> GameStateView<'_> {
+        game_state(
+            &self.round,
+            &self.records,
+            seat,
+            self.thinking,
+            Instant::now(),
+            self.seen(),
+        )
+    }
+
+    /// The whole state as `seat` sees it, as JSON text.
+    pub fn state_text(&self, seat: Option<Seat>) -> StateText {
+        StateText {
+            json: serde_json::to_string(&self.state(seat)).unwrap_or_default(),
+            version: self.round.version,
+        }
+    }
+
+    /// The socket message with the whole state as `seat` sees it.
+    pub fn state_message(&self, seat: Option<Seat>) -> String {
+        serde_json::json!({"type": "state", "state": self.state(seat)}).to_string()
+    }
+
+    pub(super) fn update_texts(
+        &self,
+        moves_from: usize,
+        listening: &[AtomicUsize; 4],
+    ) -> [String; 4] {
+        let now = Instant::now();
+        let seen = self.seen();
+        [None, Some(Seat::White), Some(Seat::Black), Some(Seat::Both)].map(|seat| {
+            if listening[seat_index(seat)].load(Ordering::Relaxed) == 0 {
+                return String::new();
+            }
+            let update = update_view(
+                &self.round,
+                &self.records,
+                moves_from,
+                seat,
+                self.thinking,
+                now,
+                seen,
+            );
+            serde_json::json!({"type": "update", "update": update}).to_string()
+        })
+    }
+}
+
+/// What an action answers besides its value.
+#[derive(Clone, Copy, Debug)]
+pub enum Answer<'a> {
+    /// Only the version after the action (the WebSocket's acknowledgement).
+    Version,
+    /// Also the state right after it, as the holder of this token sees it.
+    State(Option<&'a str>),
+}
+
+/// The version after an action and, if asked for, the state.
+pub struct Acted {
+    /// The version after the action.
+    pub version: u64,
+    /// The state right after the action.
+    pub state: Option<StateText>,
+}
+
+/// A game's state, serialised once, and its version.
+pub struct StateText {
+    /// The JSON text.
+    pub json: String,
+    /// The state's version.
+    pub version: u64,
+}
