@@ -871,7 +871,8 @@ async fn positions_are_checked_and_analysed() -> TestResult {
         refused["error"],
         "towers: `33` is not a square number (1-32)"
     );
-    let body = json!({"variant": "russian", "position": "start", "movetime_ms": 200, "lines": 2});
+    // A depth, not a time: two lines are there however busy the machine is.
+    let body = json!({"variant": "russian", "position": "start", "depth": 3, "movetime_ms": 5000, "lines": 2});
     let (status, answer) =
         call(&app, "POST", "/api/analyse", None, Some(&body.to_string())).await?;
     assert_eq!(status, StatusCode::OK, "{answer}");
