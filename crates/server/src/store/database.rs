@@ -3,9 +3,7 @@
 use std::sync::Arc;
 
 use super::postgres::Heard;
-use super::{
-    Change, GameSummary, ListFilter, PgStore, SeekNote, SeekRow, Store, StoreError, TurnSummary,
-};
+use super::{Change, GameSummary, ListFilter, PgStore, Store, StoreError, TurnSummary};
 use crate::game::round::Round;
 
 /// The SQLite store on a thread of its own: every call is queued and runs there, one at a
@@ -229,108 +227,6 @@ impl Database {
     /// The games among `ids` that go on between seated players, with their side to move.
     pub async fn turns(&self, ids: Vec<String>) -> Result<Vec<TurnSummary>, StoreError> {
         on_backend!(self, |store| store.turns(&ids), store.turns(&ids))
-    }
-
-    /// Stores a new seek unless its owner has `most` already (then `None`); see
-    /// [`super::lobby`].
-    pub async fn seek_insert(
-        &self,
-        seek: SeekRow,
-        lease_until: i64,
-        most: i64,
-    ) -> Result<Option<SeekNote>, StoreError> {
-        on_backend!(
-            self,
-            |store| store.seek_insert(&seek, lease_until, most),
-            store.seek_insert(&seek, lease_until, most)
-        )
-    }
-
-    /// Removes `owner`'s open seek `id`; `None` when there is none.
-    pub async fn seek_cancel(&self, id: &str, owner: &str) -> Result<Option<SeekNote>, StoreError> {
-        let (id, owner) = (id.to_string(), owner.to_string());
-        on_backend!(
-            self,
-            |store| store.seek_cancel(&id, &owner),
-            store.seek_cancel(&id, &owner)
-        )
-    }
-
-    /// Removes every seek of `owner`.
-    pub async fn seek_owner_left(&self, owner: &str) -> Result<Vec<SeekNote>, StoreError> {
-        let owner = owner.to_string();
-        on_backend!(
-            self,
-            |store| store.seek_owner_left(&owner),
-            store.seek_owner_left(&owner)
-        )
-    }
-
-    /// Removes the seeks whose lease ran out before `now`.
-    pub async fn seek_sweep(&self, now: i64) -> Result<Vec<SeekNote>, StoreError> {
-        on_backend!(self, |store| store.seek_sweep(now), store.seek_sweep(now))
-    }
-
-    /// With an SQLite file: removes the seeks left from an earlier run (every server's but
-    /// `server`). A shared database keeps them: other servers' seeks are live there.
-    pub async fn seek_clear_others(&self, server: &str) -> Result<Vec<SeekNote>, StoreError> {
-        match &self.backend {
-            Backend::Sqlite { thread, .. } => {
-                let server = server.to_string();
-                thread
-                    .run(move |store| store.seek_clear_others(&server))
-                    .await?
-            }
-            Backend::Postgres(_) => Ok(Vec::new()),
-        }
-    }
-
-    /// Takes open seek `id` for `taker` and stores `round`, the game it makes, in one
-    /// transaction; `None`, and nothing stored, when the seek is not open or is the taker's.
-    pub async fn seek_take(
-        &self,
-        id: &str,
-        taker: &str,
-        owner_color: &str,
-        round: Round,
-        now: i64,
-    ) -> Result<Option<SeekNote>, StoreError> {
-        let (id, taker, color) = (id.to_string(), taker.to_string(), owner_color.to_string());
-        on_backend!(
-            self,
-            |store| store.seek_take(&id, &taker, &color, &round, now),
-            store.seek_take(&id, &taker, owner_color, &round, now)
-        )
-    }
-
-    /// Removes taken seek `id` once its owner has been told.
-    pub async fn seek_forget(&self, id: &str) -> Result<(), StoreError> {
-        let id = id.to_string();
-        on_backend!(self, |store| store.seek_forget(&id), store.seek_forget(&id))
-    }
-
-    /// Renews the lease of `server`'s open seeks until `lease_until`.
-    pub async fn seek_renew(&self, server: &str, lease_until: i64) -> Result<(), StoreError> {
-        let server = server.to_string();
-        on_backend!(
-            self,
-            |store| store.seek_renew(&server, lease_until),
-            store.seek_renew(&server, lease_until)
-        )
-    }
-
-    /// The open seeks whose lease holds at `now`, oldest first.
-    pub async fn seek_list(&self, now: i64) -> Result<Vec<SeekRow>, StoreError> {
-        on_backend!(self, |store| store.seek_list(now), store.seek_list(now))
-    }
-
-    /// The taken seeks of `server`'s owners not told yet (PostgreSQL: after a lost
-    /// connection, when a note may have been missed; a file's notes are never missed).
-    pub async fn seeks_taken(&self, server: &str) -> Result<Vec<SeekNote>, StoreError> {
-        match &self.backend {
-            Backend::Sqlite { .. } => Ok(Vec::new()),
-            Backend::Postgres(store) => store.seeks_taken(server).await,
-        }
     }
 }
 

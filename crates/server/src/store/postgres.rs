@@ -18,8 +18,6 @@ use super::{
 use crate::game::round::Round;
 use crate::rating::GameRating;
 
-mod lobby;
-
 /// Connections each server keeps to the database.
 const POOL_SIZE: usize = 16;
 
@@ -874,7 +872,7 @@ async fn listen_once(
     client
         .batch_execute(&format!(
             "LISTEN {CHANNEL}; LISTEN {PEOPLE_CHANNEL}; LISTEN {}",
-            lobby::CHANNEL
+            crate::store::lobby::postgres::CHANNEL
         ))
         .await?;
     // A change stored before LISTEN took effect would be missed: say so once.
@@ -901,8 +899,8 @@ async fn listen_once(
                 }
                 continue;
             }
-            if note.channel() == lobby::CHANNEL {
-                let Some(heard) = lobby::heard(note.payload()) else {
+            if note.channel() == crate::store::lobby::postgres::CHANNEL {
+                let Some(heard) = crate::store::lobby::postgres::heard(note.payload()) else {
                     continue;
                 };
                 if changes.send(Heard::Lobby(heard)).await.is_err() {

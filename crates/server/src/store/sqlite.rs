@@ -14,8 +14,6 @@ use super::{
 use crate::game::round::Round;
 use crate::rating::GameRating;
 
-mod lobby;
-
 /// The schema, one step per version; `PRAGMA user_version` records how many have run.
 const MIGRATIONS: &[&str] = &[
     // 1: games and their moves.

@@ -4,9 +4,10 @@
 
 use rusqlite::{Row, params};
 
-use super::{Store, insert_game};
 use crate::game::round::Round;
+use crate::store::Store;
 use crate::store::lobby::SEEK_COLUMNS;
+use crate::store::sqlite::insert_game;
 use crate::store::{SeekNote, SeekRow, StoreError};
 
 fn seek_of(row: &Row<'_>) -> rusqlite::Result<SeekRow> {

@@ -5,16 +5,17 @@
 use deadpool_postgres::GenericClient;
 use tokio_postgres::Row;
 
-use super::{PgStore, insert_game};
 use crate::game::round::Round;
+use crate::store::PgStore;
 use crate::store::lobby::SEEK_COLUMNS;
+use crate::store::postgres::insert_game;
 use crate::store::{SeekNote, SeekRow, StoreError};
 
 /// The channel every change of the seeks is announced on, with the [`SeekNote`] as JSON.
 pub const CHANNEL: &str = "bashni_lobby";
 
 /// Reads an announced note; `None` (logged) when it cannot be read.
-pub(super) fn heard(payload: &str) -> Option<SeekNote> {
+pub(in crate::store) fn heard(payload: &str) -> Option<SeekNote> {
     match serde_json::from_str(payload) {
         Ok(note) => Some(note),
         Err(error) => {
