@@ -68,7 +68,8 @@ fn without_comments(text: &str) -> String {
         .join("\n")
 }
 
-/// The crate's folders a file names (`crate::x`), other than its own.
+/// The crate's folders a file names (`crate::x`; in `lib.rs`, at the crate's top, also
+/// `x::`), other than its own.
 fn imports(source: &Source, folders: &BTreeSet<String>) -> BTreeSet<String> {
     let mut named = BTreeSet::new();
     let code = &source.code;
@@ -83,6 +84,13 @@ fn imports(source: &Source, folders: &BTreeSet<String>) -> BTreeSet<String> {
             named.insert(word);
         }
         from = start;
+    }
+    if source.folder == "lib" {
+        for folder in folders {
+            if folder != "lib" && uses_crate(code, folder) {
+                named.insert(folder.clone());
+            }
+        }
     }
     named
 }
