@@ -382,8 +382,13 @@ pub async fn pdn(
 ) -> Result<Response, ApiError> {
     let slot = app.slot(&id).await?;
     let text = actions::pdn_text(&slot.live.lock().await.round);
-    let disposition = format!("attachment; filename=\"bashni-{id}.pdn\"");
-    Ok((
+    Ok(pdn_download(&format!("bashni-{id}.pdn"), text))
+}
+
+/// A PDN text as a download named `file`.
+pub fn pdn_download(file: &str, text: String) -> Response {
+    let disposition = format!("attachment; filename=\"{file}\"");
+    (
         [
             (
                 header::CONTENT_TYPE,
@@ -393,7 +398,7 @@ pub async fn pdn(
         ],
         text,
     )
-        .into_response())
+        .into_response()
 }
 
 /// Reads uploaded PDN and stores each readable game as a record.

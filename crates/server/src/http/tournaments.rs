@@ -7,7 +7,7 @@ use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{Extension, Path, State};
-use axum::http::{StatusCode, header};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use bashni_club::Score;
 use bashni_rules::Variant;
@@ -280,18 +280,10 @@ pub async fn pdn(
         }
         text.push_str(&actions::pdn_text(&round));
     }
-    let disposition = format!("attachment; filename=\"bashni-tournament-{id}.pdn\"");
-    Ok((
-        [
-            (
-                header::CONTENT_TYPE,
-                "text/plain; charset=utf-8".to_string(),
-            ),
-            (header::CONTENT_DISPOSITION, disposition),
-        ],
+    Ok(crate::http::games::pdn_download(
+        &format!("bashni-tournament-{id}.pdn"),
         text,
-    )
-        .into_response())
+    ))
 }
 
 fn time_json(tournament: &TournamentRow) -> Value {

@@ -218,6 +218,25 @@ pub async fn perform(
     }
 }
 
+/// Carries out `step` for the seat that holds `token`, on the position after `seen` plies
+/// when the action names one (a move always does); `step` says what it changed.
+async fn seat_action<T>(
+    app: &Arc<App>,
+    slot: &Arc<GameSlot>,
+    token: Option<&str>,
+    seen: Option<usize>,
+    answer: Answer<'_>,
+    mut step: impl FnMut(&mut Round, Seat) -> Result<(T, Change), RoundError>,
+) -> Result<(T, Acted), ActionError> {
+    app.act(slot, answer, |round| {
+        let seat = round.require_seat(token)?;
+        round.require_ply(seen)?;
+        let (value, change) = step(round, seat)?;
+        Ok((value, Some(change)))
+    })
+    .await
+}
+
 /// Plays a move for the holder of `token`; returns the version once it is stored.
 pub async fn play(
     app: &Arc<App>,
@@ -228,14 +247,11 @@ pub async fn play(
     ply: Option<usize>,
     answer: Answer<'_>,
 ) -> Result<Acted, ActionError> {
-    let (_, acted) = app
-        .act(slot, answer, |round| {
-            let seat = round.require_seat(token)?;
-            round.require_ply(ply)?;
-            round.play(seat, text, claim_draw, Instant::now())?;
-            Ok(((), Some(Change::Move)))
-        })
-        .await?;
+    let (_, acted) = seat_action(app, slot, token, ply, answer, |round, seat| {
+        round.play(seat, text, claim_draw, Instant::now())?;
+        Ok(((), Change::Move))
+    })
+    .await?;
     Ok(acted)
 }
 
@@ -247,14 +263,11 @@ pub async fn resign(
     seen: Option<usize>,
     answer: Answer<'_>,
 ) -> Result<Acted, ActionError> {
-    let (_, acted) = app
-        .act(slot, answer, |round| {
-            let seat = round.require_seat(token)?;
-            round.require_ply(seen)?;
-            round.resign(seat, Instant::now())?;
-            Ok(((), Some(Change::Game)))
-        })
-        .await?;
+    let (_, acted) = seat_action(app, slot, token, seen, answer, |round, seat| {
+        round.resign(seat, Instant::now())?;
+        Ok(((), Change::Game))
+    })
+    .await?;
     Ok(acted)
 }
 
@@ -266,14 +279,11 @@ pub async fn abort(
     seen: Option<usize>,
     answer: Answer<'_>,
 ) -> Result<Acted, ActionError> {
-    let (_, acted) = app
-        .act(slot, answer, |round| {
-            let seat = round.require_seat(token)?;
-            round.require_ply(seen)?;
-            round.abort(seat, Instant::now())?;
-            Ok(((), Some(Change::Game)))
-        })
-        .await?;
+    let (_, acted) = seat_action(app, slot, token, seen, answer, |round, seat| {
+        round.abort(seat, Instant::now())?;
+        Ok(((), Change::Game))
+    })
+    .await?;
     Ok(acted)
 }
 
@@ -321,14 +331,11 @@ pub async fn draw(
     answer: Answer<'_>,
 ) -> Result<Acted, ActionError> {
     let mut events = slot.events.subscribe();
-    let (engine_answers, mut acted) = app
-        .act(slot, answer, |round| {
-            let seat = round.require_seat(token)?;
-            round.require_ply(seen)?;
-            round.draw(seat, action, Instant::now())?;
-            Ok((round.engine_has_offer(), Some(Change::Game)))
-        })
-        .await?;
+    let (engine_answers, mut acted) = seat_action(app, slot, token, seen, answer, |round, seat| {
+        round.draw(seat, action, Instant::now())?;
+        Ok((round.engine_has_offer(), Change::Game))
+    })
+    .await?;
     if engine_answers {
         let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
         while let Ok(Ok(event)) = tokio::time::timeout_at(deadline, events.recv()).await {
@@ -389,14 +396,11 @@ pub async fn take_back(
     seen: Option<usize>,
     answer: Answer<'_>,
 ) -> Result<Acted, ActionError> {
-    let (_, acted) = app
-        .act(slot, answer, |round| {
-            let seat = round.require_seat(token)?;
-            round.require_ply(seen)?;
-            let ply = round.take_back(seat, Instant::now())?;
-            Ok(((), Some(Change::TakeBack(ply))))
-        })
-        .await?;
+    let (_, acted) = seat_action(app, slot, token, seen, answer, |round, seat| {
+        let ply = round.take_back(seat, Instant::now())?;
+        Ok(((), Change::TakeBack(ply)))
+    })
+    .await?;
     Ok(acted)
 }
 
