@@ -773,3 +773,50 @@ async fn moves_alternating_between_two_servers_are_all_taken() -> Result<(), Err
     assert_eq!(move_texts(&at_b), played);
     Ok(())
 }
+
+/// A server holding a game brings its copy up to date from what the notifications carry:
+/// moves and take-backs without reading the game again; any other change (here a
+/// resignation, which ends the game) is read from the store.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn notifications_carry_each_move_and_no_game_is_read_again() -> Result<(), Error> {
+    let (_postgres, [a, b]) = two_servers("notes").await?;
+    serve(&a).await?;
+    serve(&b).await?;
+    let (id, token, created) = create(
+        &a,
+        json!({"variant": "bashni", "mode": "local", "time": {"minutes": 5}}),
+    )
+    .await?;
+    // B takes the game into memory.
+    let (_, at_b) = call(&b, "GET", &format!("/api/games/{id}"), None, None).await?;
+    assert_eq!(at_b["ply"], 0);
+    let mut shown = created["state"].clone();
+    for ply in 0..30u64 {
+        let text = legal_texts(&shown)
+            .first()
+            .cloned()
+            .ok_or("no legal move")?;
+        let (status, answer) = play_at(&a, &id, &token, &text, ply).await?;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        shown = answer;
+        let at_b = wait_for(&b, &id, |s| s["ply"] == ply + 1).await?;
+        assert_eq!(move_texts(&at_b), move_texts(&shown));
+        assert_eq!(legal_texts(&at_b), legal_texts(&shown));
+        assert_eq!(at_b["version"], shown["version"], "ply {}", ply + 1);
+    }
+    assert_eq!(b.games_read_again(), 0, "every move came with its note");
+
+    let (status, ended) = call(
+        &a,
+        "POST",
+        &format!("/api/games/{id}/resign"),
+        Some(&token),
+        Some(&json!({"ply": 30}).to_string()),
+    )
+    .await?;
+    assert_eq!(status, StatusCode::OK, "{ended}");
+    let at_b = wait_for(&b, &id, |s| !s["result"].is_null()).await?;
+    assert_eq!(at_b["result"], ended["result"]);
+    assert_eq!(b.games_read_again(), 1, "an end is read from the store");
+    Ok(())
+}

@@ -29,15 +29,22 @@ impl App {
         if stored.version <= live.round.version {
             return false;
         }
+        self.install(slot, live, self.held(stored));
+        true
+    }
+
+    /// Makes `newer` (a newer version of the game, stored by another server) the round and
+    /// tells the sockets what changed.
+    fn install(&self, slot: &Arc<GameSlot>, live: &mut Live, newer: Round) {
         let same = live
             .round
             .game
             .moves()
             .iter()
-            .zip(stored.game.moves())
+            .zip(newer.game.moves())
             .take_while(|(a, b)| a == b)
             .count();
-        live.round = self.held(stored);
+        live.round = newer;
         slot.guard_board(&live.round);
         live.records.truncate(same);
         live.sync_records();
@@ -45,11 +52,16 @@ impl App {
             stop.stop();
         }
         self.publish(slot, live, same);
-        true
     }
 
-    /// Reads the game `id` again if it is in memory and older than `version`.
-    pub(super) async fn heard(self: &Arc<Self>, id: &str, version: Option<u64>) {
+    /// Brings game `id` up to `version` if it is in memory and older: from the change the
+    /// notification carried when it fits the copy, else by reading the game again.
+    pub(super) async fn heard(
+        self: &Arc<Self>,
+        id: &str,
+        version: Option<u64>,
+        note: Option<&crate::store::ChangeNote>,
+    ) {
         let Some(slot) = self.games().get(id).cloned() else {
             return;
         };
@@ -57,15 +69,36 @@ impl App {
         if version.is_some_and(|v| v <= live.round.version) {
             return;
         }
-        self.refresh_locked(&slot, &mut live).await;
+        let newer = match (version, note) {
+            (Some(version), Some(note)) => crate::store::apply_note(&live.round, version, note)
+                .inspect_err(|why| tracing::debug!(game = id, "a note read again: {why}"))
+                .ok(),
+            _ => None,
+        };
+        match newer {
+            Some(newer) => self.install(&slot, &mut live, newer),
+            None => {
+                if version.is_some() {
+                    self.games_read_again.fetch_add(1, Ordering::Relaxed);
+                }
+                self.refresh_locked(&slot, &mut live).await;
+            }
+        }
         drop(live);
         self.after_change(&slot);
+    }
+
+    /// How many times a game in memory was read again from the store because another
+    /// server's notification of a change did not carry the change (or it did not fit the
+    /// copy); reads after a lost connection to the database are not counted.
+    pub fn games_read_again(&self) -> u64 {
+        self.games_read_again.load(Ordering::Relaxed)
     }
 
     /// Brings game `id` up to `version` if it is in memory and older: for changes stored
     /// outside the path of actions (a deleted account's seats renamed).
     pub async fn changed_in_store(self: &Arc<Self>, id: &str, version: u64) {
-        self.heard(id, Some(version)).await;
+        self.heard(id, Some(version), None).await;
     }
 
     /// With a database shared by several servers: listens for the changes the others
@@ -82,15 +115,17 @@ impl App {
             while let Some(message) = heard.recv().await {
                 let Some(app) = app.upgrade() else { break };
                 match message {
-                    crate::store::Heard::Changed { id, version } => {
+                    crate::store::Heard::Changed { id, version, note } => {
                         app.jobs.notify_one();
                         // Each game catches up on its own: one slow read holds up no other.
-                        tokio::spawn(async move { app.heard(&id, Some(version)).await });
+                        tokio::spawn(async move {
+                            app.heard(&id, Some(version), note.as_deref()).await;
+                        });
                     }
                     crate::store::Heard::Gap => {
                         let ids: Vec<String> = app.games().keys().cloned().collect();
                         for id in &ids {
-                            app.heard(id, None).await;
+                            app.heard(id, None, None).await;
                         }
                         let slots: Vec<Arc<GameSlot>> = app.games().values().cloned().collect();
                         app.refresh_presence(&slots).await;
@@ -158,7 +193,7 @@ impl App {
                 return;
             }
         };
-        self.heard(id, Some(version)).await;
+        self.heard(id, Some(version), None).await;
         {
             let mut live = slot.live.lock().await;
             if live.engine_busy {

@@ -65,6 +65,8 @@ pub struct App {
     pub(crate) server_name: String,
     /// Engine jobs this server is carrying out.
     jobs_running: Arc<AtomicUsize>,
+    /// Games read again after another server's change (see [`App::games_read_again`]).
+    games_read_again: AtomicU64,
     /// Set when the server is stopping: sockets are handed back, nothing new starts.
     stopping: tokio::sync::watch::Sender<bool>,
     /// Requests and socket actions being carried out.
@@ -116,6 +118,7 @@ impl App {
                 format!("{}-{}", std::process::id(), crate::game::round::now_ms())
             }),
             jobs_running: Arc::new(AtomicUsize::new(0)),
+            games_read_again: AtomicU64::new(0),
             in_flight: Arc::new(AtomicUsize::new(0)),
             presence_writes: tokio::sync::Mutex::new(()),
             parts: Parts::default(),

@@ -42,6 +42,7 @@ pub use players::{
 };
 pub use postgres::{Heard, JOB_LEASE_MS, PgStore, migrations as postgres_migrations};
 pub use ratings::{HistoryPoint, LeaderRow, RatingRow};
+pub use rows::{ChangeNote, Step, apply_note};
 pub use sqlite::Store;
 pub use tournaments::{
     Advance, BoardRow, EntrantRow, Entry, TOURNAMENTS_LISTED, TournamentData, TournamentRow,

@@ -1,7 +1,10 @@
 //! The games in PostgreSQL, for several servers that share them: the same tables as the
 //! SQLite file, versioned migrations run under an advisory lock, a pool of connections, and a
-//! notification (`bashni_games`, carrying the game's id and version) with every stored change,
-//! so that every server can tell its watchers.
+//! notification (`bashni_games`, carrying the game's id and version, and for a move or a
+//! take-back the change itself) with every stored change, so that every server can tell its
+//! watchers without reading the game again.
+
+use std::sync::Arc;
 
 use deadpool_postgres::GenericClient;
 use deadpool_postgres::{Config, Pool, Runtime};
@@ -10,7 +13,7 @@ use tokio_postgres::error::SqlState;
 use tokio_postgres::{AsyncMessage, NoTls, Row};
 
 use super::people::PEOPLE_CHANNEL;
-use super::rows::{GameRow, MoveRow, move_row, round_of, row_of};
+use super::rows::{ChangeNote, GameRow, MoveRow, change_note, move_row, round_of, row_of};
 use super::{
     Change, GameSummary, LIST_ORDER, ListFilter, SUMMARY_COLUMNS, StoreError, StoreErrorKind,
     TURN_COLUMNS, TurnSummary,
@@ -316,7 +319,7 @@ pub(super) async fn insert_game(
     super::players::write_seats_postgres(client, round).await?;
     super::ratings::write_rated_postgres(client, round).await?;
     sync_job(client, round).await?;
-    notify(client, &game.id, round.version).await?;
+    notify(client, &game.id, round.version, None).await?;
     Ok(())
 }
 
@@ -487,6 +490,7 @@ impl PgStore {
         let game = row_of(round);
         let mut client = self.pool.get().await?;
         let transaction = client.transaction().await?;
+        let was_version = was;
         let was = i64::try_from(was).unwrap_or(i64::MAX);
         let changed = exec(
             &transaction,
@@ -557,10 +561,11 @@ impl PgStore {
                 }
             }
         };
+        let note = change_note(round, change, was_version);
         tokio::try_join!(
             moves,
             sync_job(&transaction, round),
-            notify(&transaction, &game.id, round.version)
+            notify(&transaction, &game.id, round.version, note.as_ref())
         )?;
         let rating = super::ratings::apply_postgres(&transaction, round).await?;
         transaction.commit().await?;
@@ -760,6 +765,19 @@ impl PgStore {
     }
 }
 
+/// What a notification on [`CHANNEL`] says (see [`notify`]), if it can be read. A note that
+/// cannot be read is left out: the game is then read again.
+fn heard_of_game(payload: &str) -> Option<Heard> {
+    let mut parts = payload.splitn(3, ' ');
+    let id = parts.next()?.to_string();
+    let version = parts.next()?.parse().ok()?;
+    let note = parts
+        .next()
+        .and_then(|note| serde_json::from_str(note).ok())
+        .map(Arc::new);
+    Some(Heard::Changed { id, version, note })
+}
+
 /// What the listener hears.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Heard {
@@ -769,6 +787,8 @@ pub enum Heard {
         id: String,
         /// Its version now.
         version: u64,
+        /// The change itself, when it was sent with the notification.
+        note: Option<Arc<ChangeNote>>,
     },
     /// The connection was lost: any change may have been missed.
     Gap,
@@ -840,8 +860,24 @@ async fn sync_job(client: &impl GenericClient, round: &Round) -> Result<(), Stor
     Ok(())
 }
 
-async fn notify(client: &impl GenericClient, id: &str, version: u64) -> Result<(), StoreError> {
-    let payload = format!("{id} {version}");
+/// The longest notification sent with its change; PostgreSQL takes up to 8,000 bytes.
+const NOTE_BYTES: usize = 7_000;
+
+/// Tells the listening servers that game `id` is stored at `version`, with the change made
+/// when it has a note (see [`ChangeNote`]) that fits: `id version` or `id version {note}`.
+async fn notify(
+    client: &impl GenericClient,
+    id: &str,
+    version: u64,
+    note: Option<&ChangeNote>,
+) -> Result<(), StoreError> {
+    let mut payload = format!("{id} {version}");
+    if let Some(note) = note.and_then(|note| serde_json::to_string(note).ok())
+        && payload.len() + 1 + note.len() <= NOTE_BYTES
+    {
+        payload.push(' ');
+        payload.push_str(&note);
+    }
     exec(client, "SELECT pg_notify($1, $2)", &[&CHANNEL, &payload]).await?;
     Ok(())
 }
@@ -909,13 +945,8 @@ async fn listen_once(
                 }
                 continue;
             }
-            let mut parts = note.payload().split(' ');
-            let heard = match (parts.next(), parts.next().and_then(|v| v.parse().ok())) {
-                (Some(id), Some(version)) => Heard::Changed {
-                    id: id.to_string(),
-                    version,
-                },
-                _ => continue,
+            let Some(heard) = heard_of_game(note.payload()) else {
+                continue;
             };
             if changes.send(heard).await.is_err() {
                 driver.abort();

@@ -3,11 +3,13 @@
 use bashni_engine::Level;
 use bashni_rules::notation::{parse_fen, parse_move, write_fen};
 use bashni_rules::{Color, GameResult, TimeControl, Variant};
+use serde::{Deserialize, Serialize};
 
 use crate::game::correspondence::Correspondence;
 use crate::game::round::{Mode, Player, Rematch, Round, Seat, duration_of_ms, millis};
 
 /// A game's row, as both databases hold it.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct GameRow {
     pub(crate) id: String,
     pub(crate) variant: String,
@@ -167,9 +169,10 @@ pub(crate) fn round_of(row: GameRow, moves: &[MoveRow]) -> Result<Round, String>
     if round.game.outcome().is_none() && round.abandoned.is_none() {
         round.recorded = result;
     }
-    round.game.restore_draw_offers(
-        row.draw_offer.as_deref().and_then(Color::from_code),
-        row.last_offer.as_deref().and_then(Color::from_code),
+    restore_offers(
+        &mut round,
+        row.draw_offer.as_deref(),
+        row.last_offer.as_deref(),
     );
     let player = |(name, token, joined): (String, Option<String>, bool)| Player {
         name,
@@ -203,11 +206,269 @@ pub(crate) fn round_of(row: GameRow, moves: &[MoveRow]) -> Result<Round, String>
     // The side to move's turn began with the last stored move.
     round.turn_ms = moves.last().map_or(row.created_ms, |mv| mv.at_ms);
     round.version = u64::try_from(row.version).unwrap_or(0);
-    for (color, stored) in [(Color::White, row.white_ms), (Color::Black, row.black_ms)] {
+    restore_clocks(&mut round, [row.white_ms, row.black_ms]);
+    Ok(round)
+}
+
+/// The stored draw offers (the open one, and the last one made) given back to `round`.
+fn restore_offers(round: &mut Round, open: Option<&str>, last: Option<&str>) {
+    round.game.restore_draw_offers(
+        open.and_then(Color::from_code),
+        last.and_then(Color::from_code),
+    );
+}
+
+/// The stored times left given back to `round`, and the side to move's clock started now
+/// if it runs.
+fn restore_clocks(round: &mut Round, stored: [Option<i64>; 2]) {
+    for (color, stored) in [Color::White, Color::Black].into_iter().zip(stored) {
         if let Some(ms) = stored {
             round.clock.set_left(color, duration_of_ms(ms));
         }
     }
     round.settle_clock(std::time::Instant::now());
-    Ok(round)
+}
+
+/// A change of a game that goes on, told to the other servers with its notification, so
+/// that a server holding the game brings its copy up to date from the note alone, without
+/// reading the game again. Only a move or a take-back in a game not over has one: any other
+/// change (seats, offers, an end and its rating) is read from the store.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChangeNote {
+    /// The version the change was made on: only a copy at that version takes the note.
+    pub was: u64,
+    /// What was played or taken back.
+    pub step: Step,
+    /// White's time left after the change, as stored (ms).
+    pub white_ms: Option<i64>,
+    /// Black's time left.
+    pub black_ms: Option<i64>,
+    /// The side whose draw offer is open, as stored.
+    pub draw_offer: Option<String>,
+    /// The side that made the last draw offer, as stored.
+    pub last_offer: Option<String>,
+    /// When the game last changed (ms since 1970).
+    pub updated_ms: i64,
+    /// When the side to move's turn began (ms since 1970).
+    pub turn_ms: i64,
+    /// The side to move's deadline in a correspondence game (ms since 1970).
+    pub deadline_ms: Option<i64>,
+}
+
+/// The moves a [`ChangeNote`] tells of.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Step {
+    /// A move was played, in the rulebooks' notation, with both times stored after it.
+    Move {
+        /// The move.
+        text: String,
+        /// White's time after it (ms).
+        white_ms: Option<i64>,
+        /// Black's time after it (ms).
+        black_ms: Option<i64>,
+    },
+    /// The moves from this ply on were taken back.
+    TakeBack {
+        /// The first ply taken back.
+        ply: u32,
+    },
+}
+
+/// The note of `change` of `round`, made on version `was`, if the change has one.
+pub(crate) fn change_note(round: &Round, change: super::Change, was: u64) -> Option<ChangeNote> {
+    if round.is_over() {
+        return None;
+    }
+    let step = match change {
+        super::Change::Move => {
+            let mv = move_row(round, round.game.ply().checked_sub(1)?)?;
+            Step::Move {
+                text: mv.text,
+                white_ms: mv.white_ms,
+                black_ms: mv.black_ms,
+            }
+        }
+        super::Change::TakeBack(ply) => Step::TakeBack {
+            ply: u32::try_from(ply).ok()?,
+        },
+        super::Change::Game => return None,
+    };
+    let row = row_of(round);
+    Some(ChangeNote {
+        was,
+        step,
+        white_ms: row.white_ms,
+        black_ms: row.black_ms,
+        draw_offer: row.draw_offer,
+        last_offer: row.last_offer,
+        updated_ms: round.updated_ms,
+        turn_ms: round.turn_ms,
+        deadline_ms: row.deadline_ms,
+    })
+}
+
+/// `round` (a copy at the note's `was`) with the change of `note` made, now at `version`:
+/// the same round as reading the game again would give. An error says why the note does not
+/// fit this copy; the caller then reads the game again.
+pub fn apply_note(round: &Round, version: u64, note: &ChangeNote) -> Result<Round, String> {
+    if round.version != note.was {
+        return Err(format!(
+            "the note is for version {}, the copy is at {}",
+            note.was, round.version
+        ));
+    }
+    if round.is_over() {
+        return Err("the copy's game is over".into());
+    }
+    let mut next = round.clone();
+    match &note.step {
+        Step::Move {
+            text,
+            white_ms,
+            black_ms,
+        } => {
+            let ply = next.game.ply();
+            let mv = parse_move(next.game.position(), text)
+                .map_err(|e| format!("move {}: {e}", ply + 1))?;
+            next.game
+                .play(&mv)
+                .map_err(|e| format!("move {}: {e}", ply + 1))?;
+            next.move_clocks.push([*white_ms, *black_ms]);
+        }
+        Step::TakeBack { ply } => {
+            let ply = *ply as usize;
+            if ply > next.game.ply() {
+                return Err(format!("no move at ply {} to take back", ply + 1));
+            }
+            while next.game.ply() > ply {
+                next.game.undo();
+            }
+            next.move_clocks.truncate(ply);
+        }
+    }
+    restore_offers(
+        &mut next,
+        note.draw_offer.as_deref(),
+        note.last_offer.as_deref(),
+    );
+    if let Some(rule) = next.correspondence.as_mut() {
+        rule.deadline_ms = note.deadline_ms;
+    }
+    next.updated_ms = note.updated_ms;
+    next.turn_ms = note.turn_ms;
+    next.version = version;
+    restore_clocks(&mut next, [note.white_ms, note.black_ms]);
+    Ok(next)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, Instant};
+
+    use bashni_rules::{Position, TimeControl, Variant};
+
+    use super::*;
+    use crate::store::Change;
+
+    /// A timed game at one screen, with both seats taken.
+    fn local_round(variant: Variant) -> Round {
+        let control = TimeControl {
+            base: Duration::from_secs(60),
+            increment: Duration::from_secs(1),
+        };
+        let mut round = Round::new(
+            "n1".into(),
+            Mode::Local,
+            Position::start(variant),
+            Some(control),
+        );
+        for color in [Color::White, Color::Black] {
+            *round.player_mut(color) = Player {
+                name: format!("{color:?}"),
+                token: Some("aa".into()),
+                joined: true,
+            };
+        }
+        round.creator = Some(Seat::Both);
+        round
+    }
+
+    /// What a server's copy shows of a game: its row, moves, clocks and turn.
+    type Seen = (
+        GameRow,
+        Vec<String>,
+        Vec<[Option<i64>; 2]>,
+        i64,
+        Option<Color>,
+    );
+
+    fn seen(round: &Round) -> Seen {
+        let moves = round.game.moves().iter().map(ToString::to_string).collect();
+        (
+            row_of(round),
+            moves,
+            round.move_clocks.clone(),
+            round.turn_ms,
+            round.clock.running(),
+        )
+    }
+
+    /// Played out: every move and every take-back of a long game, told by note to a copy
+    /// one version behind, gives the copy the sender's game.
+    #[test]
+    fn a_copy_given_each_note_is_the_game_its_sender_stored() {
+        for variant in [Variant::Bashni, Variant::Russian] {
+            let mut sender = local_round(variant);
+            let mut copy = sender.clone();
+            let mut notes = 0;
+            for n in 0u32..160 {
+                let was = sender.version;
+                let now = Instant::now();
+                let change = if n % 7 == 6 && sender.game.ply() > 0 {
+                    Change::TakeBack(sender.take_back(Seat::Both, now).expect("a take-back"))
+                } else {
+                    let legal = sender.game.legal_moves();
+                    let Some(mv) = legal.iter().nth(n as usize % legal.len().max(1)) else {
+                        break;
+                    };
+                    sender
+                        .play(Seat::Both, &mv.to_string(), false, now)
+                        .expect("a legal move");
+                    Change::Move
+                };
+                if sender.is_over() {
+                    assert_eq!(change_note(&sender, change, was), None, "an end is read");
+                    break;
+                }
+                let note = change_note(&sender, change, was).expect("a note");
+                // Sent as JSON, as the notification carries it.
+                let sent = serde_json::to_string(&note).expect("a note as JSON");
+                let note: ChangeNote = serde_json::from_str(&sent).expect("the note read back");
+                copy = apply_note(&copy, sender.version, &note).expect("the note fits");
+                assert_eq!(seen(&copy), seen(&sender), "{variant:?}, change {n}");
+                notes += 1;
+            }
+            assert!(notes > 40, "{variant:?}: only {notes} notes");
+        }
+    }
+
+    #[test]
+    fn a_note_for_another_version_is_not_applied() {
+        let mut sender = local_round(Variant::Russian);
+        let behind = sender.clone();
+        for text in ["c3-d4", "f6-g5"] {
+            sender
+                .play(Seat::Both, text, false, Instant::now())
+                .expect("legal");
+        }
+        let note = change_note(&sender, Change::Move, sender.version - 1).expect("a note");
+        let refused = apply_note(&behind, sender.version, &note);
+        assert!(
+            refused.is_err_and(|why| why.contains("version")),
+            "a copy two versions behind takes no note"
+        );
+        // A game changed otherwise than by a move has no note: it is read again.
+        assert_eq!(change_note(&sender, Change::Game, sender.version - 1), None);
+    }
 }
