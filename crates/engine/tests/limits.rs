@@ -1,54 +1,32 @@
 //! The engine answers within its limits, stops when told, and plays only legal moves.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use bashni_engine::{Clock, Engine, Level, Limits, Options, Past, StopToken};
 use bashni_rules::{Game, Position, Variant};
 
-/// How far past its budget a search may end: the deadline is checked every 1024 nodes.
-const TOLERANCE: Duration = Duration::from_millis(60);
+// How long searches take against their limits is measured by the benchmark
+// `benches/limits.rs`: timing depends on the machine. These tests check what does not.
 
 #[test]
-fn time_per_move_is_kept() {
+fn a_search_with_a_move_time_or_a_clock_ends_by_itself_with_a_legal_move() {
     let engine = Engine::new(Options::default());
     for variant in [Variant::Bashni, Variant::Russian] {
-        let started = Instant::now();
-        let result = engine.search(
-            &Position::start(variant),
-            &Past::default(),
-            &Limits::movetime(Duration::from_millis(200)),
-            |_| {},
-        );
-        let used = started.elapsed();
-        assert!(
-            used <= Duration::from_millis(200) + TOLERANCE,
-            "{variant}: {used:?}"
-        );
-        assert!(result.depth >= 4, "{variant}: only depth {}", result.depth);
-    }
-}
-
-#[test]
-fn a_short_clock_is_never_overrun() {
-    let engine = Engine::new(Options::default());
-    let start = Position::start(Variant::Bashni);
-    for remaining in [30u64, 300, 3000] {
-        let limits = Limits {
+        let start = Position::start(variant);
+        let clock = Limits {
             clock: Some(Clock {
-                remaining: Duration::from_millis(remaining),
+                remaining: Duration::from_millis(30),
                 increment: Duration::ZERO,
                 moves_to_go: None,
             }),
             ..Limits::default()
         };
-        let started = Instant::now();
-        let result = engine.search(&start, &Past::default(), &limits, |_| {});
-        let used = started.elapsed();
-        assert!(result.best.is_some());
-        assert!(
-            used < Duration::from_millis(remaining / 3) + TOLERANCE,
-            "{remaining} ms left, used {used:?}"
-        );
+        for limits in [Limits::movetime(Duration::from_millis(50)), clock] {
+            let result = engine.search(&start, &Past::default(), &limits, |_| {});
+            let best = result.best.expect("a move");
+            assert!(start.legal_moves().contains(&best), "{variant}");
+            assert!(result.depth >= 1, "{variant}");
+        }
     }
 }
 
@@ -61,18 +39,14 @@ fn stop_ends_an_endless_search_with_a_legal_move() {
     let stop = StopToken::new();
     let limits = Limits::default().with_stop(stop.clone());
     let start = Position::start(Variant::Russian);
-    let stopper = std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_millis(150));
-        stop.stop();
+    // Without a limit the search would go on to its greatest depth: stopped after depth 3
+    // is done, it ends within the next.
+    let result = engine.search(&start, &Past::default(), &limits, |info| {
+        if info.depth >= 3 {
+            stop.stop();
+        }
     });
-    let started = Instant::now();
-    let result = engine.search(&start, &Past::default(), &limits, |_| {});
-    let used = started.elapsed();
-    stopper.join().expect("the stopper thread");
-    assert!(
-        used < Duration::from_millis(150) + TOLERANCE * 2,
-        "{used:?}"
-    );
+    assert!((3..=4).contains(&result.depth), "depth {}", result.depth);
     let best = result.best.expect("a move");
     assert!(start.legal_moves().contains(&best));
 }
@@ -127,14 +101,14 @@ fn a_stop_before_the_search_begins_is_kept_and_touches_no_other_search() {
     let start = Position::start(Variant::Russian);
     let stopped = StopToken::new();
     stopped.stop();
-    let started = Instant::now();
     let result = engine.search(
         &start,
         &Past::default(),
         &Limits::default().with_stop(stopped),
         |_| {},
     );
-    assert!(started.elapsed() < TOLERANCE * 2, "{:?}", started.elapsed());
+    // Stopped at once: no depth past the first, which gives the move.
+    assert!(result.depth <= 1, "depth {}", result.depth);
     assert!(start.legal_moves().contains(&result.best.expect("a move")));
     // The next search has its own token: it reaches its depth.
     let next = engine.search(

@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use axum::http::StatusCode;
 use bashni_club::pace::Control;
+use bashni_server::app::events::Happening;
 use bashni_server::store::{Change, StoreErrorKind, postgres_migrations};
 use bashni_server::{App, PgStore, Settings, Store, StoreOptions};
 use common::pg::Postgres;
@@ -227,18 +228,30 @@ async fn the_sweeper_ends_an_overdue_game_with_nobody_connected() -> TestResult 
         },
     );
     assert_eq!(app.games_in_memory(), 0, "nobody has asked for the game");
+    // Told when a game is stored ended.
+    let (ends_tx, mut ends) = tokio::sync::mpsc::unbounded_channel();
+    app.subscribe(
+        "test",
+        Arc::new(move |_, happening| {
+            if let Happening::GameOver(round) = happening {
+                let _ = ends_tx.send(round.id.clone());
+            }
+            Box::pin(async {})
+        }),
+    );
     app.start_sweeping();
-    let mut ended = None;
-    for _ in 0..200 {
-        // Read from the database only: a request for the game would end it too.
-        let round = app.database.load(&id).await?.ok_or("the game is gone")?;
-        if let Some(ending) = round.ending() {
-            ended = Some((ending, round.deadline_ms()));
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
-    let (ending, deadline) = ended.ok_or("the sweeper never ended the game")?;
+    let over = tokio::time::timeout(Duration::from_secs(25), ends.recv()).await?;
+    assert_eq!(
+        over.as_deref(),
+        Some(id.as_str()),
+        "the sweeper ended the game"
+    );
+    // Read from the database only: a request for the game would end it too.
+    let round = app.database.load(&id).await?.ok_or("the game is gone")?;
+    let (ending, deadline) = (
+        round.ending().ok_or("not stored ended")?,
+        round.deadline_ms(),
+    );
     assert_eq!((ending.score(), ending.code()), ("0-1", "time"));
     assert_eq!(ending.reason_text(), "White ran out of time");
     assert_eq!(deadline, None);

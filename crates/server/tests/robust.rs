@@ -225,7 +225,7 @@ async fn a_full_disk_refuses_the_move_and_changes_nothing() -> Result<(), Error>
 }
 
 /// Sends an analysis request on a raw connection and hangs up after `after`.
-async fn hang_up_analysis(address: SocketAddr, after: Duration) -> Result<(), Error> {
+async fn hang_up_analysis(app: &Arc<App>, address: SocketAddr) -> Result<(), Error> {
     let mut stream = tokio::net::TcpStream::connect(address).await?;
     let body = json!({"variant": "russian", "movetime_ms": 5000}).to_string();
     let request = format!(
@@ -234,7 +234,8 @@ async fn hang_up_analysis(address: SocketAddr, after: Duration) -> Result<(), Er
         body.len()
     );
     stream.write_all(request.as_bytes()).await?;
-    tokio::time::sleep(after).await;
+    // Hung up once the engine is busy (with this analysis, or the one before it).
+    app.engines.until(|(free, _, _)| free == 0).await;
     drop(stream);
     Ok(())
 }
@@ -245,9 +246,15 @@ async fn hang_up_analysis(address: SocketAddr, after: Duration) -> Result<(), Er
 async fn hung_up_analyses_give_their_engine_back() -> Result<(), Error> {
     let app = memory_app()?;
     let address = serve(&app).await?;
-    hang_up_analysis(address, Duration::from_millis(300)).await?;
-    hang_up_analysis(address, Duration::from_millis(300)).await?;
-    let started = Instant::now();
+    hang_up_analysis(&app, address).await?;
+    hang_up_analysis(&app, address).await?;
+    // The analyses' searches stop with their clients: the engine comes back (an analysis
+    // left running would hold it for its 5 s).
+    tokio::time::timeout(
+        Duration::from_secs(25),
+        app.engines.until(|(free, _, _)| free == 1),
+    )
+    .await?;
     let (id, _, _) = create(
         &app,
         json!({"variant": "russian", "mode": "engine", "level": 1, "color": "black"}),
@@ -255,11 +262,6 @@ async fn hung_up_analyses_give_their_engine_back() -> Result<(), Error> {
     .await?;
     let state = wait_for(&app, &id, |s| move_texts(s).len() == 1).await?;
     assert_eq!(state["turn"], "black");
-    assert!(
-        started.elapsed() < Duration::from_secs(3),
-        "the engine's first move took {:?}",
-        started.elapsed()
-    );
     let (status, answer) = call(
         &app,
         "POST",
@@ -305,8 +307,11 @@ async fn an_engine_game_comes_before_waiting_analyses() -> Result<(), Error> {
             .map_err(|e| e.to_string())
         }));
     }
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    let started = Instant::now();
+    // One analysis runs on the one engine, as many as may wait are waiting.
+    let queue = app.engines.analysis_queue;
+    app.engines
+        .until(|(free, _, waiting)| free == 0 && waiting == queue)
+        .await;
     let (status, answer) = play(&app, &id, &token, &reply).await?;
     assert_eq!(status, StatusCode::OK, "{answer}");
     let state = wait_for(&app, &id, |s| {
@@ -314,10 +319,12 @@ async fn an_engine_game_comes_before_waiting_analyses() -> Result<(), Error> {
     })
     .await?;
     assert!(state["result"].is_null(), "{}", state["result"]);
+    // The game went first: the analyses that were waiting still wait (but the one that
+    // took the engine after the game's move).
+    let (_, _, waiting) = app.engines.state();
     assert!(
-        started.elapsed() < Duration::from_secs(9),
-        "the engine waited {:?} behind the analyses",
-        started.elapsed()
+        waiting + 1 >= queue,
+        "the engine waited behind the analyses: {waiting} of {queue} still wait"
     );
     let left = state["clock"]["white_ms"].as_i64().ok_or("no clock")?;
     assert!(
@@ -353,18 +360,19 @@ async fn take_backs_stop_the_engine_search() -> Result<(), Error> {
         .await?;
         assert_eq!(status, StatusCode::OK, "{state}");
     }
-    let started = Instant::now();
+    // No search is left running: the engine is free (a search left running at level 8
+    // would hold it for its whole time, forty times over).
+    tokio::time::timeout(
+        Duration::from_secs(25),
+        app.engines.until(|(free, _, _)| free == 1),
+    )
+    .await?;
     let (other, _, _) = create(
         &app,
         json!({"variant": "russian", "mode": "engine", "level": 1, "color": "black"}),
     )
     .await?;
     wait_for(&app, &other, |s| move_texts(s).len() == 1).await?;
-    assert!(
-        started.elapsed() < Duration::from_secs(3),
-        "the next engine game waited {:?}",
-        started.elapsed()
-    );
     Ok(())
 }
 
@@ -385,13 +393,11 @@ async fn health_answers_while_a_write_waits() -> Result<(), Error> {
                 .map_err(|e| e.to_string())
         }
     });
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    let asked = Instant::now();
+    // The move is in progress (its write waits for the lock until the rollback below).
+    app.until_in_flight(|count| count == 1).await;
     let (status, _) = call(&app, "GET", "/api/health", None, None).await?;
-    let took = asked.elapsed();
     assert_eq!(status, StatusCode::OK);
-    assert!(took < Duration::from_millis(500), "health took {took:?}");
-    assert!(!waiting.is_finished());
+    assert!(!waiting.is_finished(), "health waited for the write");
     other.execute_batch("ROLLBACK")?;
     assert_eq!(waiting.await?.map_err(|e| e.to_string())?, StatusCode::OK);
     Ok(())
@@ -767,7 +773,9 @@ async fn stopping_finishes_what_is_in_progress_and_hands_sockets_back() -> Resul
     use tokio_tungstenite::tungstenite::Message;
     let (app, path) = file_app("stop", Duration::from_secs(3))?;
     let (id, token, _) = create(&app, json!({"variant": "bashni", "mode": "local"})).await?;
-    let address = serve(&app).await?;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let address = listener.local_addr()?;
+    let server = tokio::spawn(bashni_server::serve(listener, Arc::clone(&app)));
     let mut socket = seated_socket(address, &id, &token).await?;
     let other = rusqlite::Connection::open(&path)?;
     other.execute_batch("BEGIN IMMEDIATE")?;
@@ -780,7 +788,7 @@ async fn stopping_finishes_what_is_in_progress_and_hands_sockets_back() -> Resul
                 .map_err(|e| e.to_string())
         }
     });
-    tokio::time::sleep(Duration::from_millis(150)).await;
+    app.until_in_flight(|count| count == 1).await;
     let stopping = tokio::spawn({
         let app = Arc::clone(&app);
         async move { app.stop(Duration::from_secs(5)).await }
@@ -800,7 +808,8 @@ async fn stopping_finishes_what_is_in_progress_and_hands_sockets_back() -> Resul
     }
     let close = close.ok_or("the socket was not handed back")?;
     assert_eq!(u16::from(close.code), 1012);
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    // The server has let its listener go.
+    server.await??;
     let refused = match tokio::net::TcpStream::connect(address).await {
         Err(_) => true,
         Ok(mut stream) => closed_within(&mut stream, Duration::from_secs(2))

@@ -14,6 +14,7 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
 use bashni_club::GameScore;
 use bashni_club::tournament::{History, Pairing, Points, swiss};
+use bashni_server::app::events::Happening;
 use bashni_server::{App, PgStore, Settings, Store, router};
 use common::pg::Postgres;
 use common::*;
@@ -141,18 +142,33 @@ async fn tournament(app: &Arc<App>, id: &str) -> Result<Value, Error> {
     Ok(answer)
 }
 
-/// Waits until the tournament's state passes `check`.
+/// Waits until the tournament's state passes `check`: looks again each time a tournament
+/// moves on or a game ends on `app`, and at the latest each second (a step made by another
+/// server is told to that server only).
 async fn wait_tournament(
     app: &Arc<App>,
     id: &str,
     check: impl Fn(&Value) -> bool,
 ) -> Result<Value, Error> {
-    for _ in 0..400 {
+    let (tx, mut changes) = tokio::sync::mpsc::unbounded_channel();
+    app.subscribe(
+        "test: tournament changes",
+        Arc::new(move |_, happening| {
+            if matches!(
+                happening,
+                Happening::TournamentMoved(_) | Happening::GameOver(_)
+            ) {
+                let _ = tx.send(());
+            }
+            Box::pin(async {})
+        }),
+    );
+    for _ in 0..100 {
         let state = tournament(app, id).await?;
         if check(&state) {
             return Ok(state);
         }
-        tokio::time::sleep(Duration::from_millis(25)).await;
+        let _ = tokio::time::timeout(Duration::from_secs(1), changes.recv()).await;
     }
     Err(format!(
         "the tournament never came to the state: {}",

@@ -17,7 +17,7 @@ impl App {
                     (round.engine_to_move() || round.engine_has_offer()) && !live.engine_busy;
                 if engine_needed && live.round.engine_to_move() {
                     // The engine's clock does not run while its move waits for an engine.
-                    live.round.clock.stop(Instant::now());
+                    live.round.clock.stop(app.now());
                 }
                 // With a shared database the engine's work is a job any server may take.
                 let shared = app.database.is_shared();
@@ -37,10 +37,10 @@ impl App {
                 // The clock's flag, or the end of the time for a first move.
                 let first_move_in = round
                     .first_move_due()
-                    .map(|(_, deadline)| deadline - crate::game::round::now_ms());
+                    .map(|(_, deadline)| deadline - app.now_ms());
                 let flag_in = round
                     .running_clock()
-                    .and_then(|color| round.time_left(color, Instant::now()))
+                    .and_then(|color| round.time_left(color, app.now()))
                     .or(first_move_in);
                 (engine_needed, flag_in, round.version)
             };
@@ -92,7 +92,7 @@ impl App {
         let job = {
             let mut live = slot.live.lock().await;
             let round = &mut live.round;
-            let now = Instant::now();
+            let now = self.now();
             let job = if round.engine_to_move() {
                 round.engine_starts_thinking(now);
                 let engine = round.engine_color.unwrap_or(bashni_rules::Color::White);
@@ -166,7 +166,7 @@ impl App {
             return Err(EngineCommit::GameChanged);
         }
         let mut next = live.round.clone();
-        let now = Instant::now();
+        let now = self.now();
         let change = match answer {
             EngineAnswer::Move(Some(mv)) => next.play_engine_move(mv, now).map(|()| Change::Move),
             EngineAnswer::Move(None) => {

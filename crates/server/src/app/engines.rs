@@ -41,6 +41,8 @@ pub struct EnginePool {
     pub analyses_per_client: usize,
     /// The most analyses waiting for an engine, all clients together.
     pub analysis_queue: usize,
+    /// Told of each change of who waits, runs or holds an engine (see [`EnginePool::until`]).
+    changed: tokio::sync::watch::Sender<()>,
 }
 
 /// An engine on loan; dropping it hands the engine to the next in line.
@@ -73,13 +75,16 @@ struct ClientTicket {
 
 impl Drop for ClientTicket {
     fn drop(&mut self) {
-        let mut waiting = self.pool.lock();
-        if let Some(count) = waiting.analyses_of.get_mut(&self.client) {
-            *count -= 1;
-            if *count == 0 {
-                waiting.analyses_of.remove(&self.client);
+        {
+            let mut waiting = self.pool.lock();
+            if let Some(count) = waiting.analyses_of.get_mut(&self.client) {
+                *count -= 1;
+                if *count == 0 {
+                    waiting.analyses_of.remove(&self.client);
+                }
             }
         }
+        self.pool.changed.send_replace(());
     }
 }
 
@@ -115,6 +120,7 @@ impl EnginePool {
             }),
             analyses_per_client: 2,
             analysis_queue: 4 * count,
+            changed: tokio::sync::watch::Sender::new(()),
         })
     }
 
@@ -125,6 +131,17 @@ impl EnginePool {
     /// How many engines there are.
     pub fn size(&self) -> usize {
         self.size
+    }
+
+    /// Waits until `check` holds for the pool's [`EnginePool::state`], looking again at each
+    /// change of the pool.
+    pub async fn until(&self, check: impl Fn((usize, usize, usize)) -> bool) {
+        let mut changes = self.changed.subscribe();
+        while !check(self.state()) {
+            if changes.changed().await.is_err() {
+                return;
+            }
+        }
     }
 
     /// Engines free now, games waiting, analyses waiting.
@@ -141,6 +158,11 @@ impl EnginePool {
     }
 
     fn give_back(self: &Arc<Self>, engine: Engine) {
+        self.hand_on(engine);
+        self.changed.send_replace(());
+    }
+
+    fn hand_on(self: &Arc<Self>, engine: Engine) {
         let mut engine = Some(engine);
         let mut waiting = self.lock();
         while let Some(tx) = waiting
@@ -168,6 +190,8 @@ impl EnginePool {
         let rx = {
             let mut waiting = self.lock();
             if let Some(engine) = waiting.free.pop() {
+                drop(waiting);
+                self.changed.send_replace(());
                 return Some(Lent {
                     engine: Some(engine),
                     pool: Arc::clone(self),
@@ -186,6 +210,7 @@ impl EnginePool {
             }
             rx
         };
+        self.changed.send_replace(());
         rx.await.ok()
     }
 
@@ -233,6 +258,7 @@ impl EnginePool {
                 client,
             }
         };
+        self.changed.send_replace(());
         let result = self.run(Priority::Analysis, stop, work).await;
         drop(ticket);
         Ok(result)

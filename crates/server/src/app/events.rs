@@ -18,6 +18,9 @@ pub enum Happening {
     /// A note from another server on a shared database, after the core has brought its own
     /// copies (games, presence) up to date with it.
     Heard(Arc<Heard>),
+    /// Tournament `id` moved on (a new round paired, or the tournament finished) by this
+    /// server.
+    TournamentMoved(Arc<str>),
 }
 
 /// What a subscriber does about a happening; the core waits for it before the next one.

@@ -13,6 +13,9 @@ pub mod presence;
 mod settings;
 mod slot;
 mod sweep;
+pub mod time;
+
+use time::Time;
 
 pub use error::ActionError;
 pub use settings::Settings;
@@ -33,7 +36,7 @@ use std::net::IpAddr;
 use bashni_rules::Color;
 
 use crate::game::room::Room;
-use crate::game::round::{Round, RoundError, Seat, now_ms};
+use crate::game::round::{Round, RoundError, Seat};
 use crate::game::view::Seen;
 use crate::game::view::{GameStateView, game_state, move_record, update_view};
 use crate::limits::AddressRates;
@@ -70,7 +73,7 @@ pub struct App {
     /// Set when the server is stopping: sockets are handed back, nothing new starts.
     stopping: tokio::sync::watch::Sender<bool>,
     /// Requests and socket actions being carried out.
-    in_flight: Arc<AtomicUsize>,
+    in_flight: Arc<tokio::sync::watch::Sender<usize>>,
     /// Reports of this server's sockets are written one at a time (see [`crate::app::presence`]).
     pub(crate) presence_writes: tokio::sync::Mutex<()>,
     /// The limits of log-ins (see [`crate::account`]).
@@ -87,11 +90,11 @@ pub async fn stopped(stopping: &mut tokio::sync::watch::Receiver<bool>) {
 }
 
 /// Counts one request or socket action in progress until dropped.
-pub struct InFlight(Arc<AtomicUsize>);
+pub struct InFlight(Arc<tokio::sync::watch::Sender<usize>>);
 
 impl Drop for InFlight {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
+        self.0.send_modify(|count| *count -= 1);
     }
 }
 
@@ -119,17 +122,37 @@ impl App {
             }),
             jobs_running: Arc::new(AtomicUsize::new(0)),
             games_read_again: AtomicU64::new(0),
-            in_flight: Arc::new(AtomicUsize::new(0)),
+            in_flight: Arc::new(tokio::sync::watch::Sender::new(0)),
             presence_writes: tokio::sync::Mutex::new(()),
             parts: Parts::default(),
             subscribers: Subscribers::default(),
         })
     }
 
+    /// Now, by the server's time (see [`time::Time`]): for clocks, presence and deadlines.
+    pub fn now(&self) -> Instant {
+        self.settings.time.now()
+    }
+
+    /// Now in ms since 1970, by the server's time.
+    pub fn now_ms(&self) -> i64 {
+        self.settings.time.now_ms()
+    }
+
     /// Counts a request or socket action in progress.
     pub fn in_flight(&self) -> InFlight {
-        self.in_flight.fetch_add(1, Ordering::SeqCst);
+        self.in_flight.send_modify(|count| *count += 1);
         InFlight(Arc::clone(&self.in_flight))
+    }
+
+    /// Waits until `check` holds for the number of requests and socket actions in
+    /// progress, looking again at each change.
+    pub async fn until_in_flight(&self, check: impl Fn(usize) -> bool) {
+        let _ = self
+            .in_flight
+            .subscribe()
+            .wait_for(|&count| check(count))
+            .await;
     }
 
     /// A receiver that changes to `true` when the server starts stopping.
@@ -142,11 +165,8 @@ impl App {
     /// progress are finished (for at most `wait`). Everything acknowledged is stored already.
     pub async fn stop(&self, wait: Duration) {
         self.stopping.send_replace(true);
-        let deadline = Instant::now() + wait;
-        while self.in_flight.load(Ordering::SeqCst) > 0 && Instant::now() < deadline {
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-        let left = self.in_flight.load(Ordering::SeqCst);
+        let _ = tokio::time::timeout(wait, self.until_in_flight(|count| count == 0)).await;
+        let left = *self.in_flight.borrow();
         if left > 0 {
             tracing::warn!(left, "stopping with actions still in progress");
         } else {
@@ -207,7 +227,11 @@ impl App {
             ActionError::Store(e)
         })?;
         let round = round.ok_or_else(missing)?;
-        let slot = GameSlot::new(self.held(round), self.new_presence());
+        let slot = GameSlot::new(
+            self.held(round),
+            self.new_presence(),
+            self.settings.time.clone(),
+        );
         let slot = Arc::clone(self.games().entry(id.to_string()).or_insert(slot));
         self.after_change(&slot);
         Ok(slot)
@@ -226,7 +250,7 @@ impl App {
         let floor = if self.database.is_shared() {
             i64::MIN
         } else {
-            now_ms()
+            self.now_ms()
         };
         Presence::new(floor, self.settings.abandon_after)
     }
@@ -240,7 +264,11 @@ impl App {
         }
         let round = round.ok_or_else(|| ActionError::Unavailable("the store failed".into()))?;
         let id = round.id.clone();
-        let slot = GameSlot::new(self.held(round), self.new_presence());
+        let slot = GameSlot::new(
+            self.held(round),
+            self.new_presence(),
+            self.settings.time.clone(),
+        );
         self.games().insert(id, Arc::clone(&slot));
         self.after_change(&slot);
         Ok(slot)
@@ -275,7 +303,7 @@ impl App {
         mut action: impl FnMut(&mut Round) -> Result<(T, Option<Change>, Option<Round>), RoundError>,
     ) -> Result<(T, Acted), ActionError> {
         let mut live = slot.live.lock().await;
-        live.used = Instant::now();
+        live.used = self.now();
         // A flag that fell while nobody was looking counts first.
         self.settle_flag(slot, &mut live).await?;
         let mut next = live.round.clone();
@@ -322,7 +350,7 @@ impl App {
         token: Option<&str>,
     ) -> Result<(StateText, Option<Seat>), ActionError> {
         let mut live = slot.live.lock().await;
-        live.used = Instant::now();
+        live.used = self.now();
         if self.database.is_shared() {
             // Never a state from a copy older than the store.
             self.refresh_locked(slot, &mut live).await;

@@ -23,7 +23,7 @@ use bashni_rules::{Color, GameResult};
 
 use crate::app::{Acted, ActionError, Answer, App, GameSlot};
 use crate::game::room::side_index;
-use crate::game::round::{Mode, Round, RoundError, Seat, millis, now_ms};
+use crate::game::round::{Mode, Round, RoundError, Seat, millis};
 use crate::game::view::{Away, Seen};
 use crate::store::Change;
 
@@ -276,9 +276,9 @@ pub async fn claim(
         .act(slot, answer, move |round| {
             let seat = round.require_seat(token)?;
             round.require_ply(seen)?;
-            let now = now_ms();
+            let now = app.now_ms();
             let away = lock(&presence).seen(round, now).away;
-            round.claim_abandoned(seat, claim, away, now, Instant::now())?;
+            round.claim_abandoned(seat, claim, away, now, app.now())?;
             Ok(((), Some(Change::Game)))
         })
         .await?;
@@ -298,7 +298,7 @@ impl App {
         if from == to {
             return;
         }
-        let now = now_ms();
+        let now = self.now_ms();
         let (id, turned) = {
             let live = slot.live.lock().await;
             let mut presence = lock(&slot.presence);
@@ -344,7 +344,7 @@ impl App {
         }
         let written = self
             .database
-            .presence_beat(&self.server_name, &rows, announce, now_ms())
+            .presence_beat(&self.server_name, &rows, announce, self.now_ms())
             .await;
         if let Err(error) = written {
             tracing::warn!("cannot write who is online: {error}");
@@ -361,7 +361,7 @@ impl App {
         for slot in slots {
             ids.push(slot.live.lock().await.round.id.clone());
         }
-        let now = now_ms();
+        let now = self.now_ms();
         let fresh_since = now - millis(self.settings.presence_beat) * i64::from(BEATS_FRESH);
         let reports = match self
             .database
@@ -437,7 +437,7 @@ impl App {
                 app.refresh_presence(&slots).await;
                 beats += 1;
                 if beats.is_multiple_of(FORGET_EVERY_BEATS) {
-                    let before = now_ms() - millis(FORGET_AFTER);
+                    let before = app.now_ms() - millis(FORGET_AFTER);
                     if let Err(error) = app.database.forget_presence(before).await {
                         tracing::warn!("cannot forget old reports of who is online: {error}");
                     }

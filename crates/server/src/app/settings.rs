@@ -44,6 +44,8 @@ pub struct Settings {
     pub site_origin: Option<String>,
     /// Log-in attempts per minute for one account name, and for one address.
     pub login_attempts_per_minute: u32,
+    /// The time the server goes by: the machine's (tests move theirs forward).
+    pub time: super::time::Time,
 }
 
 impl Settings {
@@ -73,6 +75,7 @@ impl Default for Settings {
             secure_cookies: false,
             site_origin: None,
             login_attempts_per_minute: 5,
+            time: super::time::Time::default(),
         }
     }
 }

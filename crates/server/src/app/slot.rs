@@ -63,13 +63,13 @@ pub struct GameSlot {
 }
 
 impl GameSlot {
-    pub(super) fn new(round: Round, presence: Presence) -> Arc<GameSlot> {
+    pub(super) fn new(round: Round, presence: Presence, time: Time) -> Arc<GameSlot> {
         let (events, _) = broadcast::channel(32);
         let presence = Arc::new(std::sync::Mutex::new(presence));
         let board = AtomicU64::new(crate::game::fair_play::guarded_board(&round));
         let first_move_by = AtomicI64::new(first_move_by(&round));
         Arc::new(GameSlot {
-            live: tokio::sync::Mutex::new(Live::new(round, Arc::clone(&presence))),
+            live: tokio::sync::Mutex::new(Live::new(round, Arc::clone(&presence), time)),
             events,
             listening: Default::default(),
             parts: Parts::default(),
@@ -142,18 +142,21 @@ pub struct Live {
     pub(super) used: Instant,
     /// Who is there (see [`GameSlot::presence`]).
     pub(super) presence: Arc<std::sync::Mutex<Presence>>,
+    /// The server's time, for the clocks and presence its states show.
+    time: Time,
 }
 
 impl Live {
-    pub(super) fn new(round: Round, presence: Arc<std::sync::Mutex<Presence>>) -> Live {
+    pub(super) fn new(round: Round, presence: Arc<std::sync::Mutex<Presence>>, time: Time) -> Live {
         let mut live = Live {
             round,
             records: Vec::new(),
             engine_busy: false,
             thinking: false,
             engine_stop: None,
-            used: Instant::now(),
+            used: time.now(),
             presence,
+            time,
         };
         live.sync_records();
         live
@@ -172,7 +175,7 @@ impl Live {
 
     /// Who is there now, as the game's states show it.
     pub fn seen(&self) -> (Seen, i64) {
-        let now = now_ms();
+        let now = self.time.now_ms();
         (presence::lock(&self.presence).seen(&self.round, now), now)
     }
 
@@ -183,7 +186,7 @@ impl Live {
             &self.records,
             seat,
             self.thinking,
-            Instant::now(),
+            self.time.now(),
             self.seen(),
         )
     }
@@ -206,7 +209,7 @@ impl Live {
         moves_from: usize,
         listening: &[AtomicUsize; 4],
     ) -> [String; 4] {
-        let now = Instant::now();
+        let now = self.time.now();
         let seen = self.seen();
         [None, Some(Seat::White), Some(Seat::Black), Some(Seat::Both)].map(|seat| {
             if listening[seat_index(seat)].load(Ordering::Relaxed) == 0 {

@@ -10,8 +10,8 @@ impl App {
         slot: &Arc<GameSlot>,
         live: &mut Live,
     ) -> Result<bool, ActionError> {
-        let now = Instant::now();
-        let now_ms = crate::game::round::now_ms();
+        let now = self.now();
+        let now_ms = self.now_ms();
         if live.round.clock.flagged(now).is_none() && live.round.overdue(now_ms).is_none() {
             return Ok(false);
         }
@@ -64,7 +64,7 @@ impl App {
             let mut live = slot.live.lock().await;
             let mut next = live.round.clone();
             let was = next.version;
-            if !next.end_overdue(Instant::now(), now_ms) {
+            if !next.end_overdue(self.now(), now_ms) {
                 continue;
             }
             match self.commit(&slot, &mut live, next, Change::Game, was).await {
@@ -121,7 +121,7 @@ impl App {
             loop {
                 tick.tick().await;
                 let Some(app) = app.upgrade() else { break };
-                if let Err(error) = app.end_overdue_games(crate::game::round::now_ms()).await {
+                if let Err(error) = app.end_overdue_games(app.now_ms()).await {
                     tracing::warn!("cannot look for games past their deadline: {error}");
                 }
             }
@@ -132,7 +132,7 @@ impl App {
             loop {
                 tick.tick().await;
                 let Some(app) = app.upgrade() else { break };
-                let dropped = app.sweep(Instant::now());
+                let dropped = app.sweep(app.now());
                 if dropped > 0 {
                     tracing::debug!(
                         dropped,

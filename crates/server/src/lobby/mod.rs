@@ -329,6 +329,9 @@ pub struct Lobby {
     left: Mutex<Vec<String>>,
     /// Whether the lease's renewal runs.
     started: AtomicBool,
+    /// Set once the seeks an earlier run of this server left in the store are removed (or
+    /// could not be).
+    cleared: tokio::sync::watch::Sender<bool>,
 }
 
 fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -380,7 +383,14 @@ impl Lobby {
             order: tokio::sync::Mutex::new(()),
             left: Mutex::new(Vec::new()),
             started: AtomicBool::new(false),
+            cleared: tokio::sync::watch::Sender::new(false),
         }
+    }
+
+    /// Waits until the seeks an earlier run left in the store have been looked after (see
+    /// [`start`]).
+    pub async fn cleared(&self) {
+        let _ = self.cleared.subscribe().wait_for(|cleared| *cleared).await;
     }
 
     fn list_text(seeks: &[Arc<Seek>], owner: &str) -> String {
@@ -860,6 +870,7 @@ pub fn start(app: &Arc<App>) {
                 Err(error) => tracing::warn!("old seeks could not be removed: {error}"),
             }
             drop(order);
+            lobby.cleared.send_replace(true);
         }
         let mut tick = tokio::time::interval(RENEW_EVERY);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);

@@ -244,8 +244,9 @@ fn start(app: &Arc<App>, client: std::net::IpAddr, asked: Asked) -> Running {
     let (report, progress) = watch::channel(None);
     let work = {
         let began = Arc::clone(&began);
+        let time = app.settings.time.clone();
         move |engine: &bashni_engine::Engine| {
-            let _ = began.set(Instant::now());
+            let _ = began.set(time.now());
             let expected = lines.min(game.legal_moves().len());
             let mut batch: Vec<AnalysisLine> = Vec::new();
             let result =
@@ -399,10 +400,9 @@ impl Conversation for AnalysisTalk {
             AnalysisNews::GamesCheck => {
                 // Games come first: a long analysis gives its engine to a waiting game.
                 if now.ending.is_none()
-                    && now
-                        .began
-                        .get()
-                        .is_some_and(|t| t.elapsed() >= YIELD_TO_GAMES_AFTER)
+                    && now.began.get().is_some_and(|t| {
+                        self.app.now().saturating_duration_since(*t) >= YIELD_TO_GAMES_AFTER
+                    })
                     && self.app.engines.state().1 > 0
                 {
                     now.ending = Some(Ending::EngineNeeded);

@@ -397,6 +397,7 @@ pub async fn advance(app: &Arc<App>, id: &str) -> Result<bool, ActionError> {
         if let Some(data) = app.database.tournament(id).await? {
             hold_current_games(app, &data).await;
         }
+        app.tell(Happening::TournamentMoved(id.into())).await;
     }
     Ok(made)
 }

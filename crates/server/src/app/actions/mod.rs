@@ -4,7 +4,7 @@
 
 use std::net::IpAddr;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use bashni_engine::{Info, Level, Limits, Past, Score, StopToken};
 use bashni_pdn::{RawGame, ResultToken};
@@ -248,7 +248,7 @@ pub async fn play(
     answer: Answer<'_>,
 ) -> Result<Acted, ActionError> {
     let (_, acted) = seat_action(app, slot, token, ply, answer, |round, seat| {
-        round.play(seat, text, claim_draw, Instant::now())?;
+        round.play(seat, text, claim_draw, app.now())?;
         Ok(((), Change::Move))
     })
     .await?;
@@ -264,7 +264,7 @@ pub async fn resign(
     answer: Answer<'_>,
 ) -> Result<Acted, ActionError> {
     let (_, acted) = seat_action(app, slot, token, seen, answer, |round, seat| {
-        round.resign(seat, Instant::now())?;
+        round.resign(seat, app.now())?;
         Ok(((), Change::Game))
     })
     .await?;
@@ -280,7 +280,7 @@ pub async fn abort(
     answer: Answer<'_>,
 ) -> Result<Acted, ActionError> {
     let (_, acted) = seat_action(app, slot, token, seen, answer, |round, seat| {
-        round.abort(seat, Instant::now())?;
+        round.abort(seat, app.now())?;
         Ok(((), Change::Game))
     })
     .await?;
@@ -303,7 +303,7 @@ pub async fn rematch(
             let seat = round.require_seat(token)?;
             let step = round.rematch(seat, action)?;
             let made = (step == RematchStep::Agreed).then(|| {
-                let made = round.rematch_round(new_id.clone(), Instant::now());
+                let made = round.rematch_round(new_id.clone(), app.now());
                 round.rematch_made(new_id.clone());
                 made
             });
@@ -332,7 +332,7 @@ pub async fn draw(
 ) -> Result<Acted, ActionError> {
     let mut events = slot.events.subscribe();
     let (engine_answers, mut acted) = seat_action(app, slot, token, seen, answer, |round, seat| {
-        round.draw(seat, action, Instant::now())?;
+        round.draw(seat, action, app.now())?;
         Ok((round.engine_has_offer(), Change::Game))
     })
     .await?;
@@ -375,7 +375,7 @@ pub async fn resign_for_deleted(app: &Arc<App>, account: i64, games: &[String]) 
                     .find(|&color| round.account(color) == Some(account));
                 match side {
                     Some(color) if round.mode == Mode::Friend && !round.is_over() => {
-                        round.resign(Seat::of(color), Instant::now())?;
+                        round.resign(Seat::of(color), app.now())?;
                         Ok(((), Some(Change::Game)))
                     }
                     _ => Ok(((), None)),
@@ -397,7 +397,7 @@ pub async fn take_back(
     answer: Answer<'_>,
 ) -> Result<Acted, ActionError> {
     let (_, acted) = seat_action(app, slot, token, seen, answer, |round, seat| {
-        let ply = round.take_back(seat, Instant::now())?;
+        let ply = round.take_back(seat, app.now())?;
         Ok(((), Change::TakeBack(ply)))
     })
     .await?;

@@ -271,7 +271,7 @@ pub async fn create(
         *address_mut(&mut round, creator) = address.map(|address| address.to_string());
     }
     // No clock runs yet: each side's first move is free of time (see `Round::clock_runs`).
-    round.settle_clock(Instant::now());
+    round.settle_clock(app.now());
     let invite = round.invite.clone();
     let id = round.id.clone();
     let slot = app.insert(round).await?;
@@ -302,7 +302,7 @@ pub async fn join(
     let (seat, acted) = app
         .act(slot, Answer::State(Some(&token)), move |round| {
             let name = name.clone().unwrap_or_default();
-            let seat = round.join(invite, name, given.clone(), Instant::now())?;
+            let seat = round.join(invite, name, given.clone(), app.now())?;
             if let (Some(account), Some(color)) = (account, seat.color()) {
                 round.seat_account(color, account.id, &account.name)?;
             }
