@@ -587,6 +587,52 @@ mod lobby {
         next_json(&mut watcher, "seek_removed").await?;
         Ok(())
     }
+
+    /// With two servers: a seek posted on B by an account deleted on A leaves every lobby
+    /// (A's lobby, told of the deletion, removes it from the store; B hears of it), so
+    /// nobody can start a game with a player who is gone.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_deleted_accounts_seek_leaves_the_lobbies_of_every_server() -> Result<(), Error> {
+        let postgres = Postgres::start("deletedseek")?;
+        let url = postgres.database("deletedseek").await?;
+        let proxied = Settings {
+            behind_proxy: true,
+            ..settings()
+        };
+        let a = App::new(PgStore::connect(&url).await?, proxied.clone());
+        let b = App::new(PgStore::connect(&url).await?, proxied);
+        let at_a = serve(&a).await?;
+        let at_b = serve(&b).await?;
+        let mut anna = Visitor::new(&a, 1);
+        anna.signup("Anna").await?;
+        let mut watcher = socket(at_a, None, "10.0.0.9").await?;
+        let mut open = socket(at_b, anna.cookie.as_deref(), "10.0.0.1").await?;
+        let seek = json!({"type": "seek", "id": 1, "variant": "russian",
+            "clock": {"minutes": 3, "increment_s": 2}, "rated": true, "color": "white"});
+        send_json(&mut open, seek).await?;
+        assert_eq!(reply(&mut open, 1).await?["type"], "ack");
+        let added = next_json(&mut watcher, "seek_added").await?;
+        let (status, answer) = anna
+            .call(
+                "DELETE",
+                "/api/account",
+                None,
+                Some(json!({"password": "correct horse"})),
+            )
+            .await?;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        let removed = next_json(&mut watcher, "seek_removed").await?;
+        assert_eq!(removed["seek"], added["seek"]["id"], "{removed}");
+        // B's socket is refused at its next action, and closed.
+        send_json(
+            &mut open,
+            json!({"type": "seek", "id": 2, "variant": "russian",
+                "clock": {"minutes": 3, "increment_s": 2}, "color": "white"}),
+        )
+        .await?;
+        assert_eq!(closed_with(&mut open).await?.0, 1008);
+        Ok(())
+    }
 }
 
 /// Two servers sharing PostgreSQL: the same end stored by both counts once; two games of

@@ -21,6 +21,9 @@ pub enum Happening {
     /// Tournament `id` moved on (a new round paired, or the tournament finished) by this
     /// server.
     TournamentMoved(Arc<str>),
+    /// The account with this id was deleted on this server: its sessions have ended, its
+    /// seats show the placeholder name and its games between people are lost.
+    AccountDeleted(i64),
 }
 
 /// What a subscriber does about a happening; the core waits for it before the next one.

@@ -224,18 +224,8 @@ pub async fn delete(
             "the password is wrong; the account was not deleted",
         ));
     }
-    let changed = app.database.delete_player(account.id, now_ms()).await?;
-    tracing::info!(player = %account.name, games = changed.len(), "account deleted");
-    app.accounts.end_sessions(SessionEnded {
-        account: account.id,
-        session: None,
-    });
-    for (id, version) in &changed {
-        app.changed_in_store(id, *version).await;
-    }
-    // The games still going on are lost: nobody waits for a player who is gone.
-    let games: Vec<String> = changed.into_iter().map(|(id, _)| id).collect();
-    crate::app::actions::resign_for_deleted(&app, account.id, &games).await;
+    let games = crate::app::actions::delete_account(&app, account.id).await?;
+    tracing::info!(player = %account.name, games, "account deleted");
     Ok(without_session(&app))
 }
 

@@ -359,8 +359,13 @@ impl Lobby {
             "lobby",
             Arc::new(|app, happening| {
                 Box::pin(async move {
-                    let Happening::Heard(heard) = happening else {
-                        return;
+                    let heard = match happening {
+                        Happening::Heard(heard) => heard,
+                        Happening::AccountDeleted(account) => {
+                            Lobby::of(&app).account_deleted(&app, account).await;
+                            return;
+                        }
+                        _ => return,
                     };
                     match heard.as_ref() {
                         Heard::Gap => Lobby::of(&app).resync(&app).await,
@@ -416,6 +421,31 @@ impl Lobby {
             list,
             events,
             personal,
+        }
+    }
+
+    /// A deleted account's seeks go, whichever server they were posted on (the lobby of
+    /// every server holds them all): nobody may start a game with a player who is gone.
+    async fn account_deleted(&self, app: &Arc<App>, account: i64) {
+        let gone: Vec<(String, String)> = locked(&self.seeks)
+            .iter()
+            .filter(|seek| {
+                seek.owner
+                    .player
+                    .as_ref()
+                    .is_some_and(|(id, _)| *id == account)
+            })
+            .map(|seek| (seek.row.id.clone(), seek.row.owner.clone()))
+            .collect();
+        for (id, owner) in gone {
+            let order = self.ordered(app).await;
+            match app.database.seek_cancel(&id, &owner).await {
+                Ok(note) => self.after_store(app, note.into_iter().collect()),
+                Err(error) => {
+                    tracing::warn!(seek = %id, "a deleted account's seek stays: {error}");
+                }
+            }
+            drop(order);
         }
     }
 

@@ -14,6 +14,7 @@ use bashni_rules::{
 use serde::Deserialize;
 
 use crate::account::Account;
+use crate::app::events::Happening;
 use crate::app::{Acted, ActionError, Answer, App, GameSlot, StateText};
 use crate::game::correspondence::Correspondence;
 use crate::game::notes::Notes;
@@ -356,10 +357,31 @@ pub async fn draw(
     Ok(acted)
 }
 
+/// Deletes account `account` (its password already checked): the account is marked
+/// deleted in the store, with its seats renamed to the placeholder; its sessions end (and
+/// their sockets close); the copies of its games in memory are brought up to date; the games
+/// it still plays between people are lost; then the features are told
+/// ([`Happening::AccountDeleted`]). Returns how many games showed the account.
+pub async fn delete_account(app: &Arc<App>, account: i64) -> Result<usize, ActionError> {
+    let changed = app.database.delete_player(account, app.now_ms()).await?;
+    app.accounts.end_sessions(crate::account::SessionEnded {
+        account,
+        session: None,
+    });
+    for (id, version) in &changed {
+        app.changed_in_store(id, *version).await;
+    }
+    // The games still going on are lost: nobody waits for a player who is gone.
+    let games: Vec<String> = changed.into_iter().map(|(id, _)| id).collect();
+    resign_for_deleted(app, account, &games).await;
+    app.tell(Happening::AccountDeleted(account)).await;
+    Ok(games.len())
+}
+
 /// Ends the games between people that a deleted account (`account`) still plays among
 /// `games`: its side resigns each, so that no opponent, and no tournament round, waits for
 /// a player who is gone. A game that cannot be changed now is logged and left.
-pub async fn resign_for_deleted(app: &Arc<App>, account: i64, games: &[String]) {
+async fn resign_for_deleted(app: &Arc<App>, account: i64, games: &[String]) {
     for id in games {
         let slot = match app.slot(id).await {
             Ok(slot) => slot,
