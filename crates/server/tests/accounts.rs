@@ -336,25 +336,11 @@ async fn games_suite(app: &Arc<App>) -> Result<(), Error> {
     assert_eq!(status, StatusCode::NOT_FOUND);
 
     // Deleting takes the password again.
-    let (status, refusal) = anna
-        .call(
-            "DELETE",
-            "/api/account",
-            None,
-            Some(json!({"password": "not it at all"})),
-        )
-        .await?;
+    let (status, refusal) = anna.delete_account("not it at all").await?;
     assert_eq!(status, StatusCode::FORBIDDEN);
     assert_eq!(refusal["code"], "wrong_password");
     let session = anna.cookie.clone();
-    let (status, _) = anna
-        .call(
-            "DELETE",
-            "/api/account",
-            None,
-            Some(json!({"password": "anna's secret"})),
-        )
-        .await?;
+    let (status, _) = anna.delete_account("anna's secret").await?;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(anna.cookie, None);
     let mut gone = Visitor::new(app, 30);
@@ -687,14 +673,7 @@ async fn a_deletion_on_one_server_renames_the_seats_on_another() -> Result<(), E
     // Server B holds the game in memory.
     let state = wait_for(&b, &id, |s| s["white_player"] == "Anna").await?;
     let version = state["version"].as_u64().ok_or("no version")?;
-    let (status, _) = anna
-        .call(
-            "DELETE",
-            "/api/account",
-            None,
-            Some(json!({"password": "correct horse"})),
-        )
-        .await?;
+    let (status, _) = anna.delete_account("correct horse").await?;
     assert_eq!(status, StatusCode::OK);
     let state = wait_for(&b, &id, |s| s["white_player"] == "deleted player").await?;
     assert_eq!(state["white"]["name"], "deleted player");

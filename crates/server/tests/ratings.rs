@@ -578,10 +578,7 @@ mod lobby {
         send_json(&mut open, seek).await?;
         assert_eq!(reply(&mut open, 1).await?["type"], "ack");
         next_json(&mut watcher, "seek_added").await?;
-        let body = json!({"password": "correct horse"});
-        let (status, answer) = anna
-            .call("DELETE", "/api/account", None, Some(body))
-            .await?;
+        let (status, answer) = anna.delete_account("correct horse").await?;
         assert_eq!(status, StatusCode::OK, "{answer}");
         assert_eq!(closed_with(&mut open).await?.0, 1008);
         next_json(&mut watcher, "seek_removed").await?;
@@ -612,14 +609,7 @@ mod lobby {
         send_json(&mut open, seek).await?;
         assert_eq!(reply(&mut open, 1).await?["type"], "ack");
         let added = next_json(&mut watcher, "seek_added").await?;
-        let (status, answer) = anna
-            .call(
-                "DELETE",
-                "/api/account",
-                None,
-                Some(json!({"password": "correct horse"})),
-            )
-            .await?;
+        let (status, answer) = anna.delete_account("correct horse").await?;
         assert_eq!(status, StatusCode::OK, "{answer}");
         let removed = next_json(&mut watcher, "seek_removed").await?;
         assert_eq!(removed["seek"], added["seek"]["id"], "{removed}");

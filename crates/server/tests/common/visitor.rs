@@ -69,6 +69,12 @@ impl Visitor {
         }
     }
 
+    /// Deletes the account this browser is logged in to, giving `password` again.
+    pub async fn delete_account(&mut self, password: &str) -> Result<(StatusCode, Value), Error> {
+        let body = serde_json::json!({ "password": password });
+        self.call("DELETE", "/api/account", None, Some(body)).await
+    }
+
     /// A request as the site's page sends it: its Host and Origin, the cookie, a seat token
     /// when given. The cookie follows `Set-Cookie` as a browser's would.
     pub async fn call(
