@@ -174,6 +174,18 @@ fn loggable_path(path: &str) -> String {
     }
 }
 
+/// The client's address as the balancer in front of the server wrote it: the last entry of
+/// the last `X-Forwarded-For` line. A balancer adds its own entry after whatever the client
+/// sent, either as a line of its own (HAProxy's `option forwardfor`) or at the end of the
+/// client's line (nginx's `$proxy_add_x_forwarded_for`); anything before it is the client's
+/// word and is not believed. `None` when there is no such line or its last entry is not an
+/// address.
+fn forwarded_client(headers: &axum::http::HeaderMap) -> Option<IpAddr> {
+    let last_line = headers.get_all("x-forwarded-for").iter().next_back()?;
+    let last_entry = last_line.to_str().ok()?.rsplit(',').next()?;
+    last_entry.trim().parse().ok()
+}
+
 /// Every request passes here: the rate limit per address, the client's address for the
 /// handlers, and one log line for each refused or failed request with its cause.
 async fn gate(State(app): State<Arc<App>>, mut request: Request, next: Next) -> Response {
@@ -181,15 +193,11 @@ async fn gate(State(app): State<Arc<App>>, mut request: Request, next: Next) -> 
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
         .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |info| info.0.ip());
-    // Behind a balancer the client is the last address it added to X-Forwarded-For.
     let forwarded = app
         .settings
         .behind_proxy
-        .then(|| request.headers().get("x-forwarded-for"))
-        .flatten()
-        .and_then(|value| value.to_str().ok())
-        .and_then(|list| list.rsplit(',').next())
-        .and_then(|last| last.trim().parse::<IpAddr>().ok());
+        .then(|| forwarded_client(request.headers()))
+        .flatten();
     let client = forwarded.unwrap_or(connected);
     let method = request.method().clone();
     let path = loggable_path(request.uri().path());
@@ -260,5 +268,41 @@ pub async fn serve(listener: tokio::net::TcpListener, app: Arc<App>) -> std::io:
                 tracing::debug!(%address, "connection: {error}");
             }
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use axum::http::{HeaderMap, HeaderValue};
+
+    use super::forwarded_client;
+
+    fn headers(lines: &[&'static str]) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        for line in lines {
+            headers.append("x-forwarded-for", HeaderValue::from_static(line));
+        }
+        headers
+    }
+
+    #[test]
+    fn the_balancers_entry_counts_and_nothing_the_client_wrote() {
+        // HAProxy: the client's own line, then the balancer's.
+        let haproxy = headers(&["203.0.113.7", "198.51.100.2"]);
+        assert_eq!(forwarded_client(&haproxy), "198.51.100.2".parse().ok());
+        // nginx: the balancer's entry at the end of the client's line.
+        let nginx = headers(&["203.0.113.7, 10.1.1.1, 198.51.100.2"]);
+        assert_eq!(forwarded_client(&nginx), "198.51.100.2".parse().ok());
+        assert_eq!(
+            forwarded_client(&headers(&["2001:db8::1"])),
+            "2001:db8::1".parse().ok()
+        );
+        // No line, or a last entry that is not an address: the connection's address counts.
+        assert_eq!(forwarded_client(&HeaderMap::new()), None);
+        assert_eq!(
+            forwarded_client(&headers(&["198.51.100.2", "unknown"])),
+            None
+        );
+        assert_eq!(forwarded_client(&headers(&["198.51.100.2, "])), None);
     }
 }

@@ -864,6 +864,42 @@ async fn behind_a_balancer_limits_count_the_forwarded_address() -> Result<(), Er
     Ok(())
 }
 
+/// Issue "abuse, round two", finding 1: behind HAProxy (`option forwardfor`, which adds the
+/// client's address as a header line of its own) a client cannot choose its address by
+/// sending an `X-Forwarded-For` of its own: the address counted is the one the proxy added.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn behind_haproxy_a_client_cannot_choose_its_address() -> Result<(), Error> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let app = App::new(
+        Store::in_memory()?,
+        Settings {
+            new_games_per_minute: 2,
+            behind_proxy: true,
+            ..settings()
+        },
+    );
+    let server = serve(&app).await?;
+    let proxy = common::haproxy::Haproxy::start("spoof", server)?;
+    let body = json!({"variant": "bashni", "mode": "local"}).to_string();
+    let mut statuses = Vec::new();
+    for n in 1..=4 {
+        let mut stream = tokio::net::TcpStream::connect(proxy.address).await?;
+        let request = format!(
+            "POST /api/games HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n\
+             x-forwarded-for: 203.0.113.{n}\r\ncontent-length: {}\r\n\
+             connection: close\r\n\r\n{body}",
+            body.len()
+        );
+        stream.write_all(request.as_bytes()).await?;
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).await?;
+        statuses.push(answer.split(' ').nth(1).unwrap_or_default().to_string());
+    }
+    // Two new games a minute for the one client there is, whatever it wrote.
+    assert_eq!(statuses, ["201", "201", "429", "429"]);
+    Ok(())
+}
+
 /// A socket opened with `bind=1` gets no watcher's state: its first message answers the seat
 /// binding, and the state that follows is the seat's; after a failed binding it asks for the
 /// watcher's state itself.

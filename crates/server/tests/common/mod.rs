@@ -2,6 +2,7 @@
 //! client sends them, and waiting for a state.
 #![allow(dead_code)]
 
+pub mod haproxy;
 pub mod pg;
 pub mod visitor;
 
