@@ -6,6 +6,7 @@
 //! SHA-256 hash. How a request says who it is (the cookie, the site's own pages) is HTTP's
 //! business, in `http/session.rs`; the endpoints are in `http/accounts.rs`.
 
+use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::LazyLock;
 use std::time::Instant;
@@ -225,8 +226,16 @@ pub fn site_origin(text: &str) -> Result<String, String> {
 /// The limits on log-in attempts (per account name and per address) and on new accounts
 /// (per address).
 pub struct Accounts {
+    /// Attempts from one address, whatever the names.
     by_address: AddressRates,
+    /// Attempts for one name from one address.
+    by_name_and_address: AddressRates<(String, IpAddr)>,
+    /// Attempts for one name from addresses it never logged in from, all together: slower,
+    /// so that guessing from many addresses is stopped while the owner, at an address known
+    /// for the name, still gets in.
     by_name: AddressRates<String>,
+    /// The last addresses each name logged in from on this server.
+    known: std::sync::Mutex<HashMap<String, Vec<IpAddr>>>,
     signups: AddressRates,
     per_minute: u32,
     /// Sessions that ended on this server, for the sockets opened with them.
@@ -254,14 +263,29 @@ impl SessionEnded {
     }
 }
 
+/// How many attempts an hour one name may get from addresses it never logged in from, as a
+/// multiple of the attempts a minute from one address.
+pub const NAME_ATTEMPTS_PER_HOUR: u32 = 10;
+
+/// How many addresses are remembered for each name (the last ones it logged in from).
+const KNOWN_ADDRESSES: usize = 4;
+
+/// How many names have addresses remembered, at most; past it the memory starts again.
+const KNOWN_NAMES: usize = 100_000;
+
 impl Accounts {
-    /// `per_minute` attempts a minute for one name, and from one address.
+    /// `per_minute` attempts a minute from one address, and for one name from one address;
+    /// [`NAME_ATTEMPTS_PER_HOUR`] times as many an hour for one name from addresses it never
+    /// logged in from.
     pub fn new(per_minute: u32) -> Accounts {
         let per_minute = per_minute.max(1);
         let rate = f64::from(per_minute) / 60.0;
+        let per_hour = per_minute.saturating_mul(NAME_ATTEMPTS_PER_HOUR);
         Accounts {
             by_address: AddressRates::new(per_minute, rate),
-            by_name: AddressRates::new(per_minute, rate),
+            by_name_and_address: AddressRates::new(per_minute, rate),
+            by_name: AddressRates::new(per_hour, f64::from(per_hour) / 3600.0),
+            known: std::sync::Mutex::new(HashMap::new()),
             signups: AddressRates::new(per_minute, rate),
             per_minute,
             ended: tokio::sync::broadcast::channel(64).0,
@@ -286,7 +310,11 @@ impl Accounts {
     }
 
     /// Counts a log-in attempt (or a password check) for the name with key `key` from
-    /// `client`; refused when either has made too many.
+    /// `client`; refused when the address has made too many, or too many for this name, or
+    /// when the name has had too many from addresses it never logged in from and `client`
+    /// is one of those. An attack from many addresses thus stops at the name's hourly
+    /// limit, and the owner, at an address the name logged in from before, is not locked
+    /// out by it.
     pub fn allow_login(&self, client: IpAddr, key: &str) -> Result<(), AccountError> {
         let now = Instant::now();
         if !self.by_address.allow(client, 1, now) {
@@ -294,11 +322,44 @@ impl Accounts {
             return Err(self.refused("from your address"));
         }
         let key: String = key.chars().take(64).collect();
-        if !self.by_name.allow(key, 1, now) {
-            tracing::warn!("limit: too many log-in attempts for one name");
-            return Err(self.refused("for this name"));
+        if !self
+            .by_name_and_address
+            .allow((key.clone(), client), 1, now)
+        {
+            tracing::warn!(%client, "limit: too many log-in attempts for one name");
+            return Err(self.refused("for this name from your address"));
+        }
+        if !self.is_known(&key, client) && !self.by_name.allow(key, 1, now) {
+            tracing::warn!(%client, "limit: too many log-in attempts for one name, from many addresses");
+            return Err(AccountError::TooMany(
+                "too many log-in attempts for this name from many addresses; log in from \
+                 an address you used before, or wait an hour"
+                    .into(),
+            ));
         }
         Ok(())
+    }
+
+    /// Remembers that the name with key `key` logged in (or was made) from `client`.
+    pub fn logged_in(&self, client: IpAddr, key: &str) {
+        let key: String = key.chars().take(64).collect();
+        let mut known = self.known.lock().unwrap_or_else(|p| p.into_inner());
+        if known.len() >= KNOWN_NAMES && !known.contains_key(&key) {
+            known.clear();
+        }
+        let addresses = known.entry(key).or_default();
+        addresses.retain(|address| *address != client);
+        addresses.push(client);
+        if addresses.len() > KNOWN_ADDRESSES {
+            addresses.remove(0);
+        }
+    }
+
+    fn is_known(&self, key: &str, client: IpAddr) -> bool {
+        let known = self.known.lock().unwrap_or_else(|p| p.into_inner());
+        known
+            .get(key)
+            .is_some_and(|addresses| addresses.contains(&client))
     }
 
     /// Counts a new account from `client` (each costs a password hash): as many a minute

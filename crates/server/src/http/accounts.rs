@@ -114,8 +114,10 @@ pub async fn signup(
         password_hash,
         created_ms: now,
     };
+    let known = player.key.clone();
     match app.database.create_player(player, session).await? {
         Signup::Created(player_id) => {
+            app.accounts.logged_in(client, &known);
             end_presented(&app, &headers).await;
             tracing::info!(player = %name, "new account");
             let account = Account {
@@ -160,6 +162,7 @@ pub async fn login(
     app.database
         .start_session(player.id, session, replaced)
         .await?;
+    app.accounts.logged_in(client, &key);
     let account = Account {
         id: player.id,
         name: player.name,
