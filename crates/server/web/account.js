@@ -66,10 +66,19 @@ export function playerPath(name) {
 }
 
 /** Where to go after logging in: the page the visitor came from (`?next=/g/...`), if it is
- * a page of this site, else null. */
-export function nextPath(search) {
+ * a page of this site, else null. The address is read as the browser will read it and its
+ * origin compared with the site's: tabs, backslashes and other tricks that make a path
+ * lead to another site are refused whatever they look like. */
+export function nextPath(search, origin = globalThis.location?.origin) {
   const next = new URLSearchParams(search || '').get('next');
-  return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : null;
+  if (!next || !next.startsWith('/') || !origin) return null;
+  let url;
+  try {
+    url = new URL(next, origin);
+  } catch {
+    return null;
+  }
+  return url.origin === origin ? url.pathname + url.search + url.hash : null;
 }
 
 /** A seat's name as the page shows it: an account's name links to its page and is marked
