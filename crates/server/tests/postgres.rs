@@ -784,16 +784,18 @@ async fn moves_alternating_between_two_servers_are_all_taken() -> Result<(), Err
 async fn notifications_carry_each_move_and_no_game_is_read_again() -> Result<(), Error> {
     let (_postgres, [a, b]) = two_servers("notes").await?;
     serve(&a).await?;
-    serve(&b).await?;
+    let at_b = serve(&b).await?;
     let (id, token, created) = create(
         &a,
         json!({"variant": "bashni", "mode": "local", "time": {"minutes": 5}}),
     )
     .await?;
-    // B takes the game into memory.
-    let (_, at_b) = call(&b, "GET", &format!("/api/games/{id}"), None, None).await?;
+    // A watcher on B: B holds the game, and tells the socket of each change it hears (a
+    // state asked for over HTTP would read the game instead, to show the stored version).
+    let (mut watcher, at_b) = open_socket(at_b, &id, None).await?;
     assert_eq!(at_b["ply"], 0);
     let mut shown = created["state"].clone();
+    let mut seen = Vec::new();
     for ply in 0..30u64 {
         let text = legal_texts(&shown)
             .first()
@@ -802,10 +804,11 @@ async fn notifications_carry_each_move_and_no_game_is_read_again() -> Result<(),
         let (status, answer) = play_at(&a, &id, &token, &text, ply).await?;
         assert_eq!(status, StatusCode::OK, "{answer}");
         shown = answer;
-        let at_b = wait_for(&b, &id, |s| s["ply"] == ply + 1).await?;
-        assert_eq!(move_texts(&at_b), move_texts(&shown));
-        assert_eq!(legal_texts(&at_b), legal_texts(&shown));
-        assert_eq!(at_b["version"], shown["version"], "ply {}", ply + 1);
+        let update = update_where(&mut watcher, |u| u["ply"] == ply + 1).await?;
+        seen.extend(move_texts(&update));
+        assert_eq!(seen, move_texts(&shown));
+        assert_eq!(legal_texts(&update), legal_texts(&shown));
+        assert_eq!(update["version"], shown["version"], "ply {}", ply + 1);
     }
     assert_eq!(b.games_read_again(), 0, "every move came with its note");
 
@@ -818,8 +821,59 @@ async fn notifications_carry_each_move_and_no_game_is_read_again() -> Result<(),
     )
     .await?;
     assert_eq!(status, StatusCode::OK, "{ended}");
-    let at_b = wait_for(&b, &id, |s| !s["result"].is_null()).await?;
-    assert_eq!(at_b["result"], ended["result"]);
+    let update = update_where(&mut watcher, |u| !u["result"].is_null()).await?;
+    assert_eq!(update["result"], ended["result"]);
     assert_eq!(b.games_read_again(), 1, "an end is read from the store");
     Ok(())
+}
+
+/// Issue "abuse, round two", finding 4: while PostgreSQL is down, actions are refused as
+/// `unavailable` (503), not as the server's fault, and the health check says the database
+/// cannot be reached (503), so that a balancer sends no players to the server.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_database_outage_is_unavailable_and_the_health_check_says_so() -> Result<(), Error> {
+    let postgres = Postgres::start("outage")?;
+    let url = postgres.database("outage").await?;
+    let app = App::new(PgStore::connect(&url).await?, settings());
+    let (status, health) = call(&app, "GET", "/api/health", None, None).await?;
+    assert_eq!(status, StatusCode::OK, "{health}");
+    assert_eq!(
+        (health["ok"].clone(), health["database"].clone()),
+        (json!(true), json!("ok"))
+    );
+    let (id, token, _) = create(&app, json!({"variant": "russian", "mode": "local"})).await?;
+    postgres.stop()?;
+    for text in ["c3-d4", "c3-b4"] {
+        let (status, refused) = play_at(&app, &id, &token, text, 0).await?;
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{refused}");
+        assert_eq!(refused["code"], "unavailable", "{refused}");
+    }
+    let (status, made) = create_raw(&app).await?;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{made}");
+    assert_eq!(made["code"], "unavailable", "{made}");
+    let (status, health) = call(&app, "GET", "/api/health", None, None).await?;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{health}");
+    assert_eq!(health["ok"], false);
+    assert!(
+        health["database"]
+            .as_str()
+            .is_some_and(|d| d.starts_with("unreachable")),
+        "{health}"
+    );
+    // Nothing was changed: the copy in memory still has no move.
+    let (_, state) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await?;
+    assert_eq!(state["ply"], 0, "{state}");
+    Ok(())
+}
+
+/// A new game asked for, answered as it comes.
+async fn create_raw(app: &Arc<App>) -> Result<(StatusCode, serde_json::Value), Error> {
+    call(
+        app,
+        "POST",
+        "/api/games",
+        None,
+        Some(&json!({"variant": "bashni", "mode": "local"}).to_string()),
+    )
+    .await
 }

@@ -73,7 +73,9 @@ pub struct Args {
     /// changes the Host header: requests of logged-in players must come from it.
     #[arg(long, value_parser = bashni_server::account::site_origin)]
     site_origin: Option<String>,
-    /// Log-in attempts allowed per minute for one account name, and from one address.
+    /// Log-in attempts allowed per minute from one address, and for one account name from
+    /// one address (ten times as many an hour for a name from addresses it never logged in
+    /// from).
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
     login_attempts_per_minute: u32,
 }

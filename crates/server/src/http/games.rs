@@ -575,17 +575,37 @@ pub async fn not_found() -> ApiError {
 }
 
 /// Says the server is up, and how busy it is.
-pub async fn health(State(app): State<Arc<App>>) -> Json<Value> {
+pub async fn health(State(app): State<Arc<App>>) -> (StatusCode, Json<Value>) {
     let (free, games_waiting, analyses_waiting) = app.engines.state();
-    Json(json!({
-        "ok": true,
+    // A server whose database does not answer says so, with 503, so that a balancer
+    // checking this address sends no players there.
+    let database = match tokio::time::timeout(HEALTH_WAIT, app.database.ping()).await {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(error)) => Err(error.message),
+        Err(_) => Err(format!("no answer within {} ms", HEALTH_WAIT.as_millis())),
+    };
+    let status = if database.is_ok() {
+        StatusCode::OK
+    } else {
+        StatusCode::SERVICE_UNAVAILABLE
+    };
+    let body = json!({
+        "ok": database.is_ok(),
+        "database": match &database {
+            Ok(()) => "ok".to_string(),
+            Err(why) => format!("unreachable: {why}"),
+        },
         "games_in_memory": app.games_in_memory(),
         "engines": app.engines.size(),
         "engines_free": free,
         "engine_moves_waiting": games_waiting,
         "analyses_waiting": analyses_waiting,
-    }))
+    });
+    (status, Json(body))
 }
+
+/// How long the health check waits for the database to answer.
+const HEALTH_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// The token of the seat the logged-in account holds in a game: how a player opens their
 /// tournament game (or any game of their account) in a browser that has no token for it.

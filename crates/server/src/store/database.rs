@@ -148,6 +148,16 @@ impl Database {
         }
     }
 
+    /// Whether the database answers now: a trivial query to PostgreSQL, which may be down
+    /// or out of reach. An SQLite file is this process's own and is not asked (a write
+    /// waiting for its lock would hold the question up; such a write is refused on its own).
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        match &self.backend {
+            Backend::Sqlite { .. } => Ok(()),
+            Backend::Postgres(store) => store.ping().await,
+        }
+    }
+
     /// The game `id`, rebuilt, if there is one.
     pub async fn load(&self, id: &str) -> Result<Option<Round>, StoreError> {
         let id = id.to_string();

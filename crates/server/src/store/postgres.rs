@@ -176,25 +176,32 @@ const GAME_COLUMNS: &str = "id, variant, mode, start_fen, level, engine_color, c
 
 impl From<tokio_postgres::Error> for StoreError {
     fn from(error: tokio_postgres::Error) -> StoreError {
-        let kind = match error.code() {
-            Some(code) if *code == SqlState::DISK_FULL || *code == SqlState::OUT_OF_MEMORY => {
-                StoreErrorKind::Full
-            }
-            Some(code)
-                if *code == SqlState::LOCK_NOT_AVAILABLE
-                    || *code == SqlState::T_R_SERIALIZATION_FAILURE
-                    || *code == SqlState::T_R_DEADLOCK_DETECTED
-                    || *code == SqlState::QUERY_CANCELED
-                    || *code == SqlState::TOO_MANY_CONNECTIONS =>
-            {
-                StoreErrorKind::Busy
-            }
-            Some(code) if *code == SqlState::DATA_CORRUPTED => StoreErrorKind::Corrupt,
-            Some(_) => StoreErrorKind::Other,
-            // No code: the connection failed (the server is down or unreachable).
-            None => StoreErrorKind::Busy,
-        };
+        // No code: the connection failed (the server is down or unreachable).
+        let kind = error.code().map_or(StoreErrorKind::Busy, kind_of_code);
         StoreError::new(kind, error.to_string())
+    }
+}
+
+/// What a PostgreSQL error code means for the server. A database going away answers with
+/// codes of its own before the connections drop (class 08, connection exceptions, and 57P,
+/// the server shut down or not accepting connections yet): those, like a lock or too many
+/// connections, are the database being unavailable for now, not a fault of the server.
+fn kind_of_code(code: &SqlState) -> StoreErrorKind {
+    if *code == SqlState::DISK_FULL || *code == SqlState::OUT_OF_MEMORY {
+        StoreErrorKind::Full
+    } else if *code == SqlState::LOCK_NOT_AVAILABLE
+        || *code == SqlState::T_R_SERIALIZATION_FAILURE
+        || *code == SqlState::T_R_DEADLOCK_DETECTED
+        || *code == SqlState::QUERY_CANCELED
+        || *code == SqlState::TOO_MANY_CONNECTIONS
+        || code.code().starts_with("08")
+        || code.code().starts_with("57P")
+    {
+        StoreErrorKind::Busy
+    } else if *code == SqlState::DATA_CORRUPTED {
+        StoreErrorKind::Corrupt
+    } else {
+        StoreErrorKind::Other
     }
 }
 
@@ -570,6 +577,13 @@ impl PgStore {
         let rating = super::ratings::apply_postgres(&transaction, round).await?;
         transaction.commit().await?;
         Ok(rating)
+    }
+
+    /// Whether the database answers: a trivial query on a connection of the pool.
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        let client = self.pool.get().await?;
+        client.simple_query("SELECT 1").await?;
+        Ok(())
     }
 
     /// The game `id`, rebuilt, if there is one.
@@ -958,4 +972,25 @@ async fn listen_once(
     // The connection ended without an error (the server closed it).
     client.batch_execute("SELECT 1").await?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_database_going_away_is_unavailable_not_a_fault() {
+        for gone in [
+            SqlState::ADMIN_SHUTDOWN,
+            SqlState::CRASH_SHUTDOWN,
+            SqlState::CANNOT_CONNECT_NOW,
+            SqlState::CONNECTION_FAILURE,
+            SqlState::CONNECTION_EXCEPTION,
+            SqlState::TOO_MANY_CONNECTIONS,
+        ] {
+            assert_eq!(kind_of_code(&gone), StoreErrorKind::Busy, "{}", gone.code());
+        }
+        assert_eq!(kind_of_code(&SqlState::DISK_FULL), StoreErrorKind::Full);
+        assert_eq!(kind_of_code(&SqlState::SYNTAX_ERROR), StoreErrorKind::Other);
+    }
 }

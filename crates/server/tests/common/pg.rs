@@ -134,6 +134,20 @@ impl Postgres {
         Ok(self.url(name))
     }
 
+    /// Stops the server at once (as a crash or an outage would), keeping its files.
+    pub fn stop(&self) -> Result<(), String> {
+        let mut stop = self.command("pg_ctl");
+        stop.arg("-D")
+            .arg(self.dir.join("data"))
+            .args(["-m", "immediate", "-w", "stop"]);
+        let done = stop.output().map_err(|e| format!("pg_ctl: {e}"))?;
+        if done.status.success() {
+            Ok(())
+        } else {
+            Err(String::from_utf8_lossy(&done.stderr).into_owned())
+        }
+    }
+
     /// The server's folder.
     pub fn dir(&self) -> &Path {
         &self.dir
