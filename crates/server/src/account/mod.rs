@@ -73,8 +73,30 @@ pub fn account_name(typed: &str) -> Result<(String, String), String> {
         );
     }
     let key = name_key(&name);
+    if RESERVED_NAMES
+        .iter()
+        .any(|reserved| name_key(reserved) == key)
+    {
+        return Err(format!("name: {name} is kept for the site; choose another"));
+    }
     Ok((name, key))
 }
+
+/// Names nobody may take, nor any name that looks like one of them: the placeholder shown
+/// for a deleted account's seats, the engine, and names that would pass for the site's own.
+pub const RESERVED_NAMES: &[&str] = &[
+    "deleted_player",
+    "deleted",
+    "engine",
+    "bashni",
+    "admin",
+    "administrator",
+    "moderator",
+    "system",
+    "support",
+    "guest",
+    "anonymous",
+];
 
 /// The key of a name: two names with the same key look alike, so only one account may have
 /// it. The name is NFKC-normalised, case-folded and reduced to its skeleton (Unicode's
@@ -402,6 +424,32 @@ mod tests {
         assert_eq!(key("anna"), key("\u{ff41}nna"));
         assert_ne!(key("anna"), key("hanna"));
         assert_ne!(key("boris"), key("borls2"));
+    }
+
+    /// Issue "abuse, round two", finding 4: the deleted-account placeholder and the site's
+    /// own names cannot be taken, nor names that look like them.
+    #[test]
+    fn reserved_names_are_refused_in_every_look() {
+        for reserved in [
+            "deleted_player",
+            "Deleted-Player",
+            "DELETEDPLAYER",
+            "deIeted_pIayer",
+            "Admin",
+            "adm1n",
+            "Engine",
+            "Guest",
+        ] {
+            let refused = account_name(reserved);
+            assert!(
+                refused
+                    .as_ref()
+                    .is_err_and(|why| why.contains("kept for the site")),
+                "{reserved}: {refused:?}"
+            );
+        }
+        assert!(account_name("Administrat0rs_fan").is_ok());
+        assert!(account_name("Deleted_Pawn").is_ok());
     }
 
     #[test]
