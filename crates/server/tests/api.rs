@@ -1026,20 +1026,23 @@ async fn a_flood_of_socket_messages_is_slowed_down() -> TestResult {
             .await?;
     }
     let mut too_many = 0;
-    let mut answers = 0;
-    while answers < flood {
+    let mut answered = Vec::new();
+    while answered.len() < flood as usize {
         let message = tokio::time::timeout(Duration::from_secs(5), socket.next())
             .await?
             .ok_or("socket closed")??;
         let value: Value = serde_json::from_str(message.to_text()?)?;
         if value["type"] == "error" {
-            answers += 1;
+            // Issue "abuse, round two", finding 4: every refusal names its message.
+            answered.push(value["id"].as_u64().ok_or(format!("no id: {value}"))?);
             if value["code"] == "too_many" {
                 too_many += 1;
             }
         }
     }
     assert!(too_many >= flood - 30, "{too_many} of {flood} refused");
+    answered.sort_unstable();
+    assert_eq!(answered, (0..flood).collect::<Vec<u64>>());
     Ok(())
 }
 

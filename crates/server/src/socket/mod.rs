@@ -178,13 +178,24 @@ async fn say(sink: &mut Sink, said: Said) -> bool {
 /// Reads a client's message (a JSON object); a message that cannot be read is answered
 /// with an `error` for its `id`, if that much can be read.
 pub(crate) fn read_message<T: DeserializeOwned>(text: &str) -> Result<T, String> {
-    crate::http::error::parse_json(text.as_bytes()).map_err(|error| {
-        let id = serde_json::from_str::<Value>(text)
-            .ok()
-            .and_then(|message| message.get("id").cloned())
-            .unwrap_or(Value::Null);
-        error_reply(&id, error)
-    })
+    crate::http::error::parse_json(text.as_bytes())
+        .map_err(|error| error_reply(&message_id(text), error))
+}
+
+/// The `id` of a client's message, so that a refusal names the message it answers; `null`
+/// when the message is too big to look at or has none that can be read.
+fn message_id(text: &str) -> Value {
+    #[derive(serde::Deserialize)]
+    struct Id {
+        id: Option<Value>,
+    }
+    if text.len() > MAX_MESSAGE_BYTES {
+        return Value::Null;
+    }
+    serde_json::from_str::<Id>(text)
+        .ok()
+        .and_then(|message| message.id)
+        .unwrap_or(Value::Null)
 }
 
 /// A frame from a client after the socket's limits (see [`screen`]).
@@ -225,9 +236,9 @@ pub(crate) async fn screen(
             close(sink, close_code::POLICY, "too many messages").await;
             return Screened::Close;
         }
-        if matches!(frame, Message::Text(_)) {
+        if let Message::Text(text) = &frame {
             let error = ApiError::too_many("too many messages; slow down");
-            if !send_text(sink, error_reply(&Value::Null, error)).await {
+            if !send_text(sink, error_reply(&message_id(text), error)).await {
                 return Screened::Close;
             }
         }
