@@ -585,6 +585,58 @@ mod lobby {
         Ok(())
     }
 
+    /// Issue "abuse, round two", finding 4: a guest cannot post a seek under an account's
+    /// name (nor one that looks like it), and every seek says whether its name is an
+    /// account's.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_guest_cannot_seek_under_an_accounts_name() -> Result<(), Error> {
+        let app = App::new(
+            Store::in_memory()?,
+            Settings {
+                behind_proxy: true,
+                ..settings()
+            },
+        );
+        let mut champion = Visitor::new(&app, 1);
+        champion.signup("Champion").await?;
+        let addr = serve(&app).await?;
+        let mut watcher = socket(addr, None, "10.0.0.8").await?;
+        let mut guest = socket(addr, None, "10.0.0.9").await?;
+        let seek = |id: u32, name: &str| {
+            json!({"type": "seek", "id": id, "variant": "russian",
+                "clock": {"minutes": 3, "increment_s": 2}, "color": "white", "name": name})
+        };
+        for (id, name) in [(1, "Champion"), (2, "CHAMPI0N"), (3, "champ_ion")] {
+            send_json(&mut guest, seek(id, name)).await?;
+            let refused = reply(&mut guest, id).await?;
+            assert_eq!(refused["code"], "name_taken", "{name}: {refused}");
+        }
+        send_json(&mut guest, seek(4, "Fan")).await?;
+        assert_eq!(reply(&mut guest, 4).await?["type"], "ack");
+        let added = next_json(&mut watcher, "seek_added").await?;
+        assert_eq!(
+            (
+                added["seek"]["name"].clone(),
+                added["seek"]["account"].clone()
+            ),
+            (json!("Fan"), json!(false)),
+            "{added}"
+        );
+        let mut own = socket(addr, champion.cookie.as_deref(), "10.0.0.1").await?;
+        send_json(&mut own, seek(5, "anything")).await?;
+        assert_eq!(reply(&mut own, 5).await?["type"], "ack");
+        let added = next_json(&mut watcher, "seek_added").await?;
+        assert_eq!(
+            (
+                added["seek"]["name"].clone(),
+                added["seek"]["account"].clone()
+            ),
+            (json!("Champion"), json!(true)),
+            "{added}"
+        );
+        Ok(())
+    }
+
     /// With two servers: a seek posted on B by an account deleted on A leaves every lobby
     /// (A's lobby, told of the deletion, removes it from the store; B hears of it), so
     /// nobody can start a game with a player who is gone.

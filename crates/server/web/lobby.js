@@ -4,6 +4,7 @@
 import { el, append, clear, field, select } from './dom.js';
 import { api, seats, prefs, ApiError } from './api.js';
 import { variantName } from './text.js';
+import { seatName } from './account.js';
 import { gameItem } from './home.js';
 import {
   CLOCK_PRESETS, applyLobby, clockText, clockValue, clockOfValue, colorText, ownSeeks,
@@ -188,7 +189,8 @@ export function lobbyPage(app) {
     // On a phone the details go under the name, on one line.
     const summary = variantName(s.variant) + ', ' + clockText(s.clock) + ', ' + type + ', plays ' + colorText(s.color);
     return el('tr', { dataset: { seek: s.id }, class: s.own ? 'own' : null },
-      el('td', { class: 'who' }, s.name, s.own ? el('span', { class: 'you' }, ' (you)') : null,
+      el('td', { class: 'who' }, s.account ? seatName(s.name, s.name) : el('span', { class: 'guest', title: 'Guest' }, s.name),
+        s.own ? el('span', { class: 'you' }, ' (you)') : null,
         el('span', { class: 'seek-summary' }, summary)),
       el('td', { class: 'detail' }, variantName(s.variant)),
       el('td', { class: 'detail clock-cell' }, clockText(s.clock)),

@@ -252,6 +252,8 @@ impl Seek {
             "color": color_name(self.settings.color),
             "created_ms": self.row.created_ms,
             "own": own,
+            // Whether the name is an account's (a guest's name is only what was typed).
+            "account": self.owner.player.is_some(),
         })
     }
 }
@@ -634,8 +636,24 @@ impl Lobby {
         if settings.rated && account.is_none() {
             return Err(rated_refusal());
         }
-        // A logged-in player's seek shows the account's name.
-        let name = account.map_or(name, |account| account.name.clone());
+        // A logged-in player's seek shows the account's name; a guest may not show one.
+        let name = match account {
+            Some(account) => account.name.clone(),
+            None => {
+                let key = crate::account::name_key(&name);
+                if let Some(player) = app.database.player_by_key(&key).await? {
+                    return Err(refusal(
+                        "name_taken",
+                        format!(
+                            "{name} is the name of an account ({}); log in, or play under \
+                             another name",
+                            player.name
+                        ),
+                    ));
+                }
+                name
+            }
+        };
         app.allow_new_games(client, 1)?;
         let who = SeekOwner::of(account, client);
         self.insert_seek(app, owner, settings, name, &who).await
