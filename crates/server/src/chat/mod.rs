@@ -5,7 +5,8 @@
 //! sockets that may read them. A player may mute the other player: their lines are then no
 //! longer sent to the muting player, and the muted player is not told.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -205,6 +206,36 @@ impl LineRate {
     }
 }
 
+/// The watchers' lines of each address on this server, over all its sockets and games: as
+/// many as one socket may write ([`CHAT_LINES_PER_WINDOW`] in [`CHAT_WINDOW`]), so that
+/// opening many sockets does not let one client fill a chat.
+#[derive(Default)]
+pub struct WatcherLines(std::sync::Mutex<HashMap<IpAddr, LineRate>>);
+
+impl WatcherLines {
+    /// This server's.
+    pub fn of(app: &App) -> Arc<WatcherLines> {
+        app.parts.get_or_insert_with(WatcherLines::default)
+    }
+
+    fn check(&self, client: IpAddr, now: Instant) -> Result<(), ActionError> {
+        let mut rates = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        if rates.len() > 10_000 {
+            // Forget the addresses with no line in the window (checking drops old lines).
+            rates.retain(|_, rate| {
+                let _ = rate.check(now);
+                !rate.times.is_empty()
+            });
+        }
+        rates.entry(client).or_default().check(now)
+    }
+
+    fn count(&self, client: IpAddr, now: Instant) {
+        let mut rates = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        rates.entry(client).or_default().count(now);
+    }
+}
+
 /// A line as the API shows it: `{"seq", "from", "name", "text", "at"}`.
 pub fn line_view(line: &ChatLine) -> Value {
     json!({
@@ -270,8 +301,9 @@ fn publish(
 }
 
 /// Writes `text` in `room` for the socket bound to `seat` (a watcher's: `None`, named
-/// `name`); `socket_rate` counts a watcher's lines. The line is stored first, and only then
-/// sent to the sockets; returns its number.
+/// `name`); `watcher` is the socket's count of a watcher's lines and the client's address,
+/// whose lines on all sockets and games count together too. The line is stored first, and
+/// only then sent to the sockets; returns its number.
 pub async fn post(
     app: &Arc<App>,
     slot: &Arc<GameSlot>,
@@ -279,7 +311,7 @@ pub async fn post(
     room: Room,
     text: &str,
     name: Option<&str>,
-    socket_rate: &mut LineRate,
+    (socket_rate, client): (&mut LineRate, IpAddr),
 ) -> Result<u64, ActionError> {
     let text = chat_text(text)?;
     let (id, author, shown) = {
@@ -294,9 +326,13 @@ pub async fn post(
     let chat = memory_of(slot);
     let mut memory = chat.lock().await;
     let now = Instant::now();
+    let by_address = WatcherLines::of(app);
     match &author {
         Author::Player(color) => memory.rates[side_index(*color)].check(now)?,
-        Author::Watcher(_) => socket_rate.check(now)?,
+        Author::Watcher(_) => {
+            socket_rate.check(now)?;
+            by_address.check(client, now)?;
+        }
     }
     let mutes = mutes(app, &id, &mut memory).await?;
     let mut line = ChatLine {
@@ -320,7 +356,10 @@ pub async fn post(
         })?;
     match &author {
         Author::Player(color) => memory.rates[side_index(*color)].count(now),
-        Author::Watcher(_) => socket_rate.count(now),
+        Author::Watcher(_) => {
+            socket_rate.count(now);
+            by_address.count(client, now);
+        }
     }
     // With several servers, lines stored meanwhile by others and not heard of yet go first.
     let missed = memory.sent[room.index()].filter(|&sent| line.seq > sent + 1);
@@ -553,6 +592,30 @@ pub async fn heard_gap(app: &Arc<App>, slot: &Arc<GameSlot>) {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_watchers_lines_count_per_address_over_all_sockets() {
+        let lines = WatcherLines::default();
+        let (one, other): (IpAddr, IpAddr) = ([10, 0, 0, 1].into(), [10, 0, 0, 2].into());
+        let t0 = Instant::now();
+        for n in 0..CHAT_LINES_PER_WINDOW {
+            assert!(lines.check(one, t0).is_ok(), "line {n}");
+            lines.count(one, t0);
+        }
+        assert!(
+            lines.check(one, t0).is_err(),
+            "the address has written its lines"
+        );
+        assert!(
+            lines.check(other, t0).is_ok(),
+            "another address is not held back"
+        );
+        assert!(
+            lines.check(one, t0 + CHAT_WINDOW).is_ok(),
+            "the window passes"
+        );
+    }
+
     use super::*;
     use bashni_rules::{Position, Variant};
 

@@ -2,11 +2,12 @@
 //! after every change; a player binds the socket to a seat once (its token) and then acts
 //! over it. Actions are the same calls as over HTTP ([`crate::app::actions`]).
 
+use std::net::IpAddr;
 use std::sync::Arc;
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::{WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, Query, State};
+use axum::extract::{Extension, Path, Query, State};
 use axum::response::Response;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -17,6 +18,7 @@ use crate::app::{ActionError, Answer, App, Event, GameSlot, Listening, seat_inde
 use crate::chat::{self, LineRate};
 use crate::game::round::Seat;
 use crate::http::error::ApiError;
+use crate::http::games::Client;
 use crate::socket::{Conversation, Said, converse, error_reply, upgrade};
 
 /// The socket's address options.
@@ -36,11 +38,12 @@ pub async fn handler(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
     query: Result<Query<SocketQuery>, QueryRejection>,
+    Extension(Client(client)): Extension<Client>,
 ) -> Result<Response, ApiError> {
     let Query(query) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
     let state_first = query.bind != Some(1);
     let slot = app.slot(&id).await?;
-    Ok(upgrade(ws).on_upgrade(move |socket| run(app, slot, socket, state_first)))
+    Ok(upgrade(ws).on_upgrade(move |socket| run(app, slot, socket, state_first, client)))
 }
 
 /// The messages of the game socket besides the game actions ([`actions::GameAction`]):
@@ -69,9 +72,10 @@ enum SocketMessage {
 const SOCKET_TYPES: [&str; 5] = ["seat", "state", "chat_history", "chat", "mute"];
 
 /// The socket's seat: the token it presented, the seat that token holds and the count of
-/// sockets listening as it; and the chat lines it wrote as a watcher lately.
-#[derive(Default)]
+/// sockets listening as it; the chat lines it wrote as a watcher lately, and the client's
+/// address.
 struct Bound {
+    client: IpAddr,
     token: Option<String>,
     seat: Option<Seat>,
     listening: Option<Listening>,
@@ -89,12 +93,25 @@ impl Bound {
     }
 }
 
-async fn run(app: Arc<App>, slot: Arc<GameSlot>, socket: WebSocket, state_first: bool) {
+async fn run(
+    app: Arc<App>,
+    slot: Arc<GameSlot>,
+    socket: WebSocket,
+    state_first: bool,
+    client: IpAddr,
+) {
     let mut talk = GameTalk {
         events: slot.events.subscribe(),
         app: Arc::clone(&app),
         slot: Arc::clone(&slot),
-        bound: Bound::default(),
+        bound: Bound {
+            client,
+            token: None,
+            seat: None,
+            listening: None,
+            chat_rate: LineRate::default(),
+            state_at: 0,
+        },
     };
     talk.bound.listening = Some(slot.listen(None));
     // With several servers, who is there is read before the first state.
@@ -321,7 +338,7 @@ async fn socket_message(
                         room,
                         &text,
                         name.as_deref(),
-                        &mut bound.chat_rate,
+                        (&mut bound.chat_rate, bound.client),
                     )
                     .await
                 }
