@@ -58,6 +58,16 @@ pub fn account_name(typed: &str) -> Result<(String, String), String> {
             "name: {MIN_NAME_CHARS} to {MAX_NAME_CHARS} characters"
         ));
     }
+    if let Some(c) = name
+        .chars()
+        .find(|&c| crate::game::secret::is_hidden_format(c))
+    {
+        return Err(format!(
+            "name: U+{:04X} shows as nothing or changes the text around it; use letters, \
+             digits, _ and -",
+            u32::from(c)
+        ));
+    }
     let allowed = |c: char| c == '_' || c == '-' || (c.is_alphanumeric() && c.identifier_allowed());
     if let Some(c) = name.chars().find(|&c| !allowed(c)) {
         return Err(format!(
@@ -449,6 +459,14 @@ mod tests {
             );
         }
         assert!(account_name("Administrat0rs_fan").is_ok());
+        for hidden in [
+            "Anna\u{3164}",
+            "An\u{E0041}na",
+            "Ann\u{034F}a",
+            "Anna\u{FE0F}",
+        ] {
+            assert!(account_name(hidden).is_err(), "{hidden:?}");
+        }
         assert!(account_name("Deleted_Pawn").is_ok());
     }
 

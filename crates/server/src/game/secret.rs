@@ -45,17 +45,42 @@ pub fn same_token(given: &str, stored: &str) -> bool {
     given.len() == stored.len() && bool::from(given.as_bytes().ct_eq(stored.as_bytes()))
 }
 
-/// Characters that change how text around them is shown or hide themselves: direction
-/// overrides and isolates, zero-width characters, the byte-order mark.
+/// Characters that change how text around them is shown or hide themselves, by their
+/// Unicode classes, not by a list of known tricks: every format character (general category
+/// Cf: direction overrides and isolates, zero-width characters, the byte-order mark, soft
+/// hyphens, tags, interlinear annotations), the line and paragraph separators (Zl, Zp), and
+/// the rest of the default-ignorable code points (variation selectors, the combining
+/// grapheme joiner, Hangul fillers and the reserved ranges the standard adds to them), and
+/// the blank Braille pattern, which shows as nothing.
 pub(crate) fn is_hidden_format(c: char) -> bool {
+    use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
+    matches!(
+        c.general_category(),
+        GeneralCategory::Format
+            | GeneralCategory::LineSeparator
+            | GeneralCategory::ParagraphSeparator
+    ) || is_default_ignorable(c)
+        || c == '\u{2800}'
+}
+
+/// Unicode's Default_Ignorable_Code_Point beyond the format characters: the variation
+/// selectors and Other_Default_Ignorable_Code_Point (PropList.txt).
+fn is_default_ignorable(c: char) -> bool {
     matches!(c,
-        '\u{200B}'..='\u{200F}'
-        | '\u{202A}'..='\u{202E}'
-        | '\u{2060}'..='\u{2064}'
-        | '\u{2066}'..='\u{2069}'
-        | '\u{061C}'
-        | '\u{FEFF}'
-        | '\u{00AD}')
+        // Variation selectors.
+        '\u{180B}'..='\u{180D}'
+        | '\u{180F}'
+        | '\u{FE00}'..='\u{FE0F}'
+        | '\u{E0100}'..='\u{E01EF}'
+        // Other_Default_Ignorable_Code_Point.
+        | '\u{034F}'
+        | '\u{115F}'..='\u{1160}'
+        | '\u{17B4}'..='\u{17B5}'
+        | '\u{2065}'
+        | '\u{3164}'
+        | '\u{FFA0}'
+        | '\u{FFF0}'..='\u{FFF8}'
+        | '\u{E0000}'..='\u{E0FFF}')
 }
 
 /// A name as shown: control and hidden formatting characters dropped, runs of white space
@@ -96,6 +121,52 @@ pub fn recorded_name(name: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+
+    /// Issue "abuse, round two", finding 4: each character that was accepted although it
+    /// shows as nothing, or changes the text around it.
+    #[test]
+    fn invisible_and_format_characters_are_hidden_by_their_class() {
+        for c in [
+            '\u{E0041}',
+            '\u{E007F}',
+            '\u{3164}',
+            '\u{2800}',
+            '\u{180E}',
+            '\u{034F}',
+            '\u{FE0F}',
+            '\u{206E}',
+            '\u{FFF9}',
+            '\u{2028}',
+            '\u{2029}',
+            '\u{200B}',
+            '\u{202E}',
+            '\u{FEFF}',
+            '\u{00AD}',
+            '\u{115F}',
+            '\u{FFA0}',
+            '\u{E0100}',
+        ] {
+            assert!(is_hidden_format(c), "U+{:04X}", u32::from(c));
+        }
+        for c in [
+            'a',
+            'Я',
+            'ё',
+            '7',
+            '_',
+            ' ',
+            '\u{265F}',
+            '\u{1F600}',
+            '\u{0301}',
+        ] {
+            assert!(!is_hidden_format(c), "U+{:04X}", u32::from(c));
+        }
+        assert_eq!(
+            normalise_name("An\u{E0041}na\u{3164}\u{2028}").as_deref(),
+            Some("Anna")
+        );
+    }
+
     use super::*;
 
     #[test]
