@@ -568,7 +568,7 @@ impl PgStore {
                 }
             }
         };
-        let note = change_note(round, change, was_version);
+        let note = change_note(round, &game, change, was_version);
         tokio::try_join!(
             moves,
             sync_job(&transaction, round),

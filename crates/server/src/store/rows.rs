@@ -276,7 +276,12 @@ pub enum Step {
 }
 
 /// The note of `change` of `round`, made on version `was`, if the change has one.
-pub(crate) fn change_note(round: &Round, change: super::Change, was: u64) -> Option<ChangeNote> {
+pub(crate) fn change_note(
+    round: &Round,
+    row: &GameRow,
+    change: super::Change,
+    was: u64,
+) -> Option<ChangeNote> {
     if round.is_over() {
         return None;
     }
@@ -294,14 +299,13 @@ pub(crate) fn change_note(round: &Round, change: super::Change, was: u64) -> Opt
         },
         super::Change::Game => return None,
     };
-    let row = row_of(round);
     Some(ChangeNote {
         was,
         step,
         white_ms: row.white_ms,
         black_ms: row.black_ms,
-        draw_offer: row.draw_offer,
-        last_offer: row.last_offer,
+        draw_offer: row.draw_offer.clone(),
+        last_offer: row.last_offer.clone(),
         updated_ms: round.updated_ms,
         turn_ms: round.turn_ms,
         deadline_ms: row.deadline_ms,
@@ -438,10 +442,14 @@ mod tests {
                     Change::Move
                 };
                 if sender.is_over() {
-                    assert_eq!(change_note(&sender, change, was), None, "an end is read");
+                    assert_eq!(
+                        change_note(&sender, &row_of(&sender), change, was),
+                        None,
+                        "an end is read"
+                    );
                     break;
                 }
-                let note = change_note(&sender, change, was).expect("a note");
+                let note = change_note(&sender, &row_of(&sender), change, was).expect("a note");
                 // Sent as JSON, as the notification carries it.
                 let sent = serde_json::to_string(&note).expect("a note as JSON");
                 let note: ChangeNote = serde_json::from_str(&sent).expect("the note read back");
@@ -462,13 +470,17 @@ mod tests {
                 .play(Seat::Both, text, false, Instant::now())
                 .expect("legal");
         }
-        let note = change_note(&sender, Change::Move, sender.version - 1).expect("a note");
+        let note = change_note(&sender, &row_of(&sender), Change::Move, sender.version - 1)
+            .expect("a note");
         let refused = apply_note(&behind, sender.version, &note);
         assert!(
             refused.is_err_and(|why| why.contains("version")),
             "a copy two versions behind takes no note"
         );
         // A game changed otherwise than by a move has no note: it is read again.
-        assert_eq!(change_note(&sender, Change::Game, sender.version - 1), None);
+        assert_eq!(
+            change_note(&sender, &row_of(&sender), Change::Game, sender.version - 1),
+            None
+        );
     }
 }
