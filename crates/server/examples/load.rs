@@ -57,7 +57,16 @@
 //! the database and its `-wal` file before, right after the last game, and after
 //! `--settle-ms` (default 15000) without traffic.
 //!
-//! When `bashni serve --help` mentions `--new-games-per-minute` or `--requests-per-second`,
+//! **`--silent-uploads N`** adds an attacker to the play: as the play starts, N connections
+//! from `--upload-addresses K` loopback addresses (127.0.0.2 on; default 16) each send the
+//! headers of a `POST /api/games` with a 4096-byte body, ten bytes of it, and then nothing.
+//! The run reports how the server answered them (the status of each answer, or a close without
+//! one), when it closed them (time from opening) and how many it still held
+//! `--upload-check-ms` (default 15000) after they were opened; the play's figures show what
+//! the players felt meanwhile.
+//!
+//! When `bashni serve --help` mentions `--new-games-per-minute`, `--requests-per-second` or
+//! `--open-requests-per-address`,
 //! the server is started with that limit at 1000000000, as one address makes all the load.
 
 use std::collections::BTreeMap;
@@ -85,7 +94,11 @@ const REFRESH_DELAY: Duration = Duration::from_millis(30);
 const CHURN_IN_FLIGHT: usize = 16;
 
 /// Server limits to lift when the server has them: one address makes all the load.
-const LIMIT_FLAGS: [&str; 2] = ["--new-games-per-minute", "--requests-per-second"];
+const LIMIT_FLAGS: [&str; 3] = [
+    "--new-games-per-minute",
+    "--requests-per-second",
+    "--open-requests-per-address",
+];
 
 /// How long a client may go without a socket before it gives up.
 const RECONNECT_LIMIT: Duration = Duration::from_secs(30);
@@ -109,6 +122,9 @@ struct Options {
     balancer: bool,
     haproxy: Option<String>,
     kill_instance_after_ms: Option<u64>,
+    silent_uploads: usize,
+    upload_addresses: u8,
+    upload_check_ms: u64,
 }
 
 fn options() -> Result<Options, Error> {
@@ -128,6 +144,9 @@ fn options() -> Result<Options, Error> {
         balancer: false,
         haproxy: None,
         kill_instance_after_ms: None,
+        silent_uploads: 0,
+        upload_addresses: 16,
+        upload_check_ms: 15000,
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -150,6 +169,9 @@ fn options() -> Result<Options, Error> {
             "--kill-instance-after-ms" => {
                 options.kill_instance_after_ms = Some(value()?.parse()?);
             }
+            "--silent-uploads" => options.silent_uploads = value()?.parse()?,
+            "--upload-addresses" => options.upload_addresses = value()?.parse()?,
+            "--upload-check-ms" => options.upload_check_ms = value()?.parse()?,
             other => return Err(format!("unknown option {other}").into()),
         }
     }
@@ -169,6 +191,9 @@ fn options() -> Result<Options, Error> {
     }
     if options.instances == 0 {
         return Err("--instances must be at least 1".into());
+    }
+    if !(1..=250).contains(&options.upload_addresses) {
+        return Err("--upload-addresses must be from 1 to 250".into());
     }
     let shared = options
         .db
@@ -1191,6 +1216,77 @@ async fn check_seat_binding(addr: &str, seat: &Seat) -> Result<(), Error> {
     }
 }
 
+/// What became of the silent uploads.
+#[derive(Default)]
+struct Uploads {
+    /// Connections opened.
+    opened: usize,
+    /// Connections that could not be opened.
+    failed: usize,
+    /// Answers by status ("closed" when the server closed without one).
+    answers: BTreeMap<String, usize>,
+    /// Time from opening to the server's close, in µs, for those closed.
+    closed_us: Vec<u64>,
+    /// Still open at the check.
+    held_at_check: usize,
+}
+
+/// Opens `count` silent uploads to `target` from `addresses` loopback addresses and watches
+/// them for `check` after the last was opened (see `--silent-uploads`).
+async fn silent_uploads(target: String, count: usize, addresses: u8, check: Duration) -> Uploads {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let Ok(server) = target.parse::<std::net::SocketAddr>() else {
+        eprintln!("silent uploads: {target} is not an address");
+        return Uploads::default();
+    };
+    let head = "POST /api/games HTTP/1.1\r\nhost: load\r\ncontent-type: application/json\r\n\
+                content-length: 4096\r\n\r\n{\"variant\":";
+    let mut uploads = Uploads::default();
+    let mut watchers = Vec::new();
+    for i in 0..count {
+        let from = std::net::Ipv4Addr::new(127, 0, 0, 2 + (i % usize::from(addresses)) as u8);
+        let opened = async {
+            let socket = tokio::net::TcpSocket::new_v4()?;
+            socket.bind((from, 0).into())?;
+            let mut stream = socket.connect(server).await?;
+            stream.write_all(head.as_bytes()).await?;
+            Ok::<_, std::io::Error>(stream)
+        };
+        match opened.await {
+            Ok(mut stream) => {
+                uploads.opened += 1;
+                let began = Instant::now();
+                watchers.push(tokio::spawn(async move {
+                    let mut answer = Vec::new();
+                    let _ = stream.read_to_end(&mut answer).await;
+                    let text = String::from_utf8_lossy(&answer);
+                    let status = text
+                        .strip_prefix("HTTP/1.1 ")
+                        .and_then(|rest| rest.get(..3))
+                        .unwrap_or("closed")
+                        .to_string();
+                    (status, began.elapsed())
+                }));
+            }
+            Err(_) => uploads.failed += 1,
+        }
+    }
+    tokio::time::sleep(check).await;
+    for watcher in watchers {
+        if !watcher.is_finished() {
+            uploads.held_at_check += 1;
+            watcher.abort();
+            continue;
+        }
+        if let Ok((status, took)) = watcher.await {
+            *uploads.answers.entry(status).or_default() += 1;
+            uploads.closed_us.push(took.as_micros() as u64);
+        }
+    }
+    uploads.closed_us.sort_unstable();
+    uploads
+}
+
 fn percentile(sorted: &[u64], p: f64) -> f64 {
     if sorted.is_empty() {
         return 0.0;
@@ -1463,7 +1559,15 @@ fn run() -> Result<(), Error> {
         .map(|ms| (ms, true))
         .or(options.kill_instance_after_ms.map(|ms| (ms, false)));
     let mut killed_instance = None;
-    let (rss_playing, restarts, failures) = runtime.block_on(async {
+    let (rss_playing, restarts, failures, uploads) = runtime.block_on(async {
+        let uploads = (options.silent_uploads > 0).then(|| {
+            tokio::spawn(silent_uploads(
+                targets[0].clone(),
+                options.silent_uploads,
+                options.upload_addresses,
+                Duration::from_millis(options.upload_check_ms),
+            ))
+        });
         let mut tasks = Vec::new();
         for (i, seat) in seats.into_iter().enumerate() {
             tasks.push(tokio::spawn(play_seat(
@@ -1504,7 +1608,11 @@ fn run() -> Result<(), Error> {
             };
             *failures.entry(failure).or_default() += 1;
         }
-        (rss_playing, restarts, failures)
+        let uploads = match uploads {
+            Some(task) => task.await.ok(),
+            None => None,
+        };
+        (rss_playing, restarts, failures, uploads)
     });
     let elapsed = started.elapsed();
     // The checks read each game from another instance than the one it was played on, when
@@ -1664,6 +1772,29 @@ fn run() -> Result<(), Error> {
             record.connect_failures,
             record.gave_up,
             RECONNECT_LIMIT.as_secs()
+        );
+    }
+    if let Some(uploads) = &uploads {
+        let answers: Vec<String> = uploads
+            .answers
+            .iter()
+            .map(|(status, n)| format!("{status}: {n}"))
+            .collect();
+        let ms = &uploads.closed_us;
+        println!(
+            "silent uploads: {} opened from {} addresses ({} could not connect); answered {}; closed by the server after median {:.0} ms, max {:.0} ms; still held {:.1} s after opening: {}",
+            uploads.opened,
+            options.upload_addresses,
+            uploads.failed,
+            if answers.is_empty() {
+                "none".to_string()
+            } else {
+                answers.join(", ")
+            },
+            percentile(ms, 0.5),
+            percentile(ms, 1.0),
+            options.upload_check_ms as f64 / 1000.0,
+            uploads.held_at_check
         );
     }
     println!(

@@ -13,7 +13,8 @@
 //!
 //! `--server PATH` starts the server on a temporary SQLite file, with the limits per address
 //! lifted (all the sockets come from one address): `--connections-per-address`, and
-//! `--new-games-per-minute` and `--requests-per-second` where `bashni serve --help` names
+//! `--new-games-per-minute`, `--requests-per-second` and `--open-requests-per-address` where
+//! `bashni serve --help` names
 //! them (a seek posted counts as a new game, a socket opened as a request). With `--addr
 //! HOST:PORT` the server is one already running: start it with those limits raised. The
 //! machine must allow two open files per socket (`ulimit -n`).
@@ -46,7 +47,11 @@ use tokio_tungstenite::tungstenite::Message;
 type Error = Box<dyn std::error::Error + Send + Sync>;
 
 /// Server limits to lift when the server has them: one address makes all the load.
-const LIMIT_FLAGS: [&str; 2] = ["--new-games-per-minute", "--requests-per-second"];
+const LIMIT_FLAGS: [&str; 3] = [
+    "--new-games-per-minute",
+    "--requests-per-second",
+    "--open-requests-per-address",
+];
 
 /// Sockets being opened at once.
 const OPENING_AT_ONCE: usize = 64;

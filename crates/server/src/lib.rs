@@ -202,7 +202,12 @@ async fn gate(State(app): State<Arc<App>>, mut request: Request, next: Next) -> 
     let method = request.method().clone();
     let path = loggable_path(request.uri().path());
     let _in_flight = app.in_flight();
-    let response = if app.allow_request(client) {
+    let open = app.open_request(client);
+    let response = if open.is_none() {
+        tracing::warn!(%client, "limit: too many requests in progress from one address");
+        ApiError::too_many("too many requests in progress from your address; slow down")
+            .into_response()
+    } else if app.allow_request(client) {
         request.extensions_mut().insert(http::games::Client(client));
         let started = Instant::now();
         let response = next.run(request).await;
@@ -212,7 +217,16 @@ async fn gate(State(app): State<Arc<App>>, mut request: Request, next: Next) -> 
         tracing::warn!(%client, "limit: too many requests from one address");
         ApiError::too_many("too many requests from your address; slow down").into_response()
     };
+    drop(open);
+    let mut response = response;
     let status = response.status();
+    if status == axum::http::StatusCode::REQUEST_TIMEOUT {
+        // The body is unread: the connection cannot carry another request.
+        response.headers_mut().insert(
+            axum::http::header::CONNECTION,
+            axum::http::HeaderValue::from_static("close"),
+        );
+    }
     if status.is_client_error() || status.is_server_error() {
         let (code, message) = response
             .extensions()
@@ -228,9 +242,11 @@ async fn gate(State(app): State<Arc<App>>, mut request: Request, next: Next) -> 
 }
 
 /// Runs the server on `listener` until the process is stopped or [`App::stop`] is called: at most
-/// [`Settings::connections_per_address`] connections open from one address, and a
-/// connection that does not send a request's headers within [`Settings::idle_timeout`]
-/// (also between requests) is closed.
+/// [`Settings::connections_per_address`] connections open from one address and
+/// [`Settings::connections`] from all (no more than the open-files limit leaves room for,
+/// once raised as far as the system allows); a connection that does not send a request's
+/// headers within [`Settings::idle_timeout`] (also between requests) is closed, and one
+/// whose request body falls behind [`Settings::body_pace`] is answered 408 and closed.
 pub async fn serve(listener: tokio::net::TcpListener, app: Arc<App>) -> std::io::Result<()> {
     app.start_sweeping();
     app.start_listening();
@@ -238,10 +254,16 @@ pub async fn serve(listener: tokio::net::TcpListener, app: Arc<App>) -> std::io:
     app.start_presence();
     lobby::start(&app);
     tournament::start(&app);
-    let limits = limits::ConnectionLimits::new(app.settings.connections_per_address);
+    let total = app.settings.connections.min(limits::connections_allowed());
+    tracing::info!(
+        connections = total,
+        "the most connections held open at once"
+    );
+    let limits = limits::ConnectionLimits::new(app.settings.connections_per_address, total);
     let mut listener = limits::LimitedListener::new(listener, limits);
     let router = router(Arc::clone(&app));
     let idle = app.settings.idle_timeout;
+    let pace = app.settings.body_pace;
     let mut stopping = app.stopping();
     loop {
         let (stream, address) = tokio::select! {
@@ -251,7 +273,13 @@ pub async fn serve(listener: tokio::net::TcpListener, app: Arc<App>) -> std::io:
         let router = router.clone();
         let service =
             hyper::service::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
-                let mut request = request.map(Body::new);
+                let mut request = request.map(|body| {
+                    if http_body::Body::is_end_stream(&body) {
+                        Body::new(body)
+                    } else {
+                        Body::new(limits::body::PacedBody::new(body, pace))
+                    }
+                });
                 request.extensions_mut().insert(ConnectInfo(address));
                 router.clone().oneshot(request)
             });

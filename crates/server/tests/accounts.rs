@@ -681,9 +681,109 @@ async fn seat_accounts_are_kept_in_the_file() -> Result<(), Error> {
     Ok(())
 }
 
+/// Issue "abuse, round two", finding 4: `ADMİN`, `admín` and `vvolf` are taken by `admin`
+/// and `wolf`. Accounts made under the older rule that now look alike keep their names: the
+/// store gives the key to one and keeps the other apart when it is opened, and each still
+/// logs in and has its page. `set_key` writes a key as the older rule would have.
+async fn older_keys_suite<F, Fut>(
+    app: &Arc<App>,
+    set_key: impl Fn(String, String) -> F,
+    reopen: impl FnOnce() -> Fut,
+) -> Result<(), Error>
+where
+    F: std::future::Future<Output = Result<(), Error>>,
+    Fut: std::future::Future<Output = Result<Arc<App>, Error>>,
+{
+    let mut wolf = Visitor::new(app, 71);
+    assert_eq!(
+        wolf.signup("wolf", "wolf's secret").await?.0,
+        StatusCode::CREATED
+    );
+    for look_alike in ["vvolf", "VVOLF", "Wolf"] {
+        let (status, answer) = Visitor::new(app, 72)
+            .signup(look_alike, "a secret!")
+            .await?;
+        assert_eq!(status, StatusCode::CONFLICT, "{look_alike}: {answer}");
+        assert_eq!(answer["code"], "name_taken");
+    }
+    for kept in ["ADM\u{130}N", "adm\u{ed}n"] {
+        let (status, answer) = Visitor::new(app, 72).signup(kept, "a secret!").await?;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{kept}: {answer}");
+    }
+    // Made before the rule folded w into vv: wolf's key was "wolf", so vvolf was let in.
+    set_key("wolf".into(), "wolf".into()).await?;
+    let mut vvolf = Visitor::new(app, 73);
+    assert_eq!(
+        vvolf.signup("vvolf", "vvolf's secret").await?.0,
+        StatusCode::CREATED
+    );
+    let app = reopen().await?;
+    for (name, password) in [("wolf", "wolf's secret"), ("vvolf", "vvolf's secret")] {
+        let mut visitor = Visitor::new(&app, 74);
+        let (status, answer) = visitor.login(name, password).await?;
+        assert_eq!(status, StatusCode::OK, "{name}: {answer}");
+        assert_eq!(answer["name"], name);
+        let (status, page) = visitor
+            .call("GET", &format!("/api/players/{name}"), None, None)
+            .await?;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(page["name"], name);
+    }
+    let (status, _) = Visitor::new(&app, 75).signup("VVolf", "a secret!").await?;
+    assert_eq!(status, StatusCode::CONFLICT);
+    Ok(())
+}
+
+#[tokio::test]
+async fn look_alike_names_are_taken_and_older_accounts_keep_theirs() -> Result<(), Error> {
+    let path = temp_db("older-keys");
+    let app = App::new(Store::open(&path, StoreOptions::default())?, roomy());
+    let file = path.clone();
+    let set_key = |name: String, key: String| {
+        let file = file.clone();
+        async move {
+            let connection = rusqlite::Connection::open(&file)?;
+            let changed = connection.execute(
+                "UPDATE players SET name_key = ?2 WHERE name = ?1",
+                rusqlite::params![name, key],
+            )?;
+            assert_eq!(changed, 1);
+            Ok::<_, Error>(())
+        }
+    };
+    let reopen = || async {
+        Ok(App::new(
+            Store::open(&path, StoreOptions::default())?,
+            roomy(),
+        ))
+    };
+    older_keys_suite(&app, set_key, reopen).await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn accounts_work_the_same_on_postgres() -> Result<(), Error> {
     let postgres = Postgres::start("accounts")?;
+    let url = postgres.database("olderkeys").await?;
+    let app = App::new(PgStore::connect(&url).await?, roomy());
+    let set_key = |name: String, key: String| {
+        let url = url.clone();
+        async move {
+            let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await?;
+            let driver = tokio::spawn(connection);
+            let changed = client
+                .execute(
+                    "UPDATE players SET name_key = $2 WHERE name = $1",
+                    &[&name, &key],
+                )
+                .await?;
+            assert_eq!(changed, 1);
+            drop(client);
+            let _ = driver.await;
+            Ok::<_, Error>(())
+        }
+    };
+    let reopen = || async { Ok(App::new(PgStore::connect(&url).await?, roomy())) };
+    older_keys_suite(&app, set_key, reopen).await?;
     for (name, suite) in [("sessions", 0), ("names", 1), ("games", 2)] {
         let url = postgres.database(name).await?;
         let app = App::new(PgStore::connect(&url).await?, roomy());

@@ -264,6 +264,7 @@ fn settings() -> Settings {
         engines: 1,
         hash_mb: 4,
         requests_per_second: 100_000,
+        open_requests_per_address: 100_000,
         new_games_per_minute: 100_000,
         ..Settings::default()
     }

@@ -560,8 +560,11 @@ mod lobby {
             .await?;
         assert_eq!(status, StatusCode::OK);
         let mut open = socket(addr, anna.cookie.as_deref(), "10.0.0.1").await?;
-        let key = bashni_server::account::name_key("Anna");
-        let player = app.database.player_by_key(&key).await?.ok_or("no Anna")?;
+        let player = app
+            .database
+            .player_by_name("Anna")
+            .await?
+            .ok_or("no Anna")?;
         app.database.end_sessions(player.id).await?;
         send_json(&mut open, seek.clone()).await?;
         let (code, _) = closed_with(&mut open).await?;

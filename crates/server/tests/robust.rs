@@ -26,6 +26,7 @@ fn settings() -> Settings {
         hash_mb: 4,
         connections_per_address: 64,
         requests_per_second: 100_000,
+        open_requests_per_address: 100_000,
         new_games_per_minute: 100_000,
         ..Settings::default()
     }
@@ -463,6 +464,113 @@ async fn slow_and_idle_connections_are_closed() -> Result<(), Error> {
     raw.write_all(upgrade.as_bytes()).await?;
     let closed = closed_within(&mut raw, Duration::from_secs(6)).await;
     assert!(closed.is_some(), "a silent WebSocket stayed open");
+    Ok(())
+}
+
+/// Reads a whole answer from `stream` until the server closes it (at most `limit`).
+async fn answer_within(stream: &mut tokio::net::TcpStream, limit: Duration) -> String {
+    let mut answer = Vec::new();
+    let _ = tokio::time::timeout(limit, stream.read_to_end(&mut answer)).await;
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+/// A request whose body begins and then goes silent is answered 408 and its connection
+/// closed once the body falls behind its pace; it does not wait for the idle timeout or for
+/// ever. (Before, such a body was held as long as the client liked.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_silent_body_is_cut_off_and_the_server_holds_no_more_than_it_may() -> Result<(), Error> {
+    let app = App::new(
+        Store::in_memory()?,
+        Settings {
+            idle_timeout: Duration::from_secs(60),
+            body_pace: bashni_server::limits::body::BodyPace {
+                patience: Duration::from_millis(300),
+                min_rate: 1000,
+            },
+            connections: 3,
+            ..settings()
+        },
+    );
+    let address = serve(&app).await?;
+    let mut silent = tokio::net::TcpStream::connect(address).await?;
+    silent
+        .write_all(
+            b"POST /api/games HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n\
+              content-length: 100\r\n\r\n{\"variant\":",
+        )
+        .await?;
+    let answer = answer_within(&mut silent, Duration::from_secs(20)).await;
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains("\"code\":\"too_slow\""), "{answer}");
+    assert!(
+        answer.to_ascii_lowercase().contains("connection: close"),
+        "{answer}"
+    );
+
+    // Three connections at most: the fourth is told the server is full (the unit tests of
+    // the limits see places freed).
+    let held: Vec<_> =
+        futures_util::future::join_all((0..3).map(|_| tokio::net::TcpStream::connect(address)))
+            .await
+            .into_iter()
+            .collect::<Result<_, _>>()?;
+    let mut fourth = tokio::net::TcpStream::connect(address).await?;
+    let answer = answer_within(&mut fourth, Duration::from_secs(20)).await;
+    assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
+    drop(held);
+    Ok(())
+}
+
+/// Behind a balancer all connections come from it, so the limit per address is on the
+/// requests each client has in progress: a client's slow upload holds its one place until it
+/// is cut off, while other clients go on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn behind_a_balancer_a_client_holds_no_more_requests_open_than_it_may() -> Result<(), Error> {
+    let app = App::new(
+        Store::in_memory()?,
+        Settings {
+            behind_proxy: true,
+            open_requests_per_address: 1,
+            body_pace: bashni_server::limits::body::BodyPace {
+                patience: Duration::from_millis(500),
+                min_rate: 1000,
+            },
+            ..settings()
+        },
+    );
+    let address = serve(&app).await?;
+    let request = |client: &str, line: &str, rest: &str| {
+        format!("{line} HTTP/1.1\r\nhost: x\r\nx-forwarded-for: {client}\r\n{rest}")
+    };
+    let mut upload = tokio::net::TcpStream::connect(address).await?;
+    upload
+        .write_all(
+            request(
+                "203.0.113.9",
+                "POST /api/games",
+                "content-length: 100\r\n\r\n{",
+            )
+            .as_bytes(),
+        )
+        .await?;
+    app.until_in_flight(|count| count == 1).await;
+    let health = |client: &str| request(client, "GET /api/health", "connection: close\r\n\r\n");
+    let mut same = tokio::net::TcpStream::connect(address).await?;
+    same.write_all(health("203.0.113.9").as_bytes()).await?;
+    let answer = answer_within(&mut same, Duration::from_secs(20)).await;
+    assert!(answer.starts_with("HTTP/1.1 429"), "{answer}");
+    let mut other = tokio::net::TcpStream::connect(address).await?;
+    other.write_all(health("198.51.100.4").as_bytes()).await?;
+    let answer = answer_within(&mut other, Duration::from_secs(20)).await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    // The upload is cut off; its client may ask again.
+    let answer = answer_within(&mut upload, Duration::from_secs(20)).await;
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    app.until_in_flight(|count| count == 0).await;
+    let mut again = tokio::net::TcpStream::connect(address).await?;
+    again.write_all(health("203.0.113.9").as_bytes()).await?;
+    let answer = answer_within(&mut again, Duration::from_secs(20)).await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     Ok(())
 }
 

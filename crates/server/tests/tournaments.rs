@@ -801,8 +801,11 @@ async fn limits_suite(app: &Arc<App>) -> Result<(), Error> {
     }
     let mut ids = Vec::new();
     for n in 0..6 {
-        let key = bashni_server::account::name_key(&format!("Entrant{n}"));
-        let player = app.database.player_by_key(&key).await?.ok_or("no player")?;
+        let player = app
+            .database
+            .player_by_name(&format!("Entrant{n}"))
+            .await?
+            .ok_or("no player")?;
         ids.push(player.id);
     }
     // Six join at once where four may.

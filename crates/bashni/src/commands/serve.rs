@@ -27,6 +27,22 @@ pub struct Args {
     /// The most connections one address may hold open (more are refused with 429).
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..))]
     connections_per_address: u32,
+    /// HTTP requests one address may have in progress at once (more are refused with 429);
+    /// behind a balancer this is what limits a client's slow requests.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..))]
+    open_requests_per_address: u32,
+    /// The most connections held open at once from all addresses (more are refused with
+    /// 503); never more than the open-files limit leaves room for.
+    #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u32).range(16..))]
+    connections: u32,
+    /// Seconds a request's body may stay silent, at its start or between two pieces; a body
+    /// that falls behind is answered 408 and its connection closed.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=600))]
+    body_timeout: u64,
+    /// Bytes per second a request's body must average after its first --body-timeout
+    /// seconds.
+    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..))]
+    body_min_rate: u64,
     /// New games one address may make per minute (PDN uploads count each game).
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..))]
     new_games_per_minute: u32,
@@ -114,6 +130,12 @@ pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
             args.connections_per_address as usize
         },
         behind_proxy: args.behind_proxy,
+        open_requests_per_address: args.open_requests_per_address as usize,
+        connections: args.connections as usize,
+        body_pace: bashni_server::limits::body::BodyPace {
+            patience: Duration::from_secs(args.body_timeout),
+            min_rate: args.body_min_rate,
+        },
         new_games_per_minute: args.new_games_per_minute,
         requests_per_second: args.requests_per_second,
         idle_timeout: Duration::from_secs(args.idle_timeout),

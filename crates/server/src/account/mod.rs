@@ -111,19 +111,64 @@ pub const RESERVED_NAMES: &[&str] = &[
 /// The key of a name: two names with the same key look alike, so only one account may have
 /// it. The name is NFKC-normalised, case-folded and reduced to its skeleton (Unicode's
 /// table of characters that look the same, UTS #39: Cyrillic `а` is Latin `a`, `0` is `O`,
-/// `m` is `rn`), twice, since folding a skeleton may give a character that has one; then `i`
-/// is taken for `l` (a capital `I` looks like `l`, and only one of them is folded to `i`),
-/// and `_` and `-` are left out.
+/// `m` is `rn`), twice, since folding a skeleton may give a character that has one. Then the
+/// marks over and under letters are left out (`admín` and `ADMİN` are `admin`), `w` is
+/// taken for `vv`, `i` for `l` (a capital `I` looks like `l`, and only one of them is folded
+/// to `i`), and `_` and `-` are left out.
 pub fn name_key(name: &str) -> String {
     let mut key: String = name.nfkc().collect();
     for _ in 0..2 {
         key = unicode_security::skeleton(&caseless::default_case_fold_str(&key)).collect();
     }
     caseless::default_case_fold_str(&key)
-        .chars()
-        .filter(|c| !matches!(c, '_' | '-'))
-        .map(|c| if c == 'i' { 'l' } else { c })
+        .nfd()
+        .filter(|&c| !matches!(c, '_' | '-') && !is_mark(c))
+        .flat_map(|c| match c {
+            'i' => ['l', '\0'],
+            'w' => ['v', 'v'],
+            c => [c, '\0'],
+        })
+        .filter(|&c| c != '\0')
         .collect()
+}
+
+/// Whether `c` is a mark set over, under or through the letter before it (Unicode's classes
+/// Mn, Mc and Me).
+fn is_mark(c: char) -> bool {
+    use unicode_properties::{GeneralCategoryGroup, UnicodeGeneralCategory};
+    c.general_category_group() == GeneralCategoryGroup::Mark
+}
+
+/// The keys a store changes when the rule of [`name_key`] changes: `players` are the
+/// accounts as `(id, name, stored key)`, the answer is `(id, new key)` for those whose key
+/// changes. Where several accounts now have one key, the one that had it already keeps it,
+/// or else the oldest (lowest id) takes it; each of the others gets the key followed by `#`
+/// and its id, so that they stay apart (and no new account may take a name like theirs).
+pub fn keys_to_change(players: &[(i64, String, String)]) -> Vec<(i64, String)> {
+    let mut by_key: std::collections::BTreeMap<String, Vec<(i64, &str)>> =
+        std::collections::BTreeMap::new();
+    for (id, name, stored) in players {
+        by_key
+            .entry(name_key(name))
+            .or_default()
+            .push((*id, stored.as_str()));
+    }
+    let mut changes = Vec::new();
+    for (key, mut owners) in by_key {
+        owners.sort_unstable_by_key(|(id, stored)| (*stored != key, *id));
+        for (rank, (id, stored)) in owners.into_iter().enumerate() {
+            let wanted = if rank == 0 {
+                key.clone()
+            } else {
+                format!("{key}#{id}")
+            };
+            if stored != wanted {
+                changes.push((id, wanted));
+            }
+        }
+    }
+    changes.sort_unstable();
+    changes
 }
 
 /// Why an account's action was refused; nothing was changed.
@@ -434,6 +479,51 @@ mod tests {
         assert_eq!(key("anna"), key("\u{ff41}nna"));
         assert_ne!(key("anna"), key("hanna"));
         assert_ne!(key("boris"), key("borls2"));
+        // Issue "abuse, round two", finding 4: a dotted capital I, a double v and an
+        // accent do not make a name of their own.
+        assert_eq!(key("admin"), key("ADM\u{130}N"));
+        assert_eq!(key("admin"), key("adm\u{ed}n"));
+        assert_eq!(key("admin"), key("adm\u{131}n"));
+        assert_eq!(key("wolf"), key("vvolf"));
+        assert_eq!(key("wolf"), key("VVOLF"));
+        assert_eq!(key("Андрей"), key("Андреи"));
+        assert_ne!(key("wolf"), key("volf"));
+    }
+
+    #[test]
+    fn a_changed_rule_keeps_one_owner_per_key_and_the_others_apart() {
+        let player = |id: i64, name: &str, stored: &str| (id, name.to_string(), stored.to_string());
+        let players = [
+            // Had different keys by the old rule, one key by the new, which the second had
+            // already: the first is kept apart.
+            player(1, "wolf", "wolf"),
+            player(2, "vvolf", &key("vvolf")),
+            // The younger had the key already: it keeps it.
+            player(3, "adm\u{ed}na", "adm\u{ed}na-old"),
+            player(4, "admlna", &key("admlna")),
+            // Unchanged.
+            player(5, "boris", &key("boris")),
+        ];
+        let changes = keys_to_change(&players);
+        assert_eq!(
+            changes,
+            vec![
+                (1, format!("{}#1", key("wolf"))),
+                (3, format!("{}#3", key("admlna")))
+            ]
+        );
+        // Once changed, nothing more to change.
+        let changed: Vec<_> = players
+            .iter()
+            .map(|(id, name, stored)| {
+                let key = changes
+                    .iter()
+                    .find(|(c, _)| c == id)
+                    .map_or(stored.clone(), |(_, key)| key.clone());
+                (*id, name.clone(), key)
+            })
+            .collect();
+        assert_eq!(keys_to_change(&changed), Vec::new());
     }
 
     /// Issue "abuse, round two", finding 4: the deleted-account placeholder and the site's

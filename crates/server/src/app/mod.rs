@@ -60,6 +60,9 @@ pub struct App {
     pub settings: Settings,
     /// HTTP requests per address.
     requests: AddressRates,
+    /// HTTP requests in progress per address: behind a balancer, where the connections all
+    /// come from it, this is what keeps one client from holding many slow requests open.
+    requests_open: Arc<crate::limits::ConnectionLimits>,
     /// New games per address.
     creations: AddressRates,
     /// Wakes the engine-job taker (a shared database).
@@ -108,6 +111,10 @@ impl App {
             requests: AddressRates::new(
                 settings.requests_per_second.saturating_mul(2),
                 f64::from(settings.requests_per_second),
+            ),
+            requests_open: crate::limits::ConnectionLimits::new(
+                settings.open_requests_per_address,
+                usize::MAX,
             ),
             creations: AddressRates::new(
                 settings.new_games_per_minute,
@@ -190,6 +197,12 @@ impl App {
     /// Counts one HTTP request of `client`; `false` when it sends too many.
     pub fn allow_request(&self, client: IpAddr) -> bool {
         self.requests.allow(client, 1, Instant::now())
+    }
+
+    /// Counts one HTTP request of `client` in progress until the guard is dropped; `None`
+    /// when that address has [`Settings::open_requests_per_address`] in progress already.
+    pub fn open_request(&self, client: IpAddr) -> Option<crate::limits::ConnectionGuard> {
+        self.requests_open.enter(client).ok()
     }
 
     pub(crate) fn games(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<GameSlot>>> {

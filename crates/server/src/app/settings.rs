@@ -13,12 +13,20 @@ pub struct Settings {
     pub web_dir: Option<std::path::PathBuf>,
     /// The most connections one address may hold open.
     pub connections_per_address: usize,
+    /// The most HTTP requests one address may have in progress at once (behind a balancer,
+    /// where all connections come from it, the limit that holds for slow requests).
+    pub open_requests_per_address: usize,
     /// New games one address may make per minute (PDN uploads count one per game).
     pub new_games_per_minute: u32,
     /// HTTP requests one address may make per second on average (twice as many at once).
     pub requests_per_second: u32,
     /// How long a connection may take to send a request's headers, and may stay silent.
     pub idle_timeout: Duration,
+    /// How fast a request's body must come (slower ones are answered 408 and closed).
+    pub body_pace: crate::limits::body::BodyPace,
+    /// The most connections open at once from all addresses (more are refused with 503);
+    /// [`crate::serve`] lowers it to what the open-files limit allows.
+    pub connections: usize,
     /// How long a game nobody uses stays in memory.
     pub keep_idle: Duration,
     /// How long a finished game nobody uses stays in memory.
@@ -62,9 +70,15 @@ impl Default for Settings {
             hash_mb: 16,
             web_dir: None,
             connections_per_address: 64,
+            open_requests_per_address: 64,
             new_games_per_minute: 30,
             requests_per_second: 50,
             idle_timeout: Duration::from_secs(30),
+            body_pace: crate::limits::body::BodyPace {
+                patience: Duration::from_secs(10),
+                min_rate: 1024,
+            },
+            connections: 100_000,
             keep_idle: Duration::from_secs(600),
             keep_finished: Duration::from_secs(5),
             behind_proxy: false,

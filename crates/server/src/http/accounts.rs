@@ -101,7 +101,7 @@ pub async fn signup(
     let (name, key) = account_name(&request.name).map_err(ApiError::bad_request)?;
     check_password(&request.password)?;
     // Looked up first so that a taken name costs no password hash (nor counts as a try).
-    if let Some(taken) = app.database.player_by_key(&key).await? {
+    if let Some(taken) = app.database.player_by_name(&name).await? {
         return Err(name_taken(&name, &taken.name));
     }
     app.accounts.allow_signup(client)?;
@@ -149,7 +149,7 @@ pub async fn login(
     }
     let player = app
         .database
-        .player_by_key(&key)
+        .player_by_name(&typed)
         .await?
         .filter(|player| player.deleted_ms.is_none());
     let stored = player.as_ref().map(|player| player.password_hash.clone());
@@ -216,7 +216,7 @@ pub async fn delete(
     app.accounts.allow_login(client, &name_key(&account.name))?;
     let stored = app
         .database
-        .player_by_key(&name_key(&account.name))
+        .player_by_name(&account.name)
         .await?
         .filter(|player| player.id == account.id)
         .map(|player| player.password_hash);
@@ -256,7 +256,7 @@ pub async fn player(
     }
     let player = app
         .database
-        .player_by_key(&name_key(&name))
+        .player_by_name(&name)
         .await?
         .filter(|player| player.deleted_ms.is_none())
         .ok_or_else(missing)?;

@@ -61,6 +61,12 @@ impl ApiError {
         ApiError::new(StatusCode::CONFLICT, "conflict", message)
     }
 
+    /// 408: the request's body came too slowly (see [`crate::limits::body`]); the
+    /// connection is closed after the answer.
+    pub fn too_slow(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::REQUEST_TIMEOUT, "too_slow", message)
+    }
+
     /// 413: too big.
     pub fn too_large(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "too_large", message)

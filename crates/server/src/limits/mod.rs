@@ -1,5 +1,8 @@
 //! Connection limits that keep one client from taking the server for itself: open
-//! connections per address (counted where connections are accepted) and messages per WebSocket.
+//! connections per address (counted where connections are accepted), the pace of request
+//! bodies ([`body`]) and messages per WebSocket.
+
+pub mod body;
 
 use std::collections::HashMap;
 use std::io;
@@ -12,33 +15,78 @@ use std::time::{Duration, Instant};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 
-/// How many connections each address holds open.
+/// File descriptors kept for everything but connections: the database, its log, the
+/// engines' files, the page's files when served from a folder.
+const FILES_KEPT: u64 = 256;
+
+/// How many connections the server may hold open: the open-files limit, raised first as far as
+/// the system allows, less what the server needs besides ([`FILES_KEPT`], or an eighth of the
+/// limit when that is more).
+pub fn connections_allowed() -> usize {
+    let limit = match rlimit::increase_nofile_limit(u64::MAX) {
+        Ok(limit) => limit,
+        Err(error) => {
+            tracing::warn!("limit: cannot raise the open-files limit: {error}");
+            rlimit::getrlimit(rlimit::Resource::NOFILE).map_or(1024, |(soft, _)| soft)
+        }
+    };
+    let kept = FILES_KEPT.max(limit / 8);
+    usize::try_from(limit.saturating_sub(kept).max(16)).unwrap_or(usize::MAX)
+}
+
+/// How many connections each address, and all together, hold open.
 pub struct ConnectionLimits {
     per_address: usize,
-    open: Mutex<HashMap<IpAddr, usize>>,
+    total: usize,
+    open: Mutex<Open>,
+}
+
+#[derive(Default)]
+struct Open {
+    by_address: HashMap<IpAddr, usize>,
+    total: usize,
+}
+
+/// Why a connection was not let in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refused {
+    /// Its address holds as many as one address may.
+    Address,
+    /// The server holds as many as it may.
+    Server,
 }
 
 impl ConnectionLimits {
-    /// At most `per_address` open connections from one address.
-    pub fn new(per_address: usize) -> Arc<ConnectionLimits> {
+    /// At most `per_address` open connections from one address, and `total` from all.
+    pub fn new(per_address: usize, total: usize) -> Arc<ConnectionLimits> {
         Arc::new(ConnectionLimits {
             per_address: per_address.max(1),
-            open: Mutex::new(HashMap::new()),
+            total: total.max(1),
+            open: Mutex::new(Open::default()),
         })
     }
 
-    /// Counts a new connection from `ip`, unless that address is at its limit.
-    pub fn enter(self: &Arc<Self>, ip: IpAddr) -> Option<ConnectionGuard> {
+    /// Counts a new connection from `ip`, unless that address or the server is at its limit.
+    pub fn enter(self: &Arc<Self>, ip: IpAddr) -> Result<ConnectionGuard, Refused> {
         let mut open = self.open.lock().unwrap_or_else(|p| p.into_inner());
-        let count = open.entry(ip).or_insert(0);
+        if open.total >= self.total {
+            return Err(Refused::Server);
+        }
+        let count = open.by_address.entry(ip).or_insert(0);
         if *count >= self.per_address {
-            return None;
+            return Err(Refused::Address);
         }
         *count += 1;
-        Some(ConnectionGuard {
+        open.total += 1;
+        Ok(ConnectionGuard {
             limits: Arc::clone(self),
             ip,
         })
+    }
+
+    /// How many connections are open from all addresses.
+    pub fn open(&self) -> usize {
+        self.open.lock().unwrap_or_else(|p| p.into_inner()).total
     }
 
     /// How many connections `ip` holds open.
@@ -46,6 +94,7 @@ impl ConnectionLimits {
         self.open
             .lock()
             .unwrap_or_else(|p| p.into_inner())
+            .by_address
             .get(&ip)
             .copied()
             .unwrap_or(0)
@@ -61,17 +110,19 @@ pub struct ConnectionGuard {
 impl Drop for ConnectionGuard {
     fn drop(&mut self) {
         let mut open = self.limits.open.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(count) = open.get_mut(&self.ip) {
+        open.total = open.total.saturating_sub(1);
+        if let Some(count) = open.by_address.get_mut(&self.ip) {
             *count -= 1;
             if *count == 0 {
-                open.remove(&self.ip);
+                open.by_address.remove(&self.ip);
             }
         }
     }
 }
 
 /// A TCP listener that refuses connections beyond the limit per address, answering them
-/// with `429 Too Many Requests`.
+/// with `429 Too Many Requests`, and beyond the server's limit, answering `503 Service
+/// Unavailable`.
 pub struct LimitedListener {
     inner: TcpListener,
     limits: Arc<ConnectionLimits>,
@@ -108,12 +159,28 @@ impl LimitedListener {
     }
 }
 
-const REFUSAL_BODY: &str =
+const ADDRESS_REFUSAL: &str =
     r#"{"error":"too many open connections from your address","code":"too_many"}"#;
 
+const SERVER_REFUSAL: &str =
+    r#"{"error":"the server is full; try again shortly","code":"unavailable"}"#;
+
+/// The whole answer to a connection refused for `why`.
+fn refusal(why: Refused) -> String {
+    let (status, body) = match why {
+        Refused::Address => ("429 Too Many Requests", ADDRESS_REFUSAL),
+        Refused::Server => ("503 Service Unavailable", SERVER_REFUSAL),
+    };
+    format!(
+        "HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\
+         connection: close\r\n\r\n{body}",
+        body.len()
+    )
+}
+
 impl LimitedListener {
-    /// The next connection from an address below its limit; others are answered 429 and
-    /// closed.
+    /// The next connection from an address below its limit while the server is below its
+    /// own; others are answered 429 (or 503) and closed.
     pub async fn accept(&mut self) -> (CountedStream, SocketAddr) {
         loop {
             let (stream, address) = match self.inner.accept().await {
@@ -129,7 +196,7 @@ impl LimitedListener {
                 }
             };
             match self.limits.enter(address.ip()) {
-                Some(guard) => {
+                Ok(guard) => {
                     return (
                         CountedStream {
                             inner: stream,
@@ -138,17 +205,22 @@ impl LimitedListener {
                         address,
                     );
                 }
-                None => {
-                    self.warn(format_args!(
-                        "limit: {} has too many open connections; refused one",
-                        address.ip()
-                    ));
-                    let refusal = format!(
-                        "HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\n\
-                         content-length: {}\r\nconnection: close\r\n\r\n{REFUSAL_BODY}",
-                        REFUSAL_BODY.len()
-                    );
-                    let _ = stream.try_write(refusal.as_bytes());
+                Err(why) => {
+                    match why {
+                        Refused::Address => self.warn(format_args!(
+                            "limit: {} has too many open connections; refused one",
+                            address.ip()
+                        )),
+                        Refused::Server => {
+                            let total = self.limits.total;
+                            self.warn(format_args!(
+                                "limit: the server holds {total} connections, its most; \
+                                 refused one from {}",
+                                address.ip()
+                            ));
+                        }
+                    }
+                    let _ = stream.try_write(refusal(why).as_bytes());
                 }
             }
         }
@@ -294,17 +366,25 @@ mod tests {
 
     #[test]
     fn connections_are_counted_per_address_and_freed() {
-        let limits = ConnectionLimits::new(2);
+        let limits = ConnectionLimits::new(2, 3);
         let ip: IpAddr = [127, 0, 0, 1].into();
         let other: IpAddr = [10, 0, 0, 1].into();
+        let third: IpAddr = [10, 0, 0, 3].into();
         let first = limits.enter(ip);
         let second = limits.enter(ip);
-        assert!(first.is_some() && second.is_some());
-        assert!(limits.enter(ip).is_none());
-        assert!(limits.enter(other).is_some());
+        assert!(first.is_ok() && second.is_ok());
+        assert_eq!(limits.enter(ip).err(), Some(Refused::Address));
+        let from_other = limits.enter(other);
+        assert!(from_other.is_ok());
+        // Three open: the server is full for every address.
+        assert_eq!(limits.enter(third).err(), Some(Refused::Server));
+        assert_eq!(limits.open(), 3);
         drop(first);
         assert_eq!(limits.open_from(ip), 1);
-        assert!(limits.enter(ip).is_some());
+        assert!(limits.enter(ip).is_ok());
+        drop(from_other);
+        assert_eq!(limits.open_from(other), 0);
+        assert!(limits.enter(third).is_ok());
     }
 
     #[test]

@@ -640,8 +640,7 @@ impl Lobby {
         let name = match account {
             Some(account) => account.name.clone(),
             None => {
-                let key = crate::account::name_key(&name);
-                if let Some(player) = app.database.player_by_key(&key).await? {
+                if let Some(player) = app.database.player_by_name(&name).await? {
                     return Err(refusal(
                         "name_taken",
                         format!(

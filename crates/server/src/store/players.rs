@@ -173,8 +173,26 @@ impl Seats {
 
 const WRITE_SEATS: &str = "UPDATE games SET white_player = $2, black_player = $3 WHERE id = $1";
 const READ_SEATS: &str = "SELECT white_player, black_player FROM games WHERE id = $1";
-const PLAYER_BY_KEY: &str =
-    "SELECT id, name, password_hash, created_ms, deleted_ms FROM players WHERE name_key = $1";
+/// The accounts with a key, and those kept apart from its owner (`key#id`, see
+/// [`crate::account::keys_to_change`]): `$2` and `$3` are the key followed by `#` and by `$`.
+const PLAYERS_BY_KEY: &str = "SELECT id, name, password_hash, created_ms, deleted_ms \
+    FROM players WHERE name_key = $1 OR (name_key >= $2 AND name_key < $3) ORDER BY id";
+const ALL_KEYS: &str = "SELECT id, name, name_key FROM players";
+const SET_KEY: &str = "UPDATE players SET name_key = $2 WHERE id = $1";
+
+/// The account a name stands for among those with its key: the one with exactly that name,
+/// else the key's owner, else the first.
+fn chosen(name: &str, key: &str, keys: &[String], rows: Vec<PlayerRow>) -> Option<PlayerRow> {
+    let exact = rows.iter().position(|row| row.name == name);
+    let owner = keys.iter().position(|k| k == key);
+    let at = exact.or(owner).unwrap_or(0);
+    rows.into_iter().nth(at)
+}
+
+/// The bounds of the keys kept apart from `key`'s owner.
+fn apart(key: &str) -> (String, String) {
+    (format!("{key}#"), format!("{key}$"))
+}
 const INSERT_PLAYER: &str = "INSERT INTO players (name, name_key, password_hash, created_ms) \
     VALUES ($1, $2, $3, $4) ON CONFLICT (name_key) DO NOTHING RETURNING id";
 const INSERT_SESSION: &str = "INSERT INTO sessions \
@@ -292,20 +310,60 @@ pub(super) async fn read_seats_postgres(
 }
 
 impl Store {
-    fn player_by_key(&self, key: &str) -> Result<Option<PlayerRow>, StoreError> {
+    fn player_by_name(&self, name: &str) -> Result<Option<PlayerRow>, StoreError> {
+        let key = crate::account::name_key(name);
+        let (from, to) = apart(&key);
         let connection = self.lock();
-        let mut statement = connection.prepare_cached(&sqlite(PLAYER_BY_KEY))?;
-        Ok(statement
-            .query_row(params![key], |row| {
-                Ok(PlayerRow {
-                    id: row.get(0)?,
-                    name: row.get(1)?,
-                    password_hash: row.get(2)?,
-                    created_ms: row.get(3)?,
-                    deleted_ms: row.get(4)?,
+        let mut statement = connection.prepare_cached(&sqlite(
+            &PLAYERS_BY_KEY.replace("SELECT id,", "SELECT name_key, id,"),
+        ))?;
+        let mut keys = Vec::new();
+        let rows = statement
+            .query_map(params![key, from, to], |row| {
+                Ok((
+                    row.get::<_, String>(0)?,
+                    PlayerRow {
+                        id: row.get(1)?,
+                        name: row.get(2)?,
+                        password_hash: row.get(3)?,
+                        created_ms: row.get(4)?,
+                        deleted_ms: row.get(5)?,
+                    },
+                ))
+            })?
+            .map(|row| {
+                row.map(|(k, player)| {
+                    keys.push(k);
+                    player
                 })
             })
-            .optional()?)
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(chosen(name, &key, &keys, rows))
+    }
+
+    /// Gives every account the key the present rule makes of its name (see
+    /// [`crate::account::keys_to_change`]): run when the store is opened.
+    pub(super) fn rekey_players(
+        connection: &mut rusqlite::Connection,
+    ) -> Result<usize, StoreError> {
+        let transaction = connection.transaction()?;
+        let players = transaction
+            .prepare(ALL_KEYS)?
+            .query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?
+            .collect::<Result<Vec<(i64, String, String)>, _>>()?;
+        let changes = crate::account::keys_to_change(&players);
+        {
+            let mut set = transaction.prepare(&sqlite(SET_KEY))?;
+            // Out of the way first, so that no two rows share a key at any step.
+            for (id, _) in &changes {
+                set.execute(params![id, format!("~{id}")])?;
+            }
+            for (id, key) in &changes {
+                set.execute(params![id, key])?;
+            }
+        }
+        transaction.commit()?;
+        Ok(changes.len())
     }
 
     fn create_player(
@@ -513,20 +571,47 @@ async fn insert_session_postgres(
     Ok(())
 }
 
+/// Gives every account the key the present rule makes of its name, in `transaction` (see
+/// [`crate::account::keys_to_change`]): run when the servers' schema is brought up to date.
+pub(super) async fn rekey_players_pg(
+    transaction: &tokio_postgres::Transaction<'_>,
+) -> Result<usize, StoreError> {
+    let mut players = Vec::new();
+    for row in transaction.query(ALL_KEYS, &[]).await? {
+        players.push((row.try_get(0)?, row.try_get(1)?, row.try_get(2)?));
+    }
+    let changes = crate::account::keys_to_change(&players);
+    let set = transaction.prepare(SET_KEY).await?;
+    for (id, _) in &changes {
+        transaction.execute(&set, &[id, &format!("~{id}")]).await?;
+    }
+    for (id, key) in &changes {
+        transaction.execute(&set, &[id, key]).await?;
+    }
+    Ok(changes.len())
+}
+
 impl PgStore {
-    async fn player_by_key(&self, key: &str) -> Result<Option<PlayerRow>, StoreError> {
+    async fn player_by_name(&self, name: &str) -> Result<Option<PlayerRow>, StoreError> {
+        let key = crate::account::name_key(name);
+        let (from, to) = apart(&key);
         let client = self.pool.get().await?;
-        let statement = client.prepare_cached(PLAYER_BY_KEY).await?;
-        Ok(match client.query_opt(&statement, &[&key]).await? {
-            Some(row) => Some(PlayerRow {
-                id: row.try_get(0)?,
-                name: row.try_get(1)?,
-                password_hash: row.try_get(2)?,
-                created_ms: row.try_get(3)?,
-                deleted_ms: row.try_get(4)?,
-            }),
-            None => None,
-        })
+        let statement = client
+            .prepare_cached(&PLAYERS_BY_KEY.replace("SELECT id,", "SELECT name_key, id,"))
+            .await?;
+        let mut keys = Vec::new();
+        let mut rows = Vec::new();
+        for row in client.query(&statement, &[&key, &from, &to]).await? {
+            keys.push(row.try_get(0)?);
+            rows.push(PlayerRow {
+                id: row.try_get(1)?,
+                name: row.try_get(2)?,
+                password_hash: row.try_get(3)?,
+                created_ms: row.try_get(4)?,
+                deleted_ms: row.try_get(5)?,
+            });
+        }
+        Ok(chosen(name, &key, &keys, rows))
     }
 
     async fn create_player(
@@ -703,13 +788,15 @@ impl PgStore {
 
 /// The accounts, whichever database holds them.
 impl Database {
-    /// The account whose name has the key `key` (deleted or not).
-    pub async fn player_by_key(&self, key: &str) -> Result<Option<PlayerRow>, StoreError> {
-        let key = key.to_string();
+    /// The account a name stands for (deleted or not): the one whose name looks like it
+    /// (has its key, see [`crate::account::name_key`]), or, where accounts made before the
+    /// rule changed share the key, the one with exactly that name.
+    pub async fn player_by_name(&self, name: &str) -> Result<Option<PlayerRow>, StoreError> {
+        let name = name.to_string();
         on_backend!(
             self,
-            |store| store.player_by_key(&key),
-            store.player_by_key(&key)
+            |store| store.player_by_name(&name),
+            store.player_by_name(&name)
         )
     }
 

@@ -405,6 +405,10 @@ impl PgStore {
                 )
                 .await?;
         }
+        let rekeyed = super::players::rekey_players_pg(&transaction).await?;
+        if rekeyed > 0 {
+            tracing::info!(accounts = rekeyed, "names' keys made by the present rule");
+        }
         transaction.commit().await?;
         Ok(())
     }

@@ -233,6 +233,10 @@ impl Store {
             transaction.pragma_update(None, "user_version", step as i64 + 1)?;
             transaction.commit()?;
         }
+        let rekeyed = Store::rekey_players(&mut connection)?;
+        if rekeyed > 0 {
+            tracing::info!(accounts = rekeyed, "names' keys made by the present rule");
+        }
         let store = Store {
             connection: Mutex::new(connection),
             path: path.map(Path::to_path_buf),

@@ -32,6 +32,7 @@ pub fn test_settings() -> Settings {
         hash_mb: 4,
         connections_per_address: 8,
         requests_per_second: 100_000,
+        open_requests_per_address: 100_000,
         new_games_per_minute: 100_000,
         ..Settings::default()
     }
