@@ -5,7 +5,8 @@
 //! The folders, from the inside out; each imports only folders above it in this list, and
 //! `scripts/layout.sh` checks it (no domain folder knows axum, `http/` or `socket/`; no
 //! import circle between folders):
-//! - [`rating`]: Glicko-2 arithmetic; [`limits`]: rate and connection limits.
+//! - [`rating`]: Glicko-2 arithmetic; [`limits`]: rate and connection limits; [`names`]: when
+//!   two account names look alike.
 //! - [`game`]: a game on the server without I/O: the round and its actions, views,
 //!   variations, the rating and fair-play rules read from a round, seat secrets.
 //! - [`store`]: the truth (SQLite or PostgreSQL); [`account`]: names, passwords, sessions.
@@ -25,6 +26,7 @@ pub mod game;
 pub mod http;
 pub mod limits;
 pub mod lobby;
+pub mod names;
 pub mod rating;
 pub mod socket;
 pub mod store;
@@ -277,7 +279,7 @@ pub async fn serve(listener: tokio::net::TcpListener, app: Arc<App>) -> std::io:
                     if http_body::Body::is_end_stream(&body) {
                         Body::new(body)
                     } else {
-                        Body::new(limits::body::PacedBody::new(body, pace))
+                        Body::new(http::body::PacedBody::new(body, pace))
                     }
                 });
                 request.extensions_mut().insert(ConnectInfo(address));

@@ -483,7 +483,7 @@ async fn a_silent_body_is_cut_off_and_the_server_holds_no_more_than_it_may() -> 
         Store::in_memory()?,
         Settings {
             idle_timeout: Duration::from_secs(60),
-            body_pace: bashni_server::limits::body::BodyPace {
+            body_pace: bashni_server::limits::BodyPace {
                 patience: Duration::from_millis(300),
                 min_rate: 1000,
             },
@@ -531,7 +531,7 @@ async fn behind_a_balancer_a_client_holds_no_more_requests_open_than_it_may() ->
         Settings {
             behind_proxy: true,
             open_requests_per_address: 1,
-            body_pace: bashni_server::limits::body::BodyPace {
+            body_pace: bashni_server::limits::BodyPace {
                 patience: Duration::from_millis(500),
                 min_rate: 1000,
             },

@@ -132,7 +132,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
         behind_proxy: args.behind_proxy,
         open_requests_per_address: args.open_requests_per_address as usize,
         connections: args.connections as usize,
-        body_pace: bashni_server::limits::body::BodyPace {
+        body_pace: bashni_server::limits::BodyPace {
             patience: Duration::from_secs(args.body_timeout),
             min_rate: args.body_min_rate,
         },

@@ -23,7 +23,7 @@ pub struct Settings {
     /// How long a connection may take to send a request's headers, and may stay silent.
     pub idle_timeout: Duration,
     /// How fast a request's body must come (slower ones are answered 408 and closed).
-    pub body_pace: crate::limits::body::BodyPace,
+    pub body_pace: crate::limits::BodyPace,
     /// The most connections open at once from all addresses (more are refused with 503);
     /// [`crate::serve`] lowers it to what the open-files limit allows.
     pub connections: usize,
@@ -74,7 +74,7 @@ impl Default for Settings {
             new_games_per_minute: 30,
             requests_per_second: 50,
             idle_timeout: Duration::from_secs(30),
-            body_pace: crate::limits::body::BodyPace {
+            body_pace: crate::limits::BodyPace {
                 patience: Duration::from_secs(10),
                 min_rate: 1024,
             },

@@ -61,7 +61,7 @@ impl ApiError {
         ApiError::new(StatusCode::CONFLICT, "conflict", message)
     }
 
-    /// 408: the request's body came too slowly (see [`crate::limits::body`]); the
+    /// 408: the request's body came too slowly (see [`crate::http::body`]); the
     /// connection is closed after the answer.
     pub fn too_slow(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::REQUEST_TIMEOUT, "too_slow", message)

@@ -45,7 +45,7 @@ fn body_bytes(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
     body.map_err(|rejection| {
         if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
             ApiError::too_large("the request is too large")
-        } else if crate::limits::body::BodyTooSlow::caused(&rejection) {
+        } else if crate::http::body::BodyTooSlow::caused(&rejection) {
             ApiError::too_slow("the request's body came too slowly; send it again")
         } else {
             ApiError::bad_request(rejection.body_text())

@@ -3,6 +3,7 @@
 
 pub mod accounts;
 pub mod assets;
+pub mod body;
 pub mod diagram;
 pub mod error;
 pub mod export;

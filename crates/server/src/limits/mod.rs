@@ -1,8 +1,6 @@
 //! Connection limits that keep one client from taking the server for itself: open
 //! connections per address (counted where connections are accepted), the pace of request
-//! bodies ([`body`]) and messages per WebSocket.
-
-pub mod body;
+//! bodies ([`BodyPace`]) and messages per WebSocket.
 
 use std::collections::HashMap;
 use std::io;
@@ -278,6 +276,28 @@ impl AsyncWrite for CountedStream {
     }
 }
 
+/// How fast a request's body must arrive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BodyPace {
+    /// The longest a body may stay silent, at its start or between two pieces.
+    pub patience: Duration,
+    /// Bytes per second the body must average, counted from the end of the first
+    /// `patience`: after `t` seconds at least `(t - patience) * min_rate` bytes.
+    pub min_rate: u64,
+}
+
+impl BodyPace {
+    /// When the next piece of a body must have come, `received` bytes in: no later than
+    /// `patience` after the last piece (or the start), and no later than the minimum rate
+    /// allows for what came so far.
+    pub fn deadline(&self, start: Instant, last: Instant, received: u64) -> Instant {
+        let rate = self.min_rate.max(1);
+        let earned = Duration::from_secs(received / rate)
+            + Duration::from_nanos((received % rate) * 1_000_000_000 / rate);
+        (last + self.patience).min(start + self.patience + earned)
+    }
+}
+
 /// A token bucket: `burst` messages at once, then `per_second` on average.
 pub struct MessageRate {
     burst: f64,
@@ -385,6 +405,25 @@ mod tests {
         drop(from_other);
         assert_eq!(limits.open_from(other), 0);
         assert!(limits.enter(third).is_ok());
+    }
+
+    #[test]
+    fn a_body_deadline_follows_the_rate_and_the_patience() {
+        let pace = BodyPace {
+            patience: Duration::from_secs(10),
+            min_rate: 100,
+        };
+        let start = Instant::now();
+        let s = Duration::from_secs;
+        // Nothing yet: the patience.
+        assert_eq!(pace.deadline(start, start, 0), start + s(10));
+        // 500 bytes at once: still only the patience after them.
+        assert_eq!(pace.deadline(start, start + s(1), 500), start + s(11));
+        // A byte now and then: the rate catches it.
+        assert_eq!(
+            pace.deadline(start, start + s(9), 150),
+            start + s(11) + s(1) / 2
+        );
     }
 
     #[test]

@@ -77,7 +77,7 @@ pub const SEEN_EVERY_MS: i64 = 10 * 60 * 1000;
 pub struct NewPlayer {
     /// The name as typed (normalised).
     pub name: String,
-    /// The name's key: equal for names that look alike (see [`crate::account::name_key`]).
+    /// The name's key: equal for names that look alike (see [`crate::names::name_key`]).
     pub key: String,
     /// The password's Argon2id hash (PHC string).
     pub password_hash: String,
@@ -174,7 +174,7 @@ impl Seats {
 const WRITE_SEATS: &str = "UPDATE games SET white_player = $2, black_player = $3 WHERE id = $1";
 const READ_SEATS: &str = "SELECT white_player, black_player FROM games WHERE id = $1";
 /// The accounts with a key, and those kept apart from its owner (`key#id`, see
-/// [`crate::account::keys_to_change`]): `$2` and `$3` are the key followed by `#` and by `$`.
+/// [`crate::names::keys_to_change`]): `$2` and `$3` are the key followed by `#` and by `$`.
 const PLAYERS_BY_KEY: &str = "SELECT id, name, password_hash, created_ms, deleted_ms \
     FROM players WHERE name_key = $1 OR (name_key >= $2 AND name_key < $3) ORDER BY id";
 const ALL_KEYS: &str = "SELECT id, name, name_key FROM players";
@@ -311,7 +311,7 @@ pub(super) async fn read_seats_postgres(
 
 impl Store {
     fn player_by_name(&self, name: &str) -> Result<Option<PlayerRow>, StoreError> {
-        let key = crate::account::name_key(name);
+        let key = crate::names::name_key(name);
         let (from, to) = apart(&key);
         let connection = self.lock();
         let mut statement = connection.prepare_cached(&sqlite(
@@ -342,7 +342,7 @@ impl Store {
     }
 
     /// Gives every account the key the present rule makes of its name (see
-    /// [`crate::account::keys_to_change`]): run when the store is opened.
+    /// [`crate::names::keys_to_change`]): run when the store is opened.
     pub(super) fn rekey_players(
         connection: &mut rusqlite::Connection,
     ) -> Result<usize, StoreError> {
@@ -351,7 +351,7 @@ impl Store {
             .prepare(ALL_KEYS)?
             .query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?
             .collect::<Result<Vec<(i64, String, String)>, _>>()?;
-        let changes = crate::account::keys_to_change(&players);
+        let changes = crate::names::keys_to_change(&players);
         {
             let mut set = transaction.prepare(&sqlite(SET_KEY))?;
             // Out of the way first, so that no two rows share a key at any step.
@@ -572,7 +572,7 @@ async fn insert_session_postgres(
 }
 
 /// Gives every account the key the present rule makes of its name, in `transaction` (see
-/// [`crate::account::keys_to_change`]): run when the servers' schema is brought up to date.
+/// [`crate::names::keys_to_change`]): run when the servers' schema is brought up to date.
 pub(super) async fn rekey_players_pg(
     transaction: &tokio_postgres::Transaction<'_>,
 ) -> Result<usize, StoreError> {
@@ -580,7 +580,7 @@ pub(super) async fn rekey_players_pg(
     for row in transaction.query(ALL_KEYS, &[]).await? {
         players.push((row.try_get(0)?, row.try_get(1)?, row.try_get(2)?));
     }
-    let changes = crate::account::keys_to_change(&players);
+    let changes = crate::names::keys_to_change(&players);
     let set = transaction.prepare(SET_KEY).await?;
     for (id, _) in &changes {
         transaction.execute(&set, &[id, &format!("~{id}")]).await?;
@@ -593,7 +593,7 @@ pub(super) async fn rekey_players_pg(
 
 impl PgStore {
     async fn player_by_name(&self, name: &str) -> Result<Option<PlayerRow>, StoreError> {
-        let key = crate::account::name_key(name);
+        let key = crate::names::name_key(name);
         let (from, to) = apart(&key);
         let client = self.pool.get().await?;
         let statement = client
@@ -789,7 +789,7 @@ impl PgStore {
 /// The accounts, whichever database holds them.
 impl Database {
     /// The account a name stands for (deleted or not): the one whose name looks like it
-    /// (has its key, see [`crate::account::name_key`]), or, where accounts made before the
+    /// (has its key, see [`crate::names::name_key`]), or, where accounts made before the
     /// rule changed share the key, the one with exactly that name.
     pub async fn player_by_name(&self, name: &str) -> Result<Option<PlayerRow>, StoreError> {
         let name = name.to_string();

@@ -1,38 +1,17 @@
-//! A pace for request bodies: a client that begins a body and then goes silent, or sends it a
-//! few bytes at a time, would hold its connection (and a file descriptor) for as long as it
-//! likes. A [`PacedBody`] fails once the body falls behind its [`BodyPace`], and the request
-//! is then answered `408 Request Timeout` and its connection closed.
+//! Request bodies held to a pace: a client that begins a body and then goes silent, or sends
+//! it a few bytes at a time, would hold its connection (and a file descriptor) for as long as
+//! it likes. A [`PacedBody`] fails once the body falls behind its [`BodyPace`], and the
+//! request is then answered `408 Request Timeout` and its connection closed.
 
 use std::fmt;
 use std::pin::Pin;
 use std::task::{Context, Poll};
-use std::time::Duration;
 
 use axum::body::Bytes;
 use http_body::{Body, Frame, SizeHint};
 use tokio::time::{Instant, Sleep};
 
-/// How fast a request's body must arrive.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BodyPace {
-    /// The longest a body may stay silent, at its start or between two pieces.
-    pub patience: Duration,
-    /// Bytes per second the body must average, counted from the end of the first
-    /// `patience`: after `t` seconds at least `(t - patience) * min_rate` bytes.
-    pub min_rate: u64,
-}
-
-impl BodyPace {
-    /// When the next piece of a body must have come, `received` bytes in: no later than
-    /// `patience` after the last piece (or the start), and no later than the minimum rate
-    /// allows for what came so far.
-    fn deadline(&self, start: Instant, last: Instant, received: u64) -> Instant {
-        let rate = self.min_rate.max(1);
-        let earned = Duration::from_secs(received / rate)
-            + Duration::from_nanos((received % rate) * 1_000_000_000 / rate);
-        (last + self.patience).min(start + self.patience + earned)
-    }
-}
+use crate::limits::BodyPace;
 
 /// Why a body was not read: it came too slowly.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,7 +65,9 @@ impl<B> PacedBody<B> {
             pace,
             start,
             received: 0,
-            timer: Box::pin(tokio::time::sleep_until(pace.deadline(start, start, 0))),
+            timer: Box::pin(tokio::time::sleep_until(
+                pace.deadline(start.into_std(), start.into_std(), 0).into(),
+            )),
             failed: false,
         }
     }
@@ -114,7 +95,10 @@ where
                     this.received = this.received.saturating_add(data.len() as u64);
                 }
                 let now = Instant::now();
-                let next = this.pace.deadline(this.start, now, this.received);
+                let next = this
+                    .pace
+                    .deadline(this.start.into_std(), now.into_std(), this.received)
+                    .into();
                 this.timer.as_mut().reset(next);
                 Poll::Ready(Some(Ok(frame)))
             }
@@ -146,26 +130,12 @@ mod tests {
     use super::*;
     use http_body_util::BodyExt;
     use http_body_util::channel::Channel;
+    use std::time::Duration;
 
     const PACE: BodyPace = BodyPace {
         patience: Duration::from_secs(10),
         min_rate: 100,
     };
-
-    #[test]
-    fn the_deadline_follows_the_rate_and_the_patience() {
-        let start = Instant::now();
-        let s = Duration::from_secs;
-        // Nothing yet: the patience.
-        assert_eq!(PACE.deadline(start, start, 0), start + s(10));
-        // 500 bytes at once: still only the patience after them.
-        assert_eq!(PACE.deadline(start, start + s(1), 500), start + s(11));
-        // A byte now and then: the rate catches it.
-        assert_eq!(
-            PACE.deadline(start, start + s(9), 150),
-            start + s(11) + s(1) / 2
-        );
-    }
 
     #[tokio::test(start_paused = true)]
     async fn a_silent_body_fails_after_the_patience() {
