@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use axum::http::StatusCode;
 use bashni_server::{App, Settings, Store, StoreOptions};
+use common::visitor::Visitor;
 use common::*;
 use futures_util::StreamExt;
 use serde_json::{Value, json};
@@ -346,6 +347,125 @@ async fn lines_are_checked_and_limited() -> Result<(), Error> {
         history["rooms"]["watchers"].as_array().map(Vec::len),
         Some(5)
     );
+    Ok(())
+}
+
+/// A socket on game `id` sent through a balancer for the client at `client` (its
+/// `X-Forwarded-For`), logged in with `cookie` when given; bound to the seat of `token` when
+/// given. Past its first state and chat history.
+async fn open_as(
+    address: SocketAddr,
+    id: &str,
+    client: &str,
+    cookie: Option<&str>,
+    token: Option<&str>,
+) -> Result<Socket, Error> {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let bind = if token.is_some() { "?bind=1" } else { "" };
+    let mut request = format!("ws://{address}/api/games/{id}/ws{bind}").into_client_request()?;
+    let headers = request.headers_mut();
+    headers.insert("x-forwarded-for", client.parse()?);
+    if let Some(cookie) = cookie {
+        headers.insert("cookie", format!("bashni_session={cookie}").parse()?);
+        headers.insert("origin", format!("http://{address}").parse()?);
+    }
+    let (mut socket, _) = tokio_tungstenite::connect_async(request).await?;
+    if let Some(token) = token {
+        send_json(
+            &mut socket,
+            json!({"type": "seat", "id": 0, "token": token}),
+        )
+        .await?;
+        next_json(&mut socket, "ack").await?;
+    }
+    next_json(&mut socket, "state").await?;
+    next_json(&mut socket, "chat_history").await?;
+    Ok(socket)
+}
+
+/// Issue "abuse, round two": an account's chat lines count over all its games and sockets,
+/// as a player and as a watcher, whatever address they come from; another account is not
+/// held back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_accounts_lines_count_over_all_its_games_and_addresses() -> Result<(), Error> {
+    let app = App::new(
+        Store::in_memory()?,
+        Settings {
+            behind_proxy: true,
+            ..settings(Duration::from_secs(60))
+        },
+    );
+    let address = serve(&app).await?;
+    let mut anna = Visitor::new(&app, 11);
+    let mut vera = Visitor::new(&app, 12);
+    for (visitor, name) in [(&mut anna, "Anna"), (&mut vera, "Vera")] {
+        let body = json!({"name": name, "password": "correct horse"});
+        let (status, answer) = visitor
+            .call("POST", "/api/account/signup", None, Some(body))
+            .await?;
+        assert_eq!(status, StatusCode::CREATED, "{answer}");
+    }
+    // Anna plays two games against guests.
+    let mut games = Vec::new();
+    for _ in 0..2 {
+        let body = json!({"variant": "russian", "mode": "friend", "color": "white",
+                          "time": {"minutes": 5}});
+        let (status, made) = anna.call("POST", "/api/games", None, Some(body)).await?;
+        assert_eq!(status, StatusCode::CREATED, "{made}");
+        let id = made["id"].as_str().ok_or("no id")?.to_string();
+        let invite = made["invite_url"]
+            .as_str()
+            .and_then(|url| url.rsplit('/').next())
+            .ok_or("no invite")?;
+        let body = json!({"invite": invite, "name": "Guest"}).to_string();
+        let (status, joined) = call(
+            &app,
+            "POST",
+            &format!("/api/games/{id}/join"),
+            None,
+            Some(&body),
+        )
+        .await?;
+        assert_eq!(status, StatusCode::OK, "{joined}");
+        let token = made["token"].as_str().ok_or("no token")?.to_string();
+        games.push((id, token));
+    }
+    let cookie = |visitor: &Visitor| visitor.cookie.clone();
+    let (first, second) = (&games[0], &games[1]);
+    let mut at_first = open_as(address, &first.0, "10.0.0.11", None, Some(&first.1)).await?;
+    for n in 1..=5 {
+        assert_eq!(
+            say(&mut at_first, n, "players", "hello").await?["type"],
+            "ack"
+        );
+    }
+    // The same account in its other game, from another address: held back.
+    let mut at_second = open_as(address, &second.0, "10.0.0.21", None, Some(&second.1)).await?;
+    let refused = say(&mut at_second, 6, "players", "and here").await?;
+    assert_eq!(refused["code"], "too_many", "{refused}");
+    // Vera watches from two addresses, logged in: her lines count together.
+    let vera_cookie = cookie(&vera);
+    let mut one = open_as(address, &first.0, "10.0.0.31", vera_cookie.as_deref(), None).await?;
+    for n in 7..=11 {
+        assert_eq!(
+            say(&mut one, n, "watchers", "go Anna").await?["type"],
+            "ack"
+        );
+    }
+    let mut two = open_as(
+        address,
+        &second.0,
+        "10.0.0.32",
+        vera_cookie.as_deref(),
+        None,
+    )
+    .await?;
+    let refused = say(&mut two, 12, "watchers", "again").await?;
+    assert_eq!(refused["code"], "too_many", "{refused}");
+    // A guest watcher at yet another address is not held back by either.
+    let mut guest = open_as(address, &second.0, "10.0.0.41", None, None).await?;
+    assert_eq!(say(&mut guest, 13, "watchers", "hi").await?["type"], "ack");
+    drop(anna);
     Ok(())
 }
 

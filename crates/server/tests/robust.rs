@@ -828,6 +828,34 @@ async fn socket_floods_and_oversized_frames_are_closed_with_a_reason() -> Result
     let close = close.ok_or("an oversized message got no close frame")?;
     assert_eq!(u16::from(close.code), 1009);
     assert!(close.reason.contains("16 KiB"), "{}", close.reason);
+
+    // Issue "abuse, round two", finding 4: a message sent in pieces, each small, together
+    // beyond what the server reads, gets a close frame with 1009 too.
+    use tokio_tungstenite::tungstenite::protocol::frame::Frame;
+    use tokio_tungstenite::tungstenite::protocol::frame::coding::{Data, OpCode};
+    let (mut pieces, _) = tokio_tungstenite::connect_async(&url).await?;
+    next_json(&mut pieces, "state").await?;
+    for n in 0..100 {
+        let code = if n == 0 { Data::Text } else { Data::Continue };
+        let frame = Frame::message(vec![b'x'; 12 * 1024], OpCode::Data(code), n == 99);
+        if pieces.send(Message::Frame(frame)).await.is_err() {
+            break;
+        }
+    }
+    let mut close = None;
+    while let Ok(Some(message)) = tokio::time::timeout(Duration::from_secs(5), pieces.next()).await
+    {
+        match message {
+            Ok(Message::Close(frame)) => {
+                close = frame;
+                break;
+            }
+            Ok(_) => continue,
+            Err(_) => break,
+        }
+    }
+    let close = close.ok_or("an oversized message in pieces got no close frame")?;
+    assert_eq!(u16::from(close.code), 1009);
     Ok(())
 }
 

@@ -206,34 +206,57 @@ impl LineRate {
     }
 }
 
-/// The watchers' lines of each address on this server, over all its sockets and games: as
-/// many as one socket may write ([`CHAT_LINES_PER_WINDOW`] in [`CHAT_WINDOW`]), so that
-/// opening many sockets does not let one client fill a chat.
-#[derive(Default)]
-pub struct WatcherLines(std::sync::Mutex<HashMap<IpAddr, LineRate>>);
+/// Who wrote lines lately, over all sockets and games of this server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Writer {
+    /// A watcher's address.
+    Address(IpAddr),
+    /// An account: a logged-in watcher, or a player's seat that belongs to one.
+    Account(i64),
+}
 
-impl WatcherLines {
+/// The lines of each writer on this server, over all its sockets and games: a watcher's
+/// address, and an account, as a watcher or a player, may each write as many as one socket
+/// may ([`CHAT_LINES_PER_WINDOW`] in [`CHAT_WINDOW`]), so that opening many sockets, or
+/// writing in many games, does not let one client fill the chats.
+#[derive(Default)]
+pub struct WriterLines(std::sync::Mutex<HashMap<Writer, LineRate>>);
+
+impl WriterLines {
     /// This server's.
-    pub fn of(app: &App) -> Arc<WatcherLines> {
-        app.parts.get_or_insert_with(WatcherLines::default)
+    pub fn of(app: &App) -> Arc<WriterLines> {
+        app.parts.get_or_insert_with(WriterLines::default)
     }
 
-    fn check(&self, client: IpAddr, now: Instant) -> Result<(), ActionError> {
+    fn check(&self, writers: &[Writer], now: Instant) -> Result<(), ActionError> {
         let mut rates = self.0.lock().unwrap_or_else(|p| p.into_inner());
         if rates.len() > 10_000 {
-            // Forget the addresses with no line in the window (checking drops old lines).
+            // Forget the writers with no line in the window (checking drops old lines).
             rates.retain(|_, rate| {
                 let _ = rate.check(now);
                 !rate.times.is_empty()
             });
         }
-        rates.entry(client).or_default().check(now)
+        writers
+            .iter()
+            .try_for_each(|writer| rates.entry(*writer).or_default().check(now))
     }
 
-    fn count(&self, client: IpAddr, now: Instant) {
+    fn count(&self, writers: &[Writer], now: Instant) {
         let mut rates = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        rates.entry(client).or_default().count(now);
+        for writer in writers {
+            rates.entry(*writer).or_default().count(now);
+        }
     }
+}
+
+/// Who is writing on a socket: the client's address, and the account it is logged in to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Client {
+    /// The client's address.
+    pub address: IpAddr,
+    /// The account of the socket's session, if any.
+    pub account: Option<i64>,
 }
 
 /// A line as the API shows it: `{"seq", "from", "name", "text", "at"}`.
@@ -301,9 +324,11 @@ fn publish(
 }
 
 /// Writes `text` in `room` for the socket bound to `seat` (a watcher's: `None`, named
-/// `name`); `watcher` is the socket's count of a watcher's lines and the client's address,
-/// whose lines on all sockets and games count together too. The line is stored first, and
-/// only then sent to the sockets; returns its number.
+/// `name`); `socket_rate` is the socket's count of a watcher's lines, and `client` who is
+/// writing. A player's lines count per seat and, when the seat is an account's, for that
+/// account over all games; a watcher's per socket, per address and per account (see
+/// [`WriterLines`]). The line is stored first, and only then sent to the sockets; returns
+/// its number.
 pub async fn post(
     app: &Arc<App>,
     slot: &Arc<GameSlot>,
@@ -311,29 +336,39 @@ pub async fn post(
     room: Room,
     text: &str,
     name: Option<&str>,
-    (socket_rate, client): (&mut LineRate, IpAddr),
+    (socket_rate, client): (&mut LineRate, Client),
 ) -> Result<u64, ActionError> {
     let text = chat_text(text)?;
-    let (id, author, shown) = {
+    let (id, author, shown, writers) = {
         let live = slot.live.lock().await;
         let author = author_for(&live.round, seat, room, name)?;
-        let shown = match &author {
-            Author::Player(color) => live.round.player(*color).name.clone(),
-            Author::Watcher(name) => name.clone(),
+        let (shown, writers) = match &author {
+            Author::Player(color) => (
+                live.round.player(*color).name.clone(),
+                live.round
+                    .account(*color)
+                    .map(Writer::Account)
+                    .into_iter()
+                    .collect(),
+            ),
+            Author::Watcher(name) => (
+                name.clone(),
+                std::iter::once(Writer::Address(client.address))
+                    .chain(client.account.map(Writer::Account))
+                    .collect::<Vec<_>>(),
+            ),
         };
-        (live.round.id.clone(), author, shown)
+        (live.round.id.clone(), author, shown, writers)
     };
     let chat = memory_of(slot);
     let mut memory = chat.lock().await;
     let now = Instant::now();
-    let by_address = WatcherLines::of(app);
+    let by_writer = WriterLines::of(app);
     match &author {
         Author::Player(color) => memory.rates[side_index(*color)].check(now)?,
-        Author::Watcher(_) => {
-            socket_rate.check(now)?;
-            by_address.check(client, now)?;
-        }
+        Author::Watcher(_) => socket_rate.check(now)?,
     }
+    by_writer.check(&writers, now)?;
     let mutes = mutes(app, &id, &mut memory).await?;
     let mut line = ChatLine {
         room: room.name().to_string(),
@@ -356,11 +391,9 @@ pub async fn post(
         })?;
     match &author {
         Author::Player(color) => memory.rates[side_index(*color)].count(now),
-        Author::Watcher(_) => {
-            socket_rate.count(now);
-            by_address.count(client, now);
-        }
+        Author::Watcher(_) => socket_rate.count(now),
     }
+    by_writer.count(&writers, now);
     // With several servers, lines stored meanwhile by others and not heard of yet go first.
     let missed = memory.sent[room.index()].filter(|&sent| line.seq > sent + 1);
     let lines = match missed {
@@ -594,24 +627,33 @@ pub async fn heard_gap(app: &Arc<App>, slot: &Arc<GameSlot>) {
 mod tests {
 
     #[test]
-    fn a_watchers_lines_count_per_address_over_all_sockets() {
-        let lines = WatcherLines::default();
+    fn lines_count_per_address_and_per_account_over_all_sockets() {
+        let lines = WriterLines::default();
         let (one, other): (IpAddr, IpAddr) = ([10, 0, 0, 1].into(), [10, 0, 0, 2].into());
         let t0 = Instant::now();
+        let anna = [Writer::Address(one), Writer::Account(7)];
         for n in 0..CHAT_LINES_PER_WINDOW {
-            assert!(lines.check(one, t0).is_ok(), "line {n}");
-            lines.count(one, t0);
+            assert!(lines.check(&anna, t0).is_ok(), "line {n}");
+            lines.count(&anna, t0);
         }
         assert!(
-            lines.check(one, t0).is_err(),
+            lines.check(&[Writer::Address(one)], t0).is_err(),
             "the address has written its lines"
         );
         assert!(
-            lines.check(other, t0).is_ok(),
-            "another address is not held back"
+            lines
+                .check(&[Writer::Address(other), Writer::Account(7)], t0)
+                .is_err(),
+            "the account has written its lines, from any address"
         );
         assert!(
-            lines.check(one, t0 + CHAT_WINDOW).is_ok(),
+            lines
+                .check(&[Writer::Address(other), Writer::Account(8)], t0)
+                .is_ok(),
+            "another address and account are not held back"
+        );
+        assert!(
+            lines.check(&anna, t0 + CHAT_WINDOW).is_ok(),
             "the window passes"
         );
     }

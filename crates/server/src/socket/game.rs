@@ -2,7 +2,6 @@
 //! after every change; a player binds the socket to a seat once (its token) and then acts
 //! over it. Actions are the same calls as over HTTP ([`crate::app::actions`]).
 
-use std::net::IpAddr;
 use std::sync::Arc;
 
 use axum::extract::rejection::QueryRejection;
@@ -19,6 +18,7 @@ use crate::chat::{self, LineRate};
 use crate::game::round::Seat;
 use crate::http::error::ApiError;
 use crate::http::games::Client;
+use crate::http::session::Viewer;
 use crate::socket::{Conversation, Said, converse, error_reply, upgrade};
 
 /// The socket's address options.
@@ -38,10 +38,15 @@ pub async fn handler(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
     query: Result<Query<SocketQuery>, QueryRejection>,
-    Extension(Client(client)): Extension<Client>,
+    Extension(Client(address)): Extension<Client>,
+    Viewer(viewer): Viewer,
 ) -> Result<Response, ApiError> {
     let Query(query) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
     let state_first = query.bind != Some(1);
+    let client = chat::Client {
+        address,
+        account: viewer.map(|account| account.id),
+    };
     let slot = app.slot(&id).await?;
     Ok(upgrade(ws).on_upgrade(move |socket| run(app, slot, socket, state_first, client)))
 }
@@ -75,7 +80,7 @@ const SOCKET_TYPES: [&str; 5] = ["seat", "state", "chat_history", "chat", "mute"
 /// sockets listening as it; the chat lines it wrote as a watcher lately, and the client's
 /// address.
 struct Bound {
-    client: IpAddr,
+    client: chat::Client,
     token: Option<String>,
     seat: Option<Seat>,
     listening: Option<Listening>,
@@ -98,7 +103,7 @@ async fn run(
     slot: Arc<GameSlot>,
     socket: WebSocket,
     state_first: bool,
-    client: IpAddr,
+    client: chat::Client,
 ) {
     let mut talk = GameTalk {
         events: slot.events.subscribe(),
