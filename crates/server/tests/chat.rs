@@ -352,14 +352,14 @@ async fn lines_are_checked_and_limited() -> Result<(), Error> {
 
 /// A socket on game `id` sent through a balancer for the client at `client` (its
 /// `X-Forwarded-For`), logged in with `cookie` when given; bound to the seat of `token` when
-/// given. Past its first state and chat history.
+/// given. Past its first state; with its chat history.
 async fn open_as(
     address: SocketAddr,
     id: &str,
     client: &str,
     cookie: Option<&str>,
     token: Option<&str>,
-) -> Result<Socket, Error> {
+) -> Result<(Socket, Value), Error> {
     use tokio_tungstenite::tungstenite::client::IntoClientRequest;
     let bind = if token.is_some() { "?bind=1" } else { "" };
     let mut request = format!("ws://{address}/api/games/{id}/ws{bind}").into_client_request()?;
@@ -379,8 +379,8 @@ async fn open_as(
         next_json(&mut socket, "ack").await?;
     }
     next_json(&mut socket, "state").await?;
-    next_json(&mut socket, "chat_history").await?;
-    Ok(socket)
+    let history = next_json(&mut socket, "chat_history").await?;
+    Ok((socket, history))
 }
 
 /// Issue "abuse, round two": an account's chat lines count over all its games and sockets,
@@ -432,7 +432,7 @@ async fn an_accounts_lines_count_over_all_its_games_and_addresses() -> Result<()
     }
     let cookie = |visitor: &Visitor| visitor.cookie.clone();
     let (first, second) = (&games[0], &games[1]);
-    let mut at_first = open_as(address, &first.0, "10.0.0.11", None, Some(&first.1)).await?;
+    let (mut at_first, _) = open_as(address, &first.0, "10.0.0.11", None, Some(&first.1)).await?;
     for n in 1..=5 {
         assert_eq!(
             say(&mut at_first, n, "players", "hello").await?["type"],
@@ -440,19 +440,24 @@ async fn an_accounts_lines_count_over_all_its_games_and_addresses() -> Result<()
         );
     }
     // The same account in its other game, from another address: held back.
-    let mut at_second = open_as(address, &second.0, "10.0.0.21", None, Some(&second.1)).await?;
+    let (mut at_second, _) =
+        open_as(address, &second.0, "10.0.0.21", None, Some(&second.1)).await?;
     let refused = say(&mut at_second, 6, "players", "and here").await?;
     assert_eq!(refused["code"], "too_many", "{refused}");
     // Vera watches from two addresses, logged in: her lines count together.
     let vera_cookie = cookie(&vera);
-    let mut one = open_as(address, &first.0, "10.0.0.31", vera_cookie.as_deref(), None).await?;
+    let (mut one, _) =
+        open_as(address, &first.0, "10.0.0.31", vera_cookie.as_deref(), None).await?;
     for n in 7..=11 {
-        assert_eq!(
-            say(&mut one, n, "watchers", "go Anna").await?["type"],
-            "ack"
-        );
+        // The name she gives does not count: she writes under her account's.
+        send_json(
+            &mut one,
+            json!({"type": "chat", "id": n, "room": "watchers", "text": "go Anna", "name": "Zed"}),
+        )
+        .await?;
+        assert_eq!(answer(&mut one, n).await?["type"], "ack");
     }
-    let mut two = open_as(
+    let (mut two, _) = open_as(
         address,
         &second.0,
         "10.0.0.32",
@@ -463,8 +468,36 @@ async fn an_accounts_lines_count_over_all_its_games_and_addresses() -> Result<()
     let refused = say(&mut two, 12, "watchers", "again").await?;
     assert_eq!(refused["code"], "too_many", "{refused}");
     // A guest watcher at yet another address is not held back by either.
-    let mut guest = open_as(address, &second.0, "10.0.0.41", None, None).await?;
+    let (mut guest, _) = open_as(address, &second.0, "10.0.0.41", None, None).await?;
     assert_eq!(say(&mut guest, 13, "watchers", "hi").await?["type"], "ack");
+    // A guest may not write under an account's name, nor a look-alike of it.
+    for (n, name) in [(14, "Vera"), (15, "VERA")] {
+        send_json(
+            &mut guest,
+            json!({"type": "chat", "id": n, "room": "watchers", "text": "it is me", "name": name}),
+        )
+        .await?;
+        let refused = answer(&mut guest, n).await?;
+        assert_eq!(refused["code"], "conflict", "{refused}");
+    }
+    // Lines say whether an account wrote them.
+    let (_, history) = open_as(address, &first.0, "10.0.0.51", None, None).await?;
+    let lines = history["rooms"]["watchers"].as_array().ok_or("no lines")?;
+    assert_eq!(lines.len(), 5);
+    assert!(
+        lines
+            .iter()
+            .all(|l| l["name"] == "Vera" && l["account"] == true),
+        "{history}"
+    );
+    let (_, history) = open_as(address, &second.0, "10.0.0.52", None, None).await?;
+    assert_eq!(
+        history["rooms"]["watchers"][0]["account"], false,
+        "{history}"
+    );
+    let (_, seat) = open_as(address, &first.0, "10.0.0.11", None, Some(&first.1)).await?;
+    let players = seat["rooms"]["players"].as_array().ok_or("no lines")?;
+    assert!(players.iter().all(|l| l["account"] == true), "{seat}");
     drop(anna);
     Ok(())
 }

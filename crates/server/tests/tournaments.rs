@@ -972,5 +972,11 @@ async fn an_absent_or_deleted_player_loses_and_the_rounds_go_on() -> Result<(), 
     let (_, ended) = call(&app, "GET", &format!("/api/games/{game}"), None, None).await?;
     assert_eq!(ended["result"]["score"], "1-0", "{ended}");
     assert_eq!(ended["result"]["code"], "resignation");
+    // Issue "abuse, round two", finding 4: the tournament no longer shows the deleted
+    // account's name, in its player list or its boards.
+    let after = tournament(&app, &id).await?;
+    let text = after.to_string();
+    assert!(!text.contains(&format!("\"{leaving}\"")), "{after}");
+    assert!(text.contains("\"deleted player\""), "{after}");
     Ok(())
 }

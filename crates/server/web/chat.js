@@ -3,6 +3,7 @@
 // decides who reads and writes where; the panel offers only what the seat may do.
 
 import { el, clear } from './dom.js';
+import { seatName } from './account.js';
 
 /** The longest line, in characters (the server's limit too). */
 export const MAX_CHAT_CHARS = 300;
@@ -160,8 +161,8 @@ export class ChatPanel {
     clear(list);
     for (const line of this.lines[room] || []) {
       // Names and texts are people's words: always inserted as text.
-      const name = el('span', { class: 'chat-name' });
-      name.textContent = line.name + ': ';
+      // An account's name links to its page and says so; a guest's is plain text.
+      const name = el('span', { class: 'chat-name' }, seatName(line.name, line.account ? line.name : null), ': ');
       const text = el('span', { class: 'chat-text' });
       text.textContent = line.text;
       list.appendChild(el('li', { class: 'chat-line', dataset: { seq: String(line.seq), from: line.from } }, name, text));

@@ -251,20 +251,21 @@ impl WriterLines {
 }
 
 /// Who is writing on a socket: the client's address, and the account it is logged in to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Client {
     /// The client's address.
     pub address: IpAddr,
-    /// The account of the socket's session, if any.
-    pub account: Option<i64>,
+    /// The account of the socket's session, if any: its id and name.
+    pub account: Option<(i64, String)>,
 }
 
-/// A line as the API shows it: `{"seq", "from", "name", "text", "at"}`.
+/// A line as the API shows it: `{"seq", "from", "name", "account", "text", "at"}`.
 pub fn line_view(line: &ChatLine) -> Value {
     json!({
         "seq": line.seq,
         "from": line.author,
         "name": line.name,
+        "account": line.account,
         "text": line.text,
         "at": line.at_ms,
     })
@@ -339,27 +340,43 @@ pub async fn post(
     (socket_rate, client): (&mut LineRate, Client),
 ) -> Result<u64, ActionError> {
     let text = chat_text(text)?;
-    let (id, author, shown, writers) = {
+    // A logged-in watcher writes under the account's name.
+    let name = match &client.account {
+        Some((_, account)) => Some(account.as_str()),
+        None => name,
+    };
+    let (id, author, shown, writers, account) = {
         let live = slot.live.lock().await;
         let author = author_for(&live.round, seat, room, name)?;
-        let (shown, writers) = match &author {
-            Author::Player(color) => (
-                live.round.player(*color).name.clone(),
-                live.round
-                    .account(*color)
-                    .map(Writer::Account)
-                    .into_iter()
-                    .collect(),
-            ),
+        let (shown, writers, account) = match &author {
+            Author::Player(color) => {
+                let account = live.round.account(*color);
+                (
+                    live.round.player(*color).name.clone(),
+                    account.map(Writer::Account).into_iter().collect(),
+                    account.is_some(),
+                )
+            }
             Author::Watcher(name) => (
                 name.clone(),
                 std::iter::once(Writer::Address(client.address))
-                    .chain(client.account.map(Writer::Account))
+                    .chain(client.account.as_ref().map(|(id, _)| Writer::Account(*id)))
                     .collect::<Vec<_>>(),
+                client.account.is_some(),
             ),
         };
-        (live.round.id.clone(), author, shown, writers)
+        (live.round.id.clone(), author, shown, writers, account)
     };
+    if let Author::Watcher(name) = &author
+        && !account
+        && name != WATCHER_NAME
+        && let Some(player) = app.database.player_by_name(name).await?
+    {
+        return Err(ActionError::Round(RoundError::Conflict(format!(
+            "{name} is the name of an account ({}); log in, or write under another name",
+            player.name
+        ))));
+    }
     let chat = memory_of(slot);
     let mut memory = chat.lock().await;
     let now = Instant::now();
@@ -380,6 +397,7 @@ pub async fn post(
         name: shown,
         text,
         at_ms: now_ms(),
+        account,
     };
     line.seq = app
         .database

@@ -45,7 +45,7 @@ pub async fn handler(
     let state_first = query.bind != Some(1);
     let client = chat::Client {
         address,
-        account: viewer.map(|account| account.id),
+        account: viewer.map(|account| (account.id, account.name)),
     };
     let slot = app.slot(&id).await?;
     Ok(upgrade(ws).on_upgrade(move |socket| run(app, slot, socket, state_first, client)))
@@ -343,7 +343,7 @@ async fn socket_message(
                         room,
                         &text,
                         name.as_deref(),
-                        (&mut bound.chat_rate, bound.client),
+                        (&mut bound.chat_rate, bound.client.clone()),
                     )
                     .await
                 }

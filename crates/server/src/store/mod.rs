@@ -24,6 +24,26 @@ macro_rules! on_backend {
     };
 }
 
+/// The name a deleted account shows, as a literal for the statements that show it (see
+/// [`DELETED_NAME`]).
+macro_rules! deleted_name {
+    () => {
+        "deleted player"
+    };
+}
+
+/// The name of the account in the players row `p` as lists show it: the placeholder once the
+/// account is deleted.
+macro_rules! shown_name {
+    () => {
+        concat!(
+            "CASE WHEN p.deleted_ms IS NULL THEN p.name ELSE '",
+            deleted_name!(),
+            "' END"
+        )
+    };
+}
+
 mod database;
 mod lobby;
 mod people;

@@ -30,6 +30,9 @@ pub struct ChatLine {
     pub text: String,
     /// When it was written (ms since 1970).
     pub at_ms: i64,
+    /// Whether the writer is an account (a player whose seat is an account's, or a
+    /// logged-in watcher, whose name is the account's); a guest's line is not.
+    pub account: bool,
 }
 
 /// What another server reports about one seat of a game (PostgreSQL).
@@ -63,8 +66,8 @@ impl super::Store {
             |row| row.get(0),
         )?;
         transaction.execute(
-            "INSERT INTO chat (game_id, room, seq, author, name, text, at_ms) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            "INSERT INTO chat (game_id, room, seq, author, name, text, at_ms, account) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
             params![
                 game,
                 line.room,
@@ -72,7 +75,8 @@ impl super::Store {
                 line.author,
                 line.name,
                 line.text,
-                line.at_ms
+                line.at_ms,
+                line.account
             ],
         )?;
         transaction.execute(
@@ -92,7 +96,7 @@ impl super::Store {
     ) -> Result<Vec<ChatLine>, StoreError> {
         let connection = self.lock();
         let mut statement = connection.prepare_cached(
-            "SELECT seq, author, name, text, at_ms FROM chat \
+            "SELECT seq, author, name, text, at_ms, account FROM chat \
              WHERE game_id = ?1 AND room = ?2 AND seq > ?3 ORDER BY seq DESC LIMIT ?4",
         )?;
         let mut lines = statement
@@ -104,6 +108,7 @@ impl super::Store {
                     name: row.get(2)?,
                     text: row.get(3)?,
                     at_ms: row.get(4)?,
+                    account: row.get(5)?,
                 })
             })?
             .collect::<Result<Vec<_>, _>>()?;
@@ -165,9 +170,9 @@ impl super::PgStore {
         .await?;
         let statement = transaction
             .prepare_cached(
-                "INSERT INTO chat (game_id, room, seq, author, name, text, at_ms) \
+                "INSERT INTO chat (game_id, room, seq, author, name, text, at_ms, account) \
                  SELECT $1::text, $2::text, COALESCE(MAX(seq), 0) + 1, $3::text, $4::text, $5::text, \
-                 $6::bigint FROM chat \
+                 $6::bigint, $7::boolean FROM chat \
                  WHERE game_id = $1 AND room = $2 RETURNING seq",
             )
             .await?;
@@ -181,6 +186,7 @@ impl super::PgStore {
                     &line.name,
                     &line.text,
                     &line.at_ms,
+                    &line.account,
                 ],
             )
             .await?;
@@ -206,7 +212,7 @@ impl super::PgStore {
         let client = self.pool.get().await?;
         let statement = client
             .prepare_cached(
-                "SELECT seq, author, name, text, at_ms FROM chat \
+                "SELECT seq, author, name, text, at_ms, account FROM chat \
                  WHERE game_id = $1 AND room = $2 AND seq > $3 ORDER BY seq DESC LIMIT $4",
             )
             .await?;
@@ -226,6 +232,7 @@ impl super::PgStore {
                     name: row.try_get(2)?,
                     text: row.try_get(3)?,
                     at_ms: row.try_get(4)?,
+                    account: row.try_get(5)?,
                 })
             })
             .collect::<Result<Vec<_>, tokio_postgres::Error>>()?;

@@ -13,8 +13,8 @@ use super::postgres::{CHANNEL, exec};
 use super::{Database, GameSummary, LIST_ORDER, PgStore, SUMMARY_COLUMNS, Store, StoreError};
 use crate::game::round::Round;
 
-/// The name a deleted account's seats show.
-pub const DELETED_NAME: &str = "deleted player";
+/// The name a deleted account's seats show, and the account in lists (tournaments).
+pub const DELETED_NAME: &str = deleted_name!();
 
 /// SQLite's step of the schema (version 7).
 pub(super) const SQLITE_MIGRATION: &str = "CREATE TABLE players (

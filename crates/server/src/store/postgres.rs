@@ -155,6 +155,8 @@ const MIGRATIONS: &[&str] = &[
     super::ratings::POSTGRES_MIGRATION,
     // 14: the comments and variations of a record read from PDN (JSON, see `notes`).
     "ALTER TABLE games ADD COLUMN notes TEXT NOT NULL DEFAULT '';",
+    // 15: whether a chat line's writer is an account (a guest's is not).
+    "ALTER TABLE chat ADD COLUMN account BOOLEAN NOT NULL DEFAULT FALSE;",
 ];
 
 /// How long a server holds an engine job without renewing it, in ms.

@@ -124,6 +124,8 @@ const MIGRATIONS: &[&str] = &[
     super::ratings::SQLITE_MIGRATION,
     // 13: the comments and variations of a record read from PDN (JSON, see `notes`).
     "ALTER TABLE games ADD COLUMN notes TEXT NOT NULL DEFAULT '';",
+    // 14: whether a chat line's writer is an account (a guest's is not).
+    "ALTER TABLE chat ADD COLUMN account INTEGER NOT NULL DEFAULT 0;",
 ];
 
 /// The games in an SQLite file.

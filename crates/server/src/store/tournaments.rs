@@ -203,10 +203,14 @@ pub enum Entry {
     Full,
 }
 
-const TOURNAMENT_COLUMNS: &str = "t.id, t.name, t.variant, t.system, t.rounds, t.micro, \
-    t.base_ms, t.increment_ms, t.creator, p.name, t.status, t.current_round, t.version, \
-    t.created_ms, t.seed, (SELECT COUNT(*) FROM tournament_players e \
-    WHERE e.tournament_id = t.id)";
+const TOURNAMENT_COLUMNS: &str = concat!(
+    "t.id, t.name, t.variant, t.system, t.rounds, t.micro, \
+     t.base_ms, t.increment_ms, t.creator, ",
+    shown_name!(),
+    ", t.status, t.current_round, t.version, \
+     t.created_ms, t.seed, (SELECT COUNT(*) FROM tournament_players e \
+     WHERE e.tournament_id = t.id)"
+);
 const INSERT_TOURNAMENT: &str = "INSERT INTO tournaments (id, name, variant, system, rounds, \
     micro, base_ms, increment_ms, creator, status, current_round, version, created_ms, seed) \
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)";
@@ -227,9 +231,14 @@ const INSERT_ENTRANT: &str = "INSERT INTO tournament_players (tournament_id, pla
     joined_ms) VALUES ($1, $2, $3) ON CONFLICT (tournament_id, player_id) DO NOTHING";
 const DELETE_ENTRANT: &str =
     "DELETE FROM tournament_players WHERE tournament_id = $1 AND player_id = $2";
-const ENTRANTS: &str = "SELECT e.player_id, p.name, e.number, e.joined_ms \
-    FROM tournament_players e JOIN players p ON p.id = e.player_id \
-    WHERE e.tournament_id = $1 ORDER BY e.joined_ms, e.player_id";
+/// The entrants, a deleted account under [`super::players::DELETED_NAME`].
+const ENTRANTS: &str = concat!(
+    "SELECT e.player_id, ",
+    shown_name!(),
+    ", e.number, e.joined_ms \
+     FROM tournament_players e JOIN players p ON p.id = e.player_id \
+     WHERE e.tournament_id = $1 ORDER BY e.joined_ms, e.player_id"
+);
 const BOARDS: &str = "SELECT b.round, b.board, b.leg, b.white, b.black, b.game_id, g.result \
     FROM tournament_games b LEFT JOIN games g ON g.id = b.game_id \
     WHERE b.tournament_id = $1 ORDER BY b.round, b.board, b.leg";

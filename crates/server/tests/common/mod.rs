@@ -236,6 +236,7 @@ pub async fn chat_store_suite(
         name: "W".into(),
         text,
         at_ms: 1,
+        account: false,
     };
     let extra = 5;
     for n in 1..=bashni_server::store::CHAT_LINES_KEPT + extra {
@@ -258,6 +259,22 @@ pub async fn chat_store_suite(
         [204, 205]
     );
     assert_eq!(db.chat_lines(game, "players", 0, 10).await?.len(), 1);
+    let member = bashni_server::store::ChatLine {
+        account: true,
+        ..line("players", "p2".into())
+    };
+    assert_eq!(db.add_chat(game, member).await?, 2);
+    let accounts: Vec<bool> = db
+        .chat_lines(game, "players", 0, 10)
+        .await?
+        .iter()
+        .map(|l| l.account)
+        .collect();
+    assert_eq!(
+        accounts,
+        [false, true],
+        "a line says whether an account wrote it"
+    );
     assert!(db.mutes(game).await?.is_empty());
     db.set_mute(game, "black", true).await?;
     db.set_mute(game, "black", true).await?;
