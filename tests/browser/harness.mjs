@@ -86,10 +86,12 @@ export async function launchBrowser() {
 }
 
 // A fresh browser context; reduced motion switches the move animation off, so that
-// clicks never wait for it (one test keeps the animation on).
-export async function newPage(browser, { motion = false, viewport = { width: 1200, height: 900 }, touch = false } = {}) {
+// clicks never wait for it (one test keeps the animation on). The browser's language is
+// English unless `locale` says otherwise.
+export async function newPage(browser, { motion = false, viewport = { width: 1200, height: 900 }, touch = false, locale = 'en-US' } = {}) {
   const context = await browser.newContext({
     viewport,
+    locale,
     hasTouch: touch,
     reducedMotion: motion ? 'no-preference' : 'reduce',
     acceptDownloads: true,

@@ -5,15 +5,16 @@ import { api, seats, prefs, createGame } from './api.js';
 import { TIME_PRESETS, levelOptions, timeBody, variantName, modeName, DAYS_PER_MOVE } from './text.js';
 import { yourTurnSection } from './your-turn.js';
 import { currentAccount } from './account.js';
+import { t } from './i18n.js';
 
 const PAGE = 10;
 
 /** A game in a list: its picture, players, and how far it is. */
 export function gameItem(g) {
   const nameOf = (p, fallback) => (typeof p === 'string' ? p : (p && p.name)) || fallback;
-  const w = nameOf(g.white, 'White');
-  const b = nameOf(g.black, 'Black');
-  const status = !g.result ? 'in play' : (g.result === '*' ? 'aborted' : g.result);
+  const w = nameOf(g.white, t('game-item-white'));
+  const b = nameOf(g.black, t('game-item-black'));
+  const status = !g.result ? t('game-item-in-play') : (g.result === '*' ? t('game-item-aborted') : g.result);
   // The server's picture of the position; the version in the address makes it cacheable for good.
   const thumb = el('img', {
     class: 'thumb',
@@ -26,13 +27,13 @@ export function gameItem(g) {
       el('span', { class: 'game-text' },
         el('span', { class: 'names' }, w + ' – ' + b),
         el('span', { class: 'meta' }, variantName(g.variant) + ', ' + modeName(g.mode) + ', ' +
-          g.moves + (g.moves === 1 ? ' move' : ' moves') + ', ' + status))));
+          t('game-item-moves', { moves: g.moves }) + ', ' + status))));
 }
 
 // A list of games filled from `query`, with a button for the next page when there is one.
 function gameList(id, title, query, empty) {
-  const list = el('ul', { id, class: 'games' }, el('li', null, 'Loading…'));
-  const more = el('button', { type: 'button', class: 'more', hidden: true }, 'More');
+  const list = el('ul', { id, class: 'games' }, el('li', null, t('home-loading')));
+  const more = el('button', { type: 'button', class: 'more', hidden: true }, t('home-more'));
   const section = el('section', { class: 'card', id: id + '-box' }, el('h2', null, title), list, more);
   let before = null;
   let first = true;
@@ -62,45 +63,45 @@ function gameList(id, title, query, empty) {
 /** The start page. */
 export function homePage(app) {
   document.body.dataset.page = 'home';
-  document.title = 'Bashni';
+  document.title = t('site-name');
   const savedName = prefs.get('name', '');
 
   const mode = select('mode', [
-    { value: 'engine', label: 'Against the engine' },
-    { value: 'friend', label: 'Against a friend (invite link)' },
-    { value: 'local', label: 'Two people at one screen' },
+    { value: 'engine', label: t('home-mode-engine') },
+    { value: 'friend', label: t('home-mode-friend') },
+    { value: 'local', label: t('home-mode-local') },
   ], 'engine');
   const variant = select('variant', [
-    { value: 'bashni', label: 'Bashni (towers)' },
-    { value: 'russian', label: 'Russian draughts' },
+    { value: 'bashni', label: t('home-variant-bashni') },
+    { value: 'russian', label: t('home-variant-russian') },
   ], 'bashni');
   const level = select('level', levelOptions(), 4);
   const color = select('color', [
-    { value: 'white', label: 'White' },
-    { value: 'black', label: 'Black' },
-    { value: 'random', label: 'Random' },
+    { value: 'white', label: t('home-colour-white') },
+    { value: 'black', label: t('home-colour-black') },
+    { value: 'random', label: t('home-colour-random') },
   ], 'white');
-  const time = select('time', TIME_PRESETS.concat([{ value: 'days', label: 'Correspondence (days per move)' }]), 'none');
-  const days = select('days', DAYS_PER_MOVE.map((d) => ({ value: d, label: d + (d === 1 ? ' day' : ' days') })), 3);
-  const daysField = field('Days per move', days, 'Each move may take this long. Time not used does not carry over.');
+  const time = select('time', TIME_PRESETS.concat([{ value: 'days', label: t('home-correspondence') }]), 'none');
+  const days = select('days', DAYS_PER_MOVE.map((d) => ({ value: d, label: t('home-days', { days: d }) })), 3);
+  const daysField = field(t('home-days-per-move'), days, t('home-days-per-move-hint'));
   const daysOption = time.querySelector('option[value="days"]');
-  const name = el('input', { id: 'name', type: 'text', maxlength: 40, value: savedName, placeholder: 'Your name', autocomplete: 'nickname' });
-  const opponent = el('input', { id: 'opponent-name', type: 'text', maxlength: 40, placeholder: 'Second player' });
+  const name = el('input', { id: 'name', type: 'text', maxlength: 40, value: savedName, placeholder: t('home-your-name'), autocomplete: 'nickname' });
+  const opponent = el('input', { id: 'opponent-name', type: 'text', maxlength: 40, placeholder: t('home-second-player') });
   const error = el('p', { class: 'error', id: 'create-error', role: 'alert' });
-  const levelField = field('Engine level', level);
-  const colorField = field('Your colour', color);
-  const opponentField = field('Second player\'s name', opponent);
-  const nameField = field('Your name', name);
+  const levelField = field(t('home-level'), level);
+  const colorField = field(t('home-colour'), color);
+  const opponentField = field(t('home-second-player-name'), opponent);
+  const nameField = field(t('home-your-name'), name);
   // Rated games are for two players with accounts, with a clock or days per move.
   const rated = el('input', { id: 'rated', type: 'checkbox' });
-  const ratedField = el('label', { class: 'check', id: 'rated-field', hidden: true }, rated, 'Rated');
+  const ratedField = el('label', { class: 'check', id: 'rated-field', hidden: true }, rated, t('home-rated'));
   let loggedIn = false;
 
   const sync = () => {
     levelField.hidden = mode.value !== 'engine';
     colorField.hidden = mode.value === 'local';
     opponentField.hidden = mode.value !== 'local';
-    nameField.querySelector('.label').textContent = mode.value === 'local' ? 'First player\'s name (White)' : 'Your name';
+    nameField.querySelector('.label').textContent = mode.value === 'local' ? t('home-first-player-name') : t('home-your-name');
     // Correspondence is for two people online only.
     daysOption.disabled = daysOption.hidden = mode.value !== 'friend';
     if (daysOption.disabled && time.value === 'days') time.value = 'none';
@@ -115,23 +116,23 @@ export function homePage(app) {
     if (!account) return;
     name.value = account.name;
     name.disabled = true;
-    nameField.appendChild(el('span', { class: 'hint' }, 'The name of your account.'));
+    nameField.appendChild(el('span', { class: 'hint' }, t('home-account-name')));
     loggedIn = true;
     sync();
   });
 
   const form = el('form', { id: 'new-game', class: 'card' },
-    el('h2', null, 'New game'),
-    field('Play', mode),
-    field('Game', variant),
+    el('h2', null, t('home-new-game')),
+    field(t('home-play'), mode),
+    field(t('home-game'), variant),
     levelField,
     colorField,
-    field('Clock', time),
+    field(t('home-clock'), time),
     daysField,
     nameField,
     opponentField,
     ratedField,
-    el('button', { type: 'submit', id: 'create', class: 'primary' }, 'Start the game'),
+    el('button', { type: 'submit', id: 'create', class: 'primary' }, t('home-start')),
     error);
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
@@ -155,14 +156,14 @@ export function homePage(app) {
 
   // PDN upload
   const file = el('input', { id: 'pdn-file', type: 'file', accept: '.pdn,.txt,text/plain' });
-  const pasted = el('textarea', { id: 'pdn-text', rows: 4, placeholder: 'Or paste PDN text here' });
+  const pasted = el('textarea', { id: 'pdn-text', rows: 4, placeholder: t('home-pdn-paste') });
   const results = el('ul', { id: 'pdn-results', class: 'plain' });
   const uploadError = el('p', { class: 'error', role: 'alert' });
   const upload = el('form', { id: 'pdn-form', class: 'card' },
-    el('h2', null, 'Open game records (PDN)'),
-    field('PDN file', file),
+    el('h2', null, t('home-pdn-title')),
+    field(t('home-pdn-file'), file),
     pasted,
-    el('button', { type: 'submit', id: 'pdn-upload' }, 'Upload'),
+    el('button', { type: 'submit', id: 'pdn-upload' }, t('home-pdn-upload')),
     uploadError,
     results);
   upload.addEventListener('submit', async (ev) => {
@@ -172,7 +173,7 @@ export function homePage(app) {
     // A file goes as its bytes: the server finds its encoding (UTF-8, UTF-16, Windows-1251).
     const chosen = file.files && file.files[0];
     const body = chosen || pasted.value;
-    if (chosen ? chosen.size === 0 : !pasted.value.trim()) { uploadError.textContent = 'Choose a file or paste PDN text.'; return; }
+    if (chosen ? chosen.size === 0 : !pasted.value.trim()) { uploadError.textContent = t('home-pdn-nothing'); return; }
     try {
       const data = await api('POST', '/api/pdn', body, null, 'text/plain');
       for (const g of data.games || []) {
@@ -180,12 +181,12 @@ export function homePage(app) {
           const warnings = (g.warnings || []).length
             ? el('ul', { class: 'pdn-warnings' }, g.warnings.map((w) => el('li', null, w)))
             : null;
-          results.appendChild(el('li', { class: 'pdn-ok' }, el('a', { href: '/g/' + encodeURIComponent(g.id), class: 'record-link' }, 'Game ' + g.index), warnings));
+          results.appendChild(el('li', { class: 'pdn-ok' }, el('a', { href: '/g/' + encodeURIComponent(g.id), class: 'record-link' }, t('home-pdn-game', { number: g.index })), warnings));
         } else {
-          results.appendChild(el('li', { class: 'pdn-error' }, 'Game ' + g.index + ': ' + (g.error || 'cannot be read')));
+          results.appendChild(el('li', { class: 'pdn-error' }, t('home-pdn-game-error', { number: g.index, error: g.error || t('home-pdn-unreadable') })));
         }
       }
-      if (!(data.games || []).length) uploadError.textContent = 'No games found in the text.';
+      if (!(data.games || []).length) uploadError.textContent = t('home-pdn-none-found');
     } catch (e) {
       uploadError.textContent = e.message;
     }
@@ -193,23 +194,23 @@ export function homePage(app) {
 
   const mine = seats.ids().slice(-50);
   const lists = [];
-  if (mine.length) lists.push(gameList('mine', 'Your games', 'ids=' + mine.map(encodeURIComponent).join(','), 'None yet.'));
-  lists.push(gameList('live', 'Live games', 'status=live', 'No game is being played now.'));
-  lists.push(gameList('recent', 'Finished games', 'status=finished', 'No games yet.'));
-  lists.push(gameList('records', 'Game records', 'status=records', 'No records uploaded yet.'));
+  if (mine.length) lists.push(gameList('mine', t('home-your-games'), 'ids=' + mine.map(encodeURIComponent).join(','), t('home-your-games-none')));
+  lists.push(gameList('live', t('home-live-games'), 'status=live', t('home-live-games-none')));
+  lists.push(gameList('recent', t('home-finished-games'), 'status=finished', t('home-finished-games-none')));
+  lists.push(gameList('records', t('home-records'), 'status=records', t('home-records-none')));
 
   const lobby = el('section', { class: 'card lobby-call', id: 'lobby-box' },
-    el('h2', null, 'Play someone now'),
-    el('p', null, 'Find an opponent in the lobby: accept a seek, or post your own.'),
-    el('a', { href: '/lobby', id: 'lobby-link', class: 'button-link primary' }, 'Go to the lobby'));
+    el('h2', null, t('home-lobby-title')),
+    el('p', null, t('home-lobby-text')),
+    el('a', { href: '/lobby', id: 'lobby-link', class: 'button-link primary' }, t('home-lobby-link')));
 
   append(app, [
     yourTurnSection(document.title),
     el('div', { class: 'home' },
       el('div', { class: 'col' }, lobby, form,
-        el('section', { class: 'card' }, el('h2', null, 'Study'),
-          el('p', null, 'Set up any position, build towers, play through variations and ask the engine. ',
-            el('a', { href: '/study', id: 'study-link' }, 'Open the study board'))),
+        el('section', { class: 'card' }, el('h2', null, t('home-study-title')),
+          el('p', null, t('home-study-text'), ' ',
+            el('a', { href: '/study', id: 'study-link' }, t('home-study-link')))),
         upload),
       el('div', { class: 'col' }, lists)),
   ]);

@@ -4,8 +4,11 @@
 import { el, append } from './dom.js';
 import { applySettings, settingsPanel } from './settings.js';
 import { accountCorner } from './account.js';
+import { loadTexts, translateFrame, t } from './i18n.js';
 
 applySettings();
+await loadTexts();
+translateFrame();
 const nav = document.querySelector('header.top nav');
 if (nav) nav.after(settingsPanel(), accountCorner());
 
@@ -31,5 +34,5 @@ else if ((m = path.match(/^\/t\/([^/]+)$/))) {
   (await import('./tournaments.js')).tournamentPage(app, decodeURIComponent(m[1]));
 } else {
   document.body.dataset.page = 'missing';
-  append(app, [el('h1', null, 'Page not found'), el('p', null, el('a', { href: '/' }, 'Go to the start page'))]);
+  append(app, [el('h1', null, t('page-not-found')), el('p', null, el('a', { href: '/' }, t('page-not-found-back')))]);
 }

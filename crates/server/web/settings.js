@@ -1,16 +1,19 @@
-// The visitor's settings: light or dark page, board colours, board size and sounds. Kept in
-// the browser and put on the page's root element, where the style sheet reads them.
+// The visitor's settings: language, light or dark page, board colours, board size and sounds.
+// Kept in the browser and put on the page's root element, where the style sheet reads them.
 
 import { el, field, select } from './dom.js';
 import { prefs } from './api.js';
 import { soundOn, setSound } from './sound.js';
+import { t, language, LANGUAGES, switchLanguage } from './i18n.js';
 
 /** The board colour sets. */
-export const BOARD_THEMES = [
-  { value: 'wood', label: 'Wood' },
-  { value: 'green', label: 'Green' },
-  { value: 'grey', label: 'Grey' },
-];
+export function boardThemes() {
+  return [
+    { value: 'wood', label: t('settings-board-wood') },
+    { value: 'green', label: t('settings-board-green') },
+    { value: 'grey', label: t('settings-board-grey') },
+  ];
+}
 
 /** Puts the kept settings on the page. */
 export function applySettings() {
@@ -24,11 +27,12 @@ export function applySettings() {
 /** The settings panel: a details box in the page's header. */
 export function settingsPanel() {
   const scheme = select('setting-scheme', [
-    { value: 'system', label: 'As the system' },
-    { value: 'light', label: 'Light' },
-    { value: 'dark', label: 'Dark' },
+    { value: 'system', label: t('settings-scheme-system') },
+    { value: 'light', label: t('settings-scheme-light') },
+    { value: 'dark', label: t('settings-scheme-dark') },
   ], prefs.get('scheme', 'system'));
-  const theme = select('setting-board', BOARD_THEMES, prefs.get('boardTheme', 'wood'));
+  const theme = select('setting-board', boardThemes(), prefs.get('boardTheme', 'wood'));
+  const lang = select('setting-language', LANGUAGES, language);
   const size = el('input', { type: 'range', id: 'setting-size', min: 50, max: 100, step: 5, value: prefs.get('boardSize', '100') });
   const sound = el('input', { type: 'checkbox', id: 'setting-sound' });
   sound.checked = soundOn();
@@ -36,11 +40,13 @@ export function settingsPanel() {
   theme.addEventListener('change', () => { prefs.set('boardTheme', theme.value); applySettings(); });
   size.addEventListener('input', () => { prefs.set('boardSize', size.value); applySettings(); });
   sound.addEventListener('change', () => setSound(sound.checked));
+  lang.addEventListener('change', () => switchLanguage(lang.value));
   return el('details', { class: 'settings', id: 'settings' },
-    el('summary', null, 'Settings'),
+    el('summary', null, t('settings')),
     el('div', { class: 'settings-box' },
-      field('Page colours', scheme),
-      field('Board colours', theme),
-      field('Board size', size),
-      el('label', { class: 'check' }, sound, ' Sounds')));
+      field(t('settings-language'), lang),
+      field(t('settings-page-colours'), scheme),
+      field(t('settings-board-colours'), theme),
+      field(t('settings-board-size'), size),
+      el('label', { class: 'check' }, sound, ' ', t('settings-sounds'))));
 }

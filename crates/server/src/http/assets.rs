@@ -51,7 +51,24 @@ const FILES: &[(&str, &str)] = &[
     ("account-seat.js", include_str!("../../web/account-seat.js")),
     ("ratings.js", include_str!("../../web/ratings.js")),
     ("rating-chart.js", include_str!("../../web/rating-chart.js")),
+    ("i18n.js", include_str!("../../web/i18n.js")),
+    ("fluent-bundle.js", include_str!("../../web/fluent-bundle.js")),
 ];
+
+/// The catalogues of the page's texts, one per language (Fluent files, read by the server
+/// too): each is served as a module whose default export is the file's text.
+pub const CATALOGUES: &[(&str, &str)] = &[
+    ("en", include_str!("../../locales/en.ftl")),
+    ("ru", include_str!("../../locales/ru.ftl")),
+];
+
+/// The module that carries a catalogue: `export default "...";`.
+fn catalogue_module(text: &str) -> String {
+    format!(
+        "export default {};\n",
+        serde_json::Value::String(text.to_string())
+    )
+}
 
 /// The modules every view imports.
 const CORE: &[&str] = &[
@@ -62,6 +79,8 @@ const CORE: &[&str] = &[
     "settings.js",
     "sound.js",
     "account.js",
+    "i18n.js",
+    "fluent-bundle.js",
 ];
 
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
@@ -93,7 +112,7 @@ fn hashed_name(name: &str, hash: &str) -> String {
 /// The built-in files with their hashed names, and the shell that names them.
 struct Built {
     /// (plain name, hashed name, text)
-    files: Vec<(&'static str, String, &'static str)>,
+    files: Vec<(String, String, String)>,
     shell: String,
     etag: String,
     csp: String,
@@ -108,9 +127,17 @@ fn csp(script_hash: Option<&str>) -> String {
 }
 
 fn build() -> Built {
+    let catalogues = CATALOGUES
+        .iter()
+        .map(|(lang, text)| (format!("texts-{lang}.js"), catalogue_module(text)));
     let files: Vec<_> = FILES
         .iter()
-        .map(|&(name, text)| (name, hashed_name(name, &hex(&sha256(text))[..10]), text))
+        .map(|&(name, text)| (name.to_string(), text.to_string()))
+        .chain(catalogues)
+        .map(|(name, text)| {
+            let hashed = hashed_name(&name, &hex(&sha256(&text))[..10]);
+            (name, hashed, text)
+        })
         .collect();
     let url = |name: &str| format!("/assets/{name}");
     let imports: serde_json::Map<String, serde_json::Value> = files
@@ -122,7 +149,7 @@ fn build() -> Built {
     // Fetched at once: the modules every view needs; each view's own follow when it loads.
     let preload: String = files
         .iter()
-        .filter(|(name, _, _)| CORE.contains(name))
+        .filter(|(name, _, _)| CORE.contains(&name.as_str()))
         .map(|(_, hashed, _)| format!("<link rel=\"modulepreload\" href=\"{}\">\n", url(hashed)))
         .collect();
     let mut shell = INDEX.to_string();
@@ -207,14 +234,14 @@ pub async fn asset(
         .files
         .iter()
         .find(|(plain, hashed, _)| *plain == name || *hashed == name);
-    let Some(&(plain, ref hashed, text)) = found else {
+    let Some((plain, hashed, text)) = found else {
         return (StatusCode::NOT_FOUND, "no such file").into_response();
     };
     let immutable = *hashed == name;
     let text = if immutable {
-        text.to_string()
+        text.clone()
     } else {
-        from_dir(&app, plain).unwrap_or_else(|| text.to_string())
+        from_dir(&app, plain).unwrap_or_else(|| text.clone())
     };
     let etag = format!("\"{}\"", &hex(&sha256(&text))[..20]);
     let cache = if immutable { IMMUTABLE } else { "no-cache" };
