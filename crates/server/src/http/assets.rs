@@ -52,7 +52,10 @@ const FILES: &[(&str, &str)] = &[
     ("ratings.js", include_str!("../../web/ratings.js")),
     ("rating-chart.js", include_str!("../../web/rating-chart.js")),
     ("i18n.js", include_str!("../../web/i18n.js")),
-    ("fluent-bundle.js", include_str!("../../web/fluent-bundle.js")),
+    (
+        "fluent-bundle.js",
+        include_str!("../../web/fluent-bundle.js"),
+    ),
 ];
 
 /// The catalogues of the page's texts, one per language (Fluent files, read by the server
@@ -182,8 +185,19 @@ fn build() -> Built {
 
 static BUILT: LazyLock<Built> = LazyLock::new(build);
 
+/// A file from the page's folder on disk (development); a catalogue's module is made from
+/// `../locales/<lang>.ftl` beside that folder.
 fn from_dir(app: &App, name: &str) -> Option<String> {
     let dir = app.settings.web_dir.as_ref()?;
+    if let Some(lang) = name
+        .strip_prefix("texts-")
+        .and_then(|rest| rest.strip_suffix(".js"))
+    {
+        let path = dir.join("..").join("locales").join(format!("{lang}.ftl"));
+        return std::fs::read_to_string(path)
+            .ok()
+            .map(|text| catalogue_module(&text));
+    }
     std::fs::read_to_string(dir.join(name)).ok()
 }
 
