@@ -27,6 +27,17 @@ settings-board-size = Board size
 settings-sounds = Sounds
 settings-language = Language
 
+## The server's answers to refused requests
+
+error-too-many-requests = too many requests from your address; slow down
+error-too-many-open = too many requests in progress from your address; slow down
+error-body-too-slow = the request's body came too slowly; send it again
+error-not-logged-in = you are not logged in (or your session has ended)
+error-wrong-login = the name or the password is wrong
+error-name-taken = the name { $name } is taken; choose another
+error-name-looks-taken = the name { $name } looks too much like { $taken }, which is taken; choose another
+error-wrong-password = the password is wrong; the account was not deleted
+
 ## The start page
 
 home-new-game = New game

@@ -26,6 +26,17 @@ settings-board-size = Размер доски
 settings-sounds = Звуки
 settings-language = Язык
 
+## Ответы сервера на отклонённые запросы
+
+error-too-many-requests = слишком много запросов с вашего адреса; помедленнее
+error-too-many-open = слишком много запросов с вашего адреса выполняется сразу; помедленнее
+error-body-too-slow = запрос пришёл слишком медленно; отправьте его ещё раз
+error-not-logged-in = вы не вошли (или ваш сеанс закончился)
+error-wrong-login = неверное имя или пароль
+error-name-taken = имя { $name } занято; выберите другое
+error-name-looks-taken = имя { $name } слишком похоже на занятое имя { $taken }; выберите другое
+error-wrong-password = неверный пароль; учётная запись не удалена
+
 ## Главная страница
 
 home-new-game = Новая партия

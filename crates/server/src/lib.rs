@@ -6,7 +6,7 @@
 //! `scripts/layout.sh` checks it (no domain folder knows axum, `http/` or `socket/`; no
 //! import circle between folders):
 //! - [`rating`]: Glicko-2 arithmetic; [`limits`]: rate and connection limits; [`names`]: when
-//!   two account names look alike.
+//!   two account names look alike; [`texts`]: what players read, in their language.
 //! - [`game`]: a game on the server without I/O: the round and its actions, views,
 //!   variations, the rating and fair-play rules read from a round, seat secrets.
 //! - [`store`]: the truth (SQLite or PostgreSQL); [`account`]: names, passwords, sessions.
@@ -30,6 +30,7 @@ pub mod names;
 pub mod rating;
 pub mod socket;
 pub mod store;
+pub mod texts;
 pub mod tournament;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -188,6 +189,15 @@ fn forwarded_client(headers: &axum::http::HeaderMap) -> Option<IpAddr> {
     last_entry.trim().parse().ok()
 }
 
+/// A refusal for too many requests, in the words of the catalogues' message `id`.
+fn refused_too_many(id: &'static str) -> ApiError {
+    ApiError::texted(
+        axum::http::StatusCode::TOO_MANY_REQUESTS,
+        "too_many",
+        texts::Text::new(id, Vec::new()),
+    )
+}
+
 /// Every request passes here: the rate limit per address, the client's address for the
 /// handlers, and one log line for each refused or failed request with its cause.
 async fn gate(State(app): State<Arc<App>>, mut request: Request, next: Next) -> Response {
@@ -203,12 +213,16 @@ async fn gate(State(app): State<Arc<App>>, mut request: Request, next: Next) -> 
     let client = forwarded.unwrap_or(connected);
     let method = request.method().clone();
     let path = loggable_path(request.uri().path());
+    let language = request
+        .headers()
+        .get(axum::http::header::ACCEPT_LANGUAGE)
+        .and_then(|v| v.to_str().ok())
+        .map_or_else(texts::Language::default, texts::Language::from_accept);
     let _in_flight = app.in_flight();
     let open = app.open_request(client);
     let response = if open.is_none() {
         tracing::warn!(%client, "limit: too many requests in progress from one address");
-        ApiError::too_many("too many requests in progress from your address; slow down")
-            .into_response()
+        refused_too_many("error-too-many-open").into_response()
     } else if app.allow_request(client) {
         request.extensions_mut().insert(http::games::Client(client));
         let started = Instant::now();
@@ -217,10 +231,10 @@ async fn gate(State(app): State<Arc<App>>, mut request: Request, next: Next) -> 
         response
     } else {
         tracing::warn!(%client, "limit: too many requests from one address");
-        ApiError::too_many("too many requests from your address; slow down").into_response()
+        refused_too_many("error-too-many-requests").into_response()
     };
     drop(open);
-    let mut response = response;
+    let mut response = http::error::in_language(response, language).await;
     let status = response.status();
     if status == axum::http::StatusCode::REQUEST_TIMEOUT {
         // The body is unread: the connection cannot carry another request.

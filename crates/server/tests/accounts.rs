@@ -819,3 +819,64 @@ async fn a_deletion_on_one_server_renames_the_seats_on_another() -> Result<(), E
     assert!(state["version"].as_u64() > Some(version));
     Ok(())
 }
+
+/// Issue "Russian for the players who read it": the server's refusals come in the language
+/// the request asks for (`Accept-Language`), English when it asks for none the site speaks;
+/// the code stays the same.
+#[tokio::test]
+async fn refusals_speak_the_language_the_request_asks_for() -> Result<(), Error> {
+    let app = App::new(Store::in_memory()?, roomy());
+    let mut anna = Visitor::new(&app, 60);
+    assert_eq!(
+        anna.signup("Anna", "correct horse").await?.0,
+        StatusCode::CREATED
+    );
+    let client: IpAddr = [10, 0, 0, 61].into();
+    let wrong = json!({"name": "Anna", "password": "wrong horse"});
+    let taken = json!({"name": "anna", "password": "correct horse"});
+    for (asked, login, name) in [
+        (
+            Some("ru-RU,ru;q=0.9,en;q=0.8"),
+            "неверное имя или пароль",
+            "имя Anna занято; выберите другое",
+        ),
+        (
+            Some("de-DE"),
+            "the name or the password is wrong",
+            "the name Anna is taken; choose another",
+        ),
+        (
+            None,
+            "the name or the password is wrong",
+            "the name Anna is taken; choose another",
+        ),
+    ] {
+        let mut headers = vec![(header::HOST, HOST), (header::ORIGIN, SITE)];
+        headers.extend(asked.map(|a| (header::ACCEPT_LANGUAGE, a)));
+        let (status, _, refusal) = send(
+            &app,
+            client,
+            "POST",
+            "/api/account/login",
+            &headers,
+            Some(&wrong),
+        )
+        .await?;
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
+        assert_eq!(refusal["code"], "wrong_login");
+        assert_eq!(refusal["error"], login, "{asked:?}");
+        let (status, _, refusal) = send(
+            &app,
+            client,
+            "POST",
+            "/api/account/signup",
+            &headers,
+            Some(&taken),
+        )
+        .await?;
+        assert_eq!(status, StatusCode::CONFLICT);
+        assert_eq!(refusal["code"], "name_taken");
+        assert_eq!(refusal["error"], name, "{asked:?}");
+    }
+    Ok(())
+}

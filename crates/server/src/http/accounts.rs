@@ -23,6 +23,7 @@ use crate::http::error::ApiError;
 use crate::http::games::{Client, game_item, list_cursor, parse_body, read_cursor};
 use crate::http::session::{LoggedIn, clear_cookie, require_same_site, session_id, set_cookie};
 use crate::store::{NewPlayer, Signup};
+use crate::texts::Text;
 
 /// `POST /api/account/signup` and `POST /api/account/login`.
 #[derive(Deserialize)]
@@ -63,20 +64,23 @@ fn without_session(app: &App) -> Response {
 }
 
 fn wrong_login() -> ApiError {
-    ApiError::coded(
+    ApiError::texted(
         StatusCode::UNAUTHORIZED,
         "wrong_login",
-        "the name or the password is wrong",
+        Text::new("error-wrong-login", Vec::new()),
     )
 }
 
 fn name_taken(name: &str, taken: &str) -> ApiError {
-    let message = if name.to_lowercase() == taken.to_lowercase() {
-        format!("the name {taken} is taken; choose another")
+    let text = if name.to_lowercase() == taken.to_lowercase() {
+        Text::new("error-name-taken", vec![("name", taken.into())])
     } else {
-        format!("the name {name} looks too much like {taken}, which is taken; choose another")
+        Text::new(
+            "error-name-looks-taken",
+            vec![("name", name.into()), ("taken", taken.into())],
+        )
     };
-    ApiError::coded(StatusCode::CONFLICT, "name_taken", message)
+    ApiError::texted(StatusCode::CONFLICT, "name_taken", text)
 }
 
 /// Ends the session the request came with, if any (a new one replaces it); its failure
@@ -221,10 +225,10 @@ pub async fn delete(
         .filter(|player| player.id == account.id)
         .map(|player| player.password_hash);
     if !verify_password(request.password, stored).await {
-        return Err(ApiError::coded(
+        return Err(ApiError::texted(
             StatusCode::FORBIDDEN,
             "wrong_password",
-            "the password is wrong; the account was not deleted",
+            Text::new("error-wrong-password", Vec::new()),
         ));
     }
     let games = crate::app::actions::delete_account(&app, account.id).await?;

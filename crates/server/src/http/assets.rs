@@ -58,14 +58,8 @@ const FILES: &[(&str, &str)] = &[
     ),
 ];
 
-/// The catalogues of the page's texts, one per language (Fluent files, read by the server
-/// too): each is served as a module whose default export is the file's text.
-pub const CATALOGUES: &[(&str, &str)] = &[
-    ("en", include_str!("../../locales/en.ftl")),
-    ("ru", include_str!("../../locales/ru.ftl")),
-];
-
-/// The module that carries a catalogue: `export default "...";`.
+/// The module that carries a catalogue ([`crate::texts::CATALOGUES`]) to the page:
+/// `export default "...";`.
 fn catalogue_module(text: &str) -> String {
     format!(
         "export default {};\n",
@@ -130,7 +124,7 @@ fn csp(script_hash: Option<&str>) -> String {
 }
 
 fn build() -> Built {
-    let catalogues = CATALOGUES
+    let catalogues = crate::texts::CATALOGUES
         .iter()
         .map(|(lang, text)| (format!("texts-{lang}.js"), catalogue_module(text)));
     let files: Vec<_> = FILES

@@ -22,6 +22,10 @@ pub struct ApiError {
     /// state now, as the actor sees it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub state: Option<serde_json::Value>,
+    /// The message as a text of the catalogues, when it is one: the answer then says it in
+    /// the language the request asks for (`error` holds the English words).
+    #[serde(skip)]
+    pub text: Option<crate::texts::Text>,
 }
 
 impl ApiError {
@@ -32,6 +36,16 @@ impl ApiError {
             code,
             legal: None,
             state: None,
+            text: None,
+        }
+    }
+
+    /// A refusal whose message is `text` of the catalogues, said in the reader's language.
+    pub fn texted(status: StatusCode, code: &'static str, text: crate::texts::Text) -> ApiError {
+        ApiError {
+            error: text.words(crate::texts::Language::English),
+            text: Some(text),
+            ..ApiError::new(status, code, "")
         }
     }
 
@@ -63,8 +77,12 @@ impl ApiError {
 
     /// 408: the request's body came too slowly (see [`crate::http::body`]); the
     /// connection is closed after the answer.
-    pub fn too_slow(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::REQUEST_TIMEOUT, "too_slow", message)
+    pub fn too_slow() -> ApiError {
+        ApiError::texted(
+            StatusCode::REQUEST_TIMEOUT,
+            "too_slow",
+            crate::texts::Text::new("error-body-too-slow", Vec::new()),
+        )
     }
 
     /// 413: too big.
@@ -192,18 +210,49 @@ impl IntoResponse for ApiError {
         response.extensions_mut().insert(Refusal {
             code: self.code,
             message: self.error,
+            text: self.text,
         });
         response
     }
 }
 
-/// Why a request was refused, attached to the response for the log.
+/// Why a request was refused, attached to the response for the log (and for the answer in
+/// the reader's language, see [`in_language`]).
 #[derive(Clone, Debug)]
 pub struct Refusal {
     /// The error's code.
     pub code: &'static str,
     /// The error's message.
     pub message: String,
+    /// The message as a text of the catalogues, when it is one.
+    pub text: Option<crate::texts::Text>,
+}
+
+/// The answer `response` with its refusal's message in `language`, when the message is a
+/// text of the catalogues and the language is not English; otherwise as it is.
+pub async fn in_language(response: Response, language: crate::texts::Language) -> Response {
+    let words = match response.extensions().get::<Refusal>() {
+        Some(Refusal {
+            text: Some(text), ..
+        }) if language != crate::texts::Language::English => text.words(language),
+        _ => return response,
+    };
+    let (parts, body) = response.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, 1 << 20).await else {
+        return Response::from_parts(parts, axum::body::Body::empty());
+    };
+    let body = match serde_json::from_slice::<serde_json::Value>(&bytes) {
+        Ok(mut value) => {
+            value["error"] = serde_json::Value::String(words);
+            axum::body::Body::from(value.to_string())
+        }
+        Err(_) => axum::body::Body::from(bytes),
+    };
+    let mut response = Response::from_parts(parts, body);
+    response
+        .headers_mut()
+        .remove(axum::http::header::CONTENT_LENGTH);
+    response
 }
 
 /// Reads JSON text that must be an object (a request body or a socket message), with the

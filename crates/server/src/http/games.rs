@@ -46,7 +46,7 @@ fn body_bytes(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
         if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
             ApiError::too_large("the request is too large")
         } else if crate::http::body::BodyTooSlow::caused(&rejection) {
-            ApiError::too_slow("the request's body came too slowly; send it again")
+            ApiError::too_slow()
         } else {
             ApiError::bad_request(rejection.body_text())
         }

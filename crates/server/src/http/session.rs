@@ -164,10 +164,10 @@ pub struct LoggedIn(pub Account);
 
 /// The refusal of a request that needs a logged-in player.
 pub fn not_logged_in() -> ApiError {
-    ApiError::coded(
+    ApiError::texted(
         StatusCode::UNAUTHORIZED,
         "not_logged_in",
-        "you are not logged in (or your session has ended)",
+        crate::texts::Text::new("error-not-logged-in", Vec::new()),
     )
 }
 
