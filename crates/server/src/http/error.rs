@@ -25,7 +25,7 @@ pub struct ApiError {
     /// The message as a text of the catalogues, when it is one: the answer then says it in
     /// the language the request asks for (`error` holds the English words).
     #[serde(skip)]
-    pub text: Option<crate::texts::Text>,
+    pub text: Option<Box<crate::texts::Text>>,
 }
 
 impl ApiError {
@@ -44,7 +44,7 @@ impl ApiError {
     pub fn texted(status: StatusCode, code: &'static str, text: crate::texts::Text) -> ApiError {
         ApiError {
             error: text.words(crate::texts::Language::English),
-            text: Some(text),
+            text: Some(Box::new(text)),
             ..ApiError::new(status, code, "")
         }
     }
@@ -225,7 +225,7 @@ pub struct Refusal {
     /// The error's message.
     pub message: String,
     /// The message as a text of the catalogues, when it is one.
-    pub text: Option<crate::texts::Text>,
+    pub text: Option<Box<crate::texts::Text>>,
 }
 
 /// The answer `response` with its refusal's message in `language`, when the message is a
