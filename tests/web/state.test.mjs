@@ -1,7 +1,11 @@
 // Unit tests of the page's game state transitions (crates/server/web/state.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import * as S from '../../crates/server/web/state.js';
+import { useCatalogue } from '../../crates/server/web/i18n.js';
+
+useCatalogue('en', readFileSync(new URL('../../crates/server/locales/en.ftl', import.meta.url), 'utf8'));
 
 const pos = (turn) => ({ turn, towers: {}, fen: turn, text: turn });
 const move = (i, text, color, captured = []) => ({ ply: i, text, color, number: Math.floor(i / 2) + 1, path: text.split(/[-:]/), captured, after: pos(color === 'white' ? 'black' : 'white') });

@@ -1,7 +1,11 @@
 // Unit tests of the page's words and numbers (crates/server/web/text.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import * as T from '../../crates/server/web/text.js';
+import { useCatalogue } from '../../crates/server/web/i18n.js';
+
+useCatalogue('en', readFileSync(new URL('../../crates/server/locales/en.ftl', import.meta.url), 'utf8'));
 
 test('clocks show tenths under ten seconds and hours when needed', () => {
   assert.equal(T.formatClock(7300), '0:07.3');

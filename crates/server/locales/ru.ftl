@@ -107,3 +107,250 @@ game-item-moves =
         [few] { $moves } хода
        *[many] { $moves } ходов
     }
+
+## Game page (game.js, state.js, socket.js, text.js)
+
+# Общие слова (text.js)
+text-white = Белые
+text-black = Чёрные
+text-white-man = белая простая
+text-white-king = белая дамка
+text-black-man = чёрная простая
+text-black-king = чёрная дамка
+text-tower-empty = { $square }: пусто
+# $checkers: шашки башни или «башня из …»
+text-tower = { $square }: { $checkers }
+text-tower-of =
+    башня из { $count ->
+        [one] { $count } шашки
+       *[other] { $count } шашек
+    }, { $checkers } (сверху вниз)
+text-level-name =
+    { $level ->
+        [1] новичок
+        [2] начинающий
+        [3] любитель
+        [4] клубный
+        [5] сильный клубный
+        [6] эксперт
+        [7] мастер
+       *[8] в полную силу
+    }
+text-no-clock = Без часов
+text-clock-preset = { $minutes } мин + { $seconds } с
+# $reason: слова сервера
+text-result-aborted = Партия прервана. { $reason }
+text-result-white-wins = { $score } Победа белых. { $reason }
+text-result-black-wins = { $score } Победа чёрных. { $reason }
+text-result-draw = { $score } Ничья. { $reason }
+text-variant-bashni = Башни
+text-variant-russian = Русские шашки
+text-mode-engine = с компьютером
+text-mode-friend = с другом
+text-mode-local = за одним экраном
+text-mode-record = запись
+text-per-move =
+    { $days ->
+        [one] { $days } день
+        [few] { $days } дня
+       *[many] { $days } дней
+    } на ход
+text-left-none = время вышло
+text-left-days =
+    { $days ->
+        [one] остался { $days } день
+        [few] осталось { $days } дня
+       *[many] осталось { $days } дней
+    }
+text-left-days-hours =
+    { $days ->
+        [one] остался { $days } день
+        [few] осталось { $days } дня
+       *[many] осталось { $days } дней
+    } { $hours } ч
+text-left-hours-minutes = осталось { $hours } ч { $minutes } мин
+text-left-hours = осталось { $hours } ч
+text-left-minutes = осталось { $minutes } мин
+text-left-under-minute = осталось меньше минуты
+
+# Состояние партии (state.js)
+state-aborted = Партия прервана.
+state-over = Партия окончена.
+state-record-to-move =
+    Запись партии. Ход { $colour ->
+        [white] белых
+       *[black] чёрных
+    }.
+state-waiting-opponent-join = Ждём, когда подключится соперник.
+state-waiting-second-player = Ждём второго игрока.
+state-your-move =
+    Ваш ход ({ $colour ->
+        [white] белые
+       *[black] чёрные
+    }).
+state-waiting-opponent-move = Ждём хода соперника.
+state-to-move =
+    Ход { $colour ->
+        [white] белых
+       *[black] чёрных
+    }.
+state-tab-title = { $white } – { $black } – Башни
+state-tab-your-move = ● Ваш ход – { $title }
+# Для программ чтения с экрана: «Чёрные: f6:d4:b2, бьют e5, c3, выходят в дамки.»
+state-move-announcement =
+    { $colour ->
+        [white] Белые
+       *[black] Чёрные
+    }: { $move }{ $takes ->
+        [none] {""}
+       *[other] , бьют { $takes }
+    }{ $crowned ->
+        [yes] , выходят в дамки
+       *[no] {""}
+    }.
+
+# Связь (socket.js)
+socket-no-answer = Сервер не ответил.
+socket-connection-lost = Связь потеряна.
+socket-connection-lost-check = Связь потеряна. Проверьте список ходов, прежде чем пробовать снова.
+
+# Страница партии (game.js)
+game-title = Партия
+game-capture-forced-choose = Бить обязательно: выберите башню, которая может бить.
+game-tower-cannot-move = Эта башня сейчас не может ходить.
+game-no-legal-move-there = Туда нельзя пойти.
+game-premove = Предход { $from }–{ $to }: будет сделан, когда придёт ваш ход, если он тогда будет возможен. Щёлкните по доске, чтобы отменить его.
+game-premove-dropped = Предход теперь невозможен и отменён.
+game-connection-lost = Связь потеряна. Подключаемся снова…
+game-inspector-hint = Наведите на башню (или нажмите и удерживайте), чтобы увидеть, из чего она состоит.
+game-capture-forced = Бить обязательно.
+game-engine-thinking = Компьютер думает…
+game-move-placeholder = Введите ход, например c3-d4
+game-move-label = Ход
+game-play = Сделать ход
+game-nav-first-title = В начало (Home)
+game-nav-first = « Начало
+game-nav-prev-title = Назад (←)
+game-nav-prev = ‹ Назад
+game-nav-next-title = Вперёд (→)
+game-nav-next = Вперёд ›
+game-nav-last-title = Текущая позиция (End)
+game-nav-last = Сейчас »
+game-claim-question = Ход { $move } в третий раз ставит на доску ту же позицию. Этим ходом можно потребовать ничью (правило 1.13.2).
+game-claim-with-move = Сделать ход и потребовать ничью
+game-play-without-claim = Просто сделать ход
+game-cancel = Отмена
+game-chooser-title =
+    Взятие с ходом на { $square }: { $ways ->
+        [one] { $ways } вариант
+        [few] { $ways } варианта
+       *[many] { $ways } вариантов
+    } — выберите:
+game-show-way-title = Показать этот вариант на доске
+game-show-way-label = Показать { $move } на доске
+game-show-way = показать
+game-jumps = бьёт { $squares }
+game-go-on-through = Продолжить через { $square }
+game-watch-only = Вы только смотрите эту партию.
+# Заголовок: «Башни, с другом (на рейтинг)»
+game-heading = { $variant }, { $mode }
+game-heading-rated = { $variant }, { $mode } ({ $rated })
+game-tournament-game = турнирная партия
+game-the-tournament = Турнир
+game-tournament-round = { $name }, тур { $round }
+game-player-waiting = (ждём игрока)
+game-player-you = (вы)
+game-online = в сети
+game-offline = не в сети
+game-player-to-move = • ходит
+# $per: «3 дня на ход»
+game-correspondence = По переписке, { $per }.
+game-correspondence-waiting = По переписке, { $per }. Время пойдёт, когда подключатся оба игрока.
+game-deadline =
+    Ход { $colour ->
+        [white] белых
+       *[black] чёрных
+    }: { $left } ({ $per }).
+game-deadline-until = До { $date }
+game-first-move =
+    { $who ->
+        [you] У вас
+        [white] У белых
+       *[black] У чёрных
+    } { $seconds } с на первый ход, { $missed ->
+        [loses] иначе партия будет проиграна
+       *[aborted] иначе партия будет прервана
+    }.
+game-view-start = Вы смотрите начальную позицию. Нажмите End, чтобы вернуться к партии.
+game-view-after = Вы смотрите позицию после хода { $number } { $move }. Нажмите End, чтобы вернуться к партии.
+game-move-title = Показать позицию после этого хода
+game-abort = Прервать партию
+game-resign = Сдаться
+game-resign-side =
+    Сдаться за { $colour ->
+        [white] белых
+       *[black] чёрных
+    }
+game-resign-confirm = Да, сдаться
+game-resign-cancel = Нет
+game-draw-offer-button = Предложить ничью
+game-draw-offer =
+    { $colour ->
+        [white] Белые
+       *[black] Чёрные
+    } предлагают ничью.
+game-draw-offered = Вы предложили ничью.
+game-draw-offered-waiting = Вы предложили ничью. Ждём ответа.
+game-draw-accept = Согласиться на ничью
+game-decline = Отказаться
+game-draw-agreed = Ничья по соглашению.
+game-draw-engine-declines = Компьютер не согласен на ничью.
+# $reason: слова сервера
+game-draw-claim-reason = Потребовать ничью: { $reason }
+game-take-back = Вернуть ход
+game-flip = Перевернуть доску
+game-analyse = Анализ
+game-analysis-board = Доска анализа
+game-record-notes = В этой записи есть комментарии или варианты: их показывает доска анализа.
+game-download-pdn = Скачать PDN
+game-picture-svg = Картинка (SVG)
+game-invite-link-label = Ссылка-приглашение
+game-invite-link-text = Отправьте эту ссылку другу:
+game-copy-invite-link = Скопировать приглашение
+game-watch-link-label = Ссылка для зрителей
+game-watch-link-text = Ссылка для зрителей:
+game-copy-watch-link = Скопировать ссылку для зрителей
+game-claim-win = Потребовать победу
+game-claim-draw = Потребовать ничью
+game-abandon-left-wait = { $name } не в сети. Если соперник не вернётся, через { $seconds } с вы сможете потребовать победу.
+game-abandon-left-now = { $name } не в сети. Теперь вы можете потребовать победу или ничью.
+game-abandon-offline-wait = { $name } не в сети. Через { $seconds } с соперник ({ $other }) сможет потребовать победу.
+game-abandon-offline-now = { $name } не в сети. Соперник ({ $other }) уже может потребовать победу.
+game-back-to-tournament = Вернуться к турниру
+game-next-game-wait = Ваша следующая партия появится здесь, когда будет назначена пара.
+game-next-game-ready = Ваша следующая партия готова: играть
+game-tournament-finished = Турнир окончен.
+game-rematch = Реванш (со сменой цвета)
+game-rematch-go = Перейти к реваншу
+game-rematch-offered = Вы предложили реванш. Ждём ответа.
+game-rematch-offer =
+    { $colour ->
+        [white] Белые
+       *[black] Чёрные
+    } предлагают реванш со сменой цвета.
+game-rematch-accept = Принять реванш
+game-new-like-this = Новая партия с теми же условиями
+game-position-as-text = Позиция текстом
+game-position-side =
+    { $colour ->
+        [white] Белые
+       *[black] Чёрные
+    } ({ $count })
+game-engine-view = Оценка компьютера
+game-analyse-again = Анализировать снова
+game-analyse-each = Оценить каждый ход
+game-open-in-study = Открыть на доске для анализа
+game-analysis-close = Закрыть
+game-thinking-about = Анализ позиции: { $position }
+game-no-such-game = Такой партии нет
+game-start-new = Начать новую партию

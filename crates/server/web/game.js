@@ -7,13 +7,14 @@ import { Board } from './board.js';
 import { GameSocket } from './socket.js';
 import { premoveMatch } from './selection.js';
 import * as S from './state.js';
-import { capital, otherColor, towerText, formatClock, resultText, variantName, modeName,
+import { colourName, otherColor, towerText, formatClock, resultText, variantName, modeName,
   moveLabel, positionLines, timeOfGame, timeLeftText, perMoveText } from './text.js';
 import { analysisView, evalBar, evalGraph } from './analysis.js';
 import { play as playSound, soundElements } from './sound.js';
 import { ChatPanel } from './chat.js';
 import { seatName } from './account.js';
 import { ratedText, ratingChangeText } from './ratings.js';
+import { t } from './i18n.js';
 
 const LOW_TIME_MS = 20000;
 
@@ -22,9 +23,9 @@ function isUsualStart(pos) {
   if (pos.turn !== 'white') return false;
   const squares = Object.entries(pos.towers);
   if (squares.length !== 24) return false;
-  return squares.every(([sq, t]) => {
+  return squares.every(([sq, tower]) => {
     const row = Number(sq.slice(1));
-    return (t === 'w' && row <= 3) || (t === 'b' && row >= 6);
+    return (tower === 'w' && row <= 3) || (tower === 'b' && row >= 6);
   });
 }
 
@@ -47,7 +48,7 @@ class GamePage {
     this.busy = false;
     this.flipped = null;       // null: follow the seat
     this.receivedAt = 0;
-    this.scores = {};          // ply -> White's score from "analyse each move"
+    this.scores = {};          // ply -> the score for White from "analyse each move"
     this.hover = null;
     this.inspected = null;
     this.chooser = null;       // {square, options, hover}
@@ -72,16 +73,16 @@ class GamePage {
       onChoose: (c) => this.openChooser(c),
       onRefuse: (sq, why) => {
         if (why === 'tower') {
-          this.flash(this.state.must_capture ? 'Capture is forced: choose a tower that can capture.' : 'That tower cannot move now.');
+          this.flash(this.state.must_capture ? t('game-capture-forced-choose') : t('game-tower-cannot-move'));
         } else {
-          this.flash('No legal move goes there.');
+          this.flash(t('game-no-legal-move-there'));
         }
       },
       onPremove: (p) => {
         this.premove = p;
         this.redrawMarks();
         this.updateBoardData();
-        this.flash('Premove ' + p.from + '–' + p.to + ': played when your turn comes, if it is legal then. Click the board to cancel it.');
+        this.flash(t('game-premove', { from: p.from, to: p.to }));
       },
     });
     this.chat = new ChatPanel((msg) => this.socket.send(msg));
@@ -106,7 +107,7 @@ class GamePage {
         if (!this.socket.opened) this.refresh();
         this.board.svg.dataset.connected = 'false';
         this.conn.hidden = false;
-        this.conn.textContent = 'Connection lost. Trying again…';
+        this.conn.textContent = t('game-connection-lost');
       },
       onError: (message) => this.flash(message, true),
       onChat: (msg) => {
@@ -123,17 +124,17 @@ class GamePage {
 
   build() {
     const e = (name, node) => { this[name] = node; return node; };
-    e('title', el('h1', { class: 'game-title' }, 'Game'));
+    e('title', el('h1', { class: 'game-title' }, t('game-title')));
     e('tournamentLink', el('a', { id: 'tournament-link', class: 'tournament-link', hidden: true }));
     e('topName', el('div', { class: 'player top' }));
     e('bottomName', el('div', { class: 'player bottom' }));
-    e('inspector', el('p', { id: 'inspector', class: 'inspector', 'aria-live': 'polite' }, 'Point at a tower (or tap and hold) to see what it is made of.'));
+    e('inspector', el('p', { id: 'inspector', class: 'inspector', 'aria-live': 'polite' }, t('game-inspector-hint')));
     e('announce', el('p', { id: 'announce', class: 'visually-hidden', 'aria-live': 'polite', role: 'log' }));
     e('status', el('p', { id: 'status', class: 'status' }));
     e('deadline', el('p', { id: 'deadline', class: 'deadline', hidden: true }));
     e('firstMove', el('p', { id: 'first-move', class: 'first-move', hidden: true, 'aria-live': 'polite' }));
-    e('forced', el('p', { id: 'forced', class: 'forced', hidden: true }, 'Capture is forced.'));
-    e('thinking', el('p', { id: 'thinking', class: 'thinking', hidden: true }, 'The engine is thinking…'));
+    e('forced', el('p', { id: 'forced', class: 'forced', hidden: true }, t('game-capture-forced')));
+    e('thinking', el('p', { id: 'thinking', class: 'thinking', hidden: true }, t('game-engine-thinking')));
     e('result', el('p', { id: 'result', class: 'result', hidden: true }));
     e('after', el('div', { id: 'after-game', class: 'after-game', hidden: true }));
     e('message', el('p', { id: 'message', class: 'message', role: 'status' }));
@@ -148,13 +149,13 @@ class GamePage {
     e('analysis', el('div', { id: 'analysis', class: 'analysis card', hidden: true }));
     e('positionList', el('details', { id: 'position-list', class: 'position-list' }));
     e('barBox', el('div', { class: 'bar-box', hidden: true }));
-    e('moveInput', el('input', { id: 'move-input', type: 'text', placeholder: 'Type a move, e.g. c3-d4', autocomplete: 'off', autocapitalize: 'off', spellcheck: 'false', 'aria-label': 'Move' }));
-    e('moveForm', el('form', { id: 'move-form', class: 'move-form' }, this.moveInput, el('button', { type: 'submit' }, 'Play')));
+    e('moveInput', el('input', { id: 'move-input', type: 'text', placeholder: t('game-move-placeholder'), autocomplete: 'off', autocapitalize: 'off', spellcheck: 'false', 'aria-label': t('game-move-label') }));
+    e('moveForm', el('form', { id: 'move-form', class: 'move-form' }, this.moveInput, el('button', { type: 'submit' }, t('game-play'))));
     const navButtons = el('div', { class: 'nav-buttons' },
-      el('button', { type: 'button', id: 'nav-first', title: 'Start (Home)', onclick: () => this.goTo(-1) }, '« Start'),
-      el('button', { type: 'button', id: 'nav-prev', title: 'Back (←)', onclick: () => this.step(-1) }, '‹ Back'),
-      el('button', { type: 'button', id: 'nav-next', title: 'Forward (→)', onclick: () => this.step(1) }, 'Next ›'),
-      el('button', { type: 'button', id: 'nav-last', title: 'Now (End)', onclick: () => this.goTo(null) }, 'Now »'));
+      el('button', { type: 'button', id: 'nav-first', title: t('game-nav-first-title'), onclick: () => this.goTo(-1) }, t('game-nav-first')),
+      el('button', { type: 'button', id: 'nav-prev', title: t('game-nav-prev-title'), onclick: () => this.step(-1) }, t('game-nav-prev')),
+      el('button', { type: 'button', id: 'nav-next', title: t('game-nav-next-title'), onclick: () => this.step(1) }, t('game-nav-next')),
+      el('button', { type: 'button', id: 'nav-last', title: t('game-nav-last-title'), onclick: () => this.goTo(null) }, t('game-nav-last')));
     this.clockTop = el('span', { class: 'clock', role: 'timer' });
     this.clockBottom = el('span', { class: 'clock', role: 'timer' });
     this.timeLeft = el('span', { class: 'clock days', id: 'time-left' });
@@ -247,16 +248,15 @@ class GamePage {
     clear(box);
     this.chooser = { square: null, options: [move], hover: move };
     box.appendChild(el('p', { class: 'chooser-title', id: 'claim-title' },
-      move.text + ' puts the same position on the board for the third time. ' +
-      'You may claim a draw with this move (rule 1.13.2).'));
+      t('game-claim-question', { move: move.text })));
     box.appendChild(el('div', { class: 'chooser-options' },
       el('button', { type: 'button', class: 'choice', id: 'claim-with-move',
         onclick: () => { this.closeChooser(); this.redrawMarks(); this.sendMove(move.text, true); } },
-      'Play it and claim a draw'),
+      t('game-claim-with-move')),
       el('button', { type: 'button', class: 'choice', id: 'play-without-claim',
         onclick: () => { this.closeChooser(); this.redrawMarks(); this.sendMove(move.text); } },
-      'Just play it')));
-    box.appendChild(el('button', { type: 'button', class: 'link', onclick: () => this.cancelChoice() }, 'Cancel'));
+      t('game-play-without-claim'))));
+    box.appendChild(el('button', { type: 'button', class: 'link', onclick: () => this.cancelChoice() }, t('game-cancel')));
     box.hidden = false;
     this.redrawMarks();
   }
@@ -267,15 +267,13 @@ class GamePage {
     // The first way is shown on the board at once: a finger cannot point without tapping.
     this.chooser = { square, options, hover: options[0] };
     const n = options.length;
-    const words = ['', 'One way', 'Two ways', 'Three ways', 'Four ways', 'Five ways'];
-    box.appendChild(el('p', { class: 'chooser-title' },
-      (words[n] || n + ' ways') + ' to capture to ' + square + ' — choose:'));
+    box.appendChild(el('p', { class: 'chooser-title' }, t('game-chooser-title', { ways: n, square })));
     const list = el('div', { class: 'chooser-options' });
     options.forEach((m, i) => {
-      const preview = el('button', { type: 'button', class: 'preview link', title: 'Show this way on the board', 'aria-label': 'Show ' + m.text + ' on the board' }, 'show');
+      const preview = el('button', { type: 'button', class: 'preview link', title: t('game-show-way-title'), 'aria-label': t('game-show-way-label', { move: m.text }) }, t('game-show-way'));
       const b = el('button', { type: 'button', class: 'choice', dataset: { index: String(i), move: m.text } },
         el('span', { class: 'choice-text' }, m.text),
-        el('span', { class: 'choice-captures' }, 'jumps ' + (m.captured || []).join(', ')));
+        el('span', { class: 'choice-captures' }, t('game-jumps', { squares: (m.captured || []).join(', ') })));
       const show = () => { if (this.chooser) { this.chooser.hover = m; this.markChoice(); this.redrawMarks(); } };
       b.addEventListener('pointerenter', show);
       b.addEventListener('focus', show);
@@ -288,10 +286,10 @@ class GamePage {
         this.closeChooser();
         this.board.goOnThrough(square);
         this.redrawMarks();
-      } }, 'Go on through ' + square));
+      } }, t('game-go-on-through', { square })));
     }
     box.appendChild(list);
-    box.appendChild(el('button', { type: 'button', class: 'link', onclick: () => this.cancelChoice() }, 'Cancel'));
+    box.appendChild(el('button', { type: 'button', class: 'link', onclick: () => this.cancelChoice() }, t('game-cancel')));
     box.hidden = false;
     this.markChoice();
     this.redrawMarks();
@@ -331,7 +329,7 @@ class GamePage {
   }
 
   async sendMove(text, claimDraw) {
-    if (!this.token) { this.flash('You only watch this game.', true); return false; }
+    if (!this.token) { this.flash(t('game-watch-only'), true); return false; }
     this.busy = true;
     this.updatePlayable();
     this.updateBoardData();
@@ -414,7 +412,7 @@ class GamePage {
       this.premove = null;
       this.redrawMarks();
       if (mv) this.sendMove(mv.text);
-      else this.flash('The premove is not legal now; it was dropped.');
+      else this.flash(t('game-premove-dropped'));
     }
     if (state.result && this.premove) { this.premove = null; this.redrawMarks(); }
     const r = state.rematch;
@@ -429,14 +427,16 @@ class GamePage {
   render(prev) {
     const s = this.state;
     document.title = S.tabTitle(s, this.you);
-    const t = s.tournament;
-    this.title.textContent = variantName(s.variant) + ', ' + (t ? 'tournament game' : modeName(s.mode)) +
-      (s.mode === 'friend' ? ' (' + ratedText(s) + ')' : '');
+    const tour = s.tournament;
+    const heading = { variant: variantName(s.variant), mode: tour ? t('game-tournament-game') : modeName(s.mode) };
+    this.title.textContent = s.mode === 'friend' ? t('game-heading-rated', { ...heading, rated: ratedText(s) })
+      : t('game-heading', heading);
     // A tournament game names its tournament and round, and links back to it.
-    this.tournamentLink.hidden = !t;
-    if (t) {
-      this.tournamentLink.href = '/t/' + encodeURIComponent(t.id);
-      const text = (t.name || 'The tournament') + (t.round ? ', round ' + t.round : '');
+    this.tournamentLink.hidden = !tour;
+    if (tour) {
+      this.tournamentLink.href = '/t/' + encodeURIComponent(tour.id);
+      const name = tour.name || t('game-the-tournament');
+      const text = tour.round ? t('game-tournament-round', { name, round: tour.round }) : name;
       if (this.tournamentLink.textContent !== text) this.tournamentLink.textContent = text;
     }
     this.title.dataset.rated = String(!!s.rated);
@@ -484,14 +484,14 @@ class GamePage {
     const p = s[color] || {};
     return el('div', { class: 'player-row', dataset: { color } },
       el('span', { class: 'dot ' + color }),
-      el('span', { class: 'name', dataset: { color } }, seatName(p.name || capital(color), s[color + '_player'])),
-      p.joined === false ? el('span', { class: 'waiting' }, ' (waiting for a player)') : null,
-      this.you === color ? el('span', { class: 'you' }, ' (you)') : null,
+      el('span', { class: 'name', dataset: { color } }, seatName(p.name || colourName(color), s[color + '_player'])),
+      p.joined === false ? el('span', { class: 'waiting' }, ' ' + t('game-player-waiting')) : null,
+      this.you === color ? el('span', { class: 'you' }, ' ' + t('game-player-you')) : null,
       s.mode === 'friend' && p.joined !== false && typeof p.online === 'boolean'
         ? el('span', { class: 'presence ' + (p.online ? 'online' : 'offline'), id: 'presence-' + color,
-          dataset: { online: String(p.online) } }, p.online ? 'online' : 'offline')
+          dataset: { online: String(p.online) } }, p.online ? t('game-online') : t('game-offline'))
         : null,
-      s.turn === color && !s.result ? el('span', { class: 'to-move' }, ' • to move') : null);
+      s.turn === color && !s.result ? el('span', { class: 'to-move' }, ' ' + t('game-player-to-move')) : null);
   }
 
   drawPlayers() {
@@ -539,14 +539,14 @@ class GamePage {
     let text;
     let left = null;
     if (s.result || !c.deadline_ms) {
-      text = 'Correspondence, ' + per + '.' + (s.result ? '' : ' The time starts when both players are in.');
+      text = s.result ? t('game-correspondence', { per }) : t('game-correspondence-waiting', { per });
     } else {
       left = c.deadline_ms - Date.now();
-      text = capital(s.turn) + ' to move: ' + timeLeftText(left) + ' (' + per + ').';
+      text = t('game-deadline', { colour: s.turn, left: timeLeftText(left), per });
     }
     if (box.textContent !== text) box.textContent = text;
     box.dataset.deadlineMs = c.deadline_ms && !s.result ? String(c.deadline_ms) : '';
-    box.title = c.deadline_ms && !s.result ? 'Until ' + new Date(c.deadline_ms).toLocaleString() : '';
+    box.title = c.deadline_ms && !s.result ? t('game-deadline-until', { date: new Date(c.deadline_ms).toLocaleString() }) : '';
     if (left !== null) {
       const words = timeLeftText(left);
       if (this.timeLeft.textContent !== words) this.timeLeft.textContent = words;
@@ -564,9 +564,11 @@ class GamePage {
     this.firstMove.hidden = !f;
     if (!f) return;
     const left = Math.max(0, f.in_ms - (performance.now() - this.receivedAt));
-    const who = f.side === this.you ? 'You have' : capital(f.side) + ' has';
-    const then = f.missed === 'loses' ? 'or loses the game' : 'or the game is aborted';
-    const text = who + ' ' + Math.ceil(left / 1000) + ' s for the first move, ' + then + '.';
+    const text = t('game-first-move', {
+      who: f.side === this.you ? 'you' : (f.side === 'white' ? 'white' : 'black'),
+      seconds: Math.ceil(left / 1000),
+      missed: f.missed === 'loses' ? 'loses' : 'aborted',
+    });
     if (this.firstMove.textContent !== text) this.firstMove.textContent = text;
     if (left <= 0) {
       const now = Date.now();
@@ -618,9 +620,8 @@ class GamePage {
     if (this.view !== null) {
       const m = s.moves[this.view];
       this.viewNote.hidden = false;
-      this.viewNote.textContent = (this.view < 0 ? 'You look at the start position.'
-        : 'You look at the position after move ' + moveLabel(m.number, m.color) + ' ' + m.text + '.') +
-        ' Press End to go back to the game.';
+      this.viewNote.textContent = this.view < 0 ? t('game-view-start')
+        : t('game-view-after', { number: moveLabel(m.number, m.color), move: m.text });
     } else {
       this.viewNote.hidden = true;
     }
@@ -644,7 +645,7 @@ class GamePage {
         type: 'button',
         class: 'mv' + (i === current && this.view !== null ? ' current' : '') + (i === s.moves.length - 1 ? ' last' : ''),
         dataset: { ply: String(i) },
-        title: 'Show the position after this move',
+        title: t('game-move-title'),
       }, m.text);
       b.addEventListener('click', () => this.goTo(i));
       // A move and its score share one cell, so a row keeps its three columns.
@@ -672,16 +673,16 @@ class GamePage {
     drawBox.hidden = true;
     if (playing) {
       if (s.may_abort) {
-        controls.appendChild(button('abort', 'Abort the game', () => this.action('/abort', {})));
+        controls.appendChild(button('abort', t('game-abort'), () => this.action('/abort', {})));
       }
       if (this.resignArmed) {
-        controls.appendChild(button('resign-confirm', 'Yes, resign', () => {
+        controls.appendChild(button('resign-confirm', t('game-resign-confirm'), () => {
           this.resignArmed = false;
           this.action('/resign', {});
         }, 'danger'));
-        controls.appendChild(button('resign-cancel', 'No', () => { this.resignArmed = false; this.drawControls(); }));
+        controls.appendChild(button('resign-cancel', t('game-resign-cancel'), () => { this.resignArmed = false; this.drawControls(); }));
       } else if (S.bothJoined(s)) {
-        controls.appendChild(button('resign', you === 'both' ? 'Resign (' + s.turn + ')' : 'Resign', () => {
+        controls.appendChild(button('resign', you === 'both' ? t('game-resign-side', { colour: s.turn }) : t('game-resign'), () => {
           this.resignArmed = true;
           this.drawControls();
         }));
@@ -691,27 +692,27 @@ class GamePage {
         const offeredByMe = you !== 'both' && s.draw_offer === you;
         drawBox.hidden = false;
         if (offeredByMe) {
-          drawBox.appendChild(el('p', null, 'You offered a draw. Waiting for the answer.'));
+          drawBox.appendChild(el('p', null, t('game-draw-offered-waiting')));
         } else {
-          drawBox.appendChild(el('p', { id: 'draw-offer-text' }, capital(s.draw_offer) + ' offers a draw.'));
-          drawBox.appendChild(button('draw-accept', 'Accept the draw', () => this.action('/draw', { action: 'accept' })));
-          drawBox.appendChild(button('draw-decline', 'Decline', () => this.action('/draw', { action: 'decline' })));
+          drawBox.appendChild(el('p', { id: 'draw-offer-text' }, t('game-draw-offer', { colour: s.draw_offer })));
+          drawBox.appendChild(button('draw-accept', t('game-draw-accept'), () => this.action('/draw', { action: 'accept' })));
+          drawBox.appendChild(button('draw-decline', t('game-decline'), () => this.action('/draw', { action: 'decline' })));
         }
       } else if (s.may_offer_draw && S.bothJoined(s)) {
-        controls.appendChild(button('draw-offer', 'Offer a draw', () => this.action('/draw', { action: 'offer' }, (st) => {
-          if (st.result) return 'The draw is agreed.';
-          if (s.mode === 'engine' && !st.draw_offer) return 'The engine does not accept the draw.';
-          return 'You offered a draw.';
+        controls.appendChild(button('draw-offer', t('game-draw-offer-button'), () => this.action('/draw', { action: 'offer' }, (st) => {
+          if (st.result) return t('game-draw-agreed');
+          if (s.mode === 'engine' && !st.draw_offer) return t('game-draw-engine-declines');
+          return t('game-draw-offered');
         })));
       }
       if (s.can_claim_draw && mine.includes(s.turn)) {
-        controls.appendChild(button('draw-claim', 'Claim a draw: ' + s.can_claim_draw, () => this.action('/draw', { action: 'claim' })));
+        controls.appendChild(button('draw-claim', t('game-draw-claim-reason', { reason: String(s.can_claim_draw) }), () => this.action('/draw', { action: 'claim' })));
       }
       if (s.can_take_back && (s.mode === 'engine' || s.mode === 'local')) {
-        controls.appendChild(button('takeback', 'Take back', () => this.action('/takeback', {})));
+        controls.appendChild(button('takeback', t('game-take-back'), () => this.action('/takeback', {})));
       }
     }
-    controls.appendChild(button('flip', 'Flip board', () => {
+    controls.appendChild(button('flip', t('game-flip'), () => {
       this.flipped = !this.board.flipped;
       this.board.setFlipped(this.flipped);
       this.redrawMarks();
@@ -719,12 +720,12 @@ class GamePage {
       this.tickClocks();
     }));
     if (this.engineHelpAllowed()) {
-      controls.appendChild(button('analyse', 'Analyse', () => this.openAnalysis()));
+      controls.appendChild(button('analyse', t('game-analyse'), () => this.openAnalysis()));
       controls.appendChild(el('a', { id: 'analysis-board-link', class: 'button-link',
-        href: '/analysis?game=' + encodeURIComponent(this.id) + '&ply=' + (this.shownPly() + 1) }, 'Analysis board'));
+        href: '/analysis?game=' + encodeURIComponent(this.id) + '&ply=' + (this.shownPly() + 1) }, t('game-analysis-board')));
       if (this.state.notes) {
         controls.appendChild(el('p', { id: 'record-notes', class: 'hint' },
-          'This record has comments or variations: the analysis board shows them.'));
+          t('game-record-notes')));
       }
     } else {
       this.closeAnalysis();
@@ -734,27 +735,27 @@ class GamePage {
     clear(links);
     const ply = this.shownPly() + 1;
     const download = el('div', { class: 'row downloads' },
-      el('a', { id: 'pdn-link', href: gamePath(this.id, '/pdn'), download: 'bashni-' + this.id + '.pdn' }, 'Download PDN'),
-      el('a', { id: 'svg-link', href: gamePath(this.id, '/diagram.svg?ply=' + ply + '&size=480'), download: 'bashni-' + this.id + '-' + ply + '.svg' }, 'Picture (SVG)'));
+      el('a', { id: 'pdn-link', href: gamePath(this.id, '/pdn'), download: 'bashni-' + this.id + '.pdn' }, t('game-download-pdn')),
+      el('a', { id: 'svg-link', href: gamePath(this.id, '/diagram.svg?ply=' + ply + '&size=480'), download: 'bashni-' + this.id + '-' + ply + '.svg' }, t('game-picture-svg')));
     links.appendChild(download);
     const seat = this.seatRecord;
     const invite = s.invite_url || (seat && seat.invite_url && s.mode === 'friend' && !S.bothJoined(s) ? seat.invite_url : null);
     if (invite && this.holdsSeat() && !s.result) {
       const url = absoluteUrl(invite);
-      const input = el('input', { id: 'invite-link', type: 'text', readonly: true, value: url, 'aria-label': 'Invite link' });
+      const input = el('input', { id: 'invite-link', type: 'text', readonly: true, value: url, 'aria-label': t('game-invite-link-label') });
       const note = el('span', { class: 'note' });
       links.appendChild(el('div', { class: 'link-box invite' },
-        el('span', { class: 'label' }, 'Send this link to your friend:'),
+        el('span', { class: 'label' }, t('game-invite-link-text')),
         input,
-        button('copy-invite', 'Copy invite link', () => copyText(url, input, note)), note));
+        button('copy-invite', t('game-copy-invite-link'), () => copyText(url, input, note)), note));
     }
     const watch = absoluteUrl('/g/' + encodeURIComponent(this.id));
-    const watchInput = el('input', { id: 'watch-link', type: 'text', readonly: true, value: watch, 'aria-label': 'Watch link' });
+    const watchInput = el('input', { id: 'watch-link', type: 'text', readonly: true, value: watch, 'aria-label': t('game-watch-link-label') });
     const watchNote = el('span', { class: 'note' });
     links.appendChild(el('div', { class: 'link-box' },
-      el('span', { class: 'label' }, 'Link to watch:'),
+      el('span', { class: 'label' }, t('game-watch-link-text')),
       watchInput,
-      button('copy-watch', 'Copy watch link', () => copyText(watch, watchInput, watchNote)), watchNote));
+      button('copy-watch', t('game-copy-watch-link'), () => copyText(watch, watchInput, watchNote)), watchNote));
   }
 
   // The other player of a game between people left on their turn: a countdown, then the
@@ -773,8 +774,8 @@ class GamePage {
     box.appendChild(this.abandonText);
     if (this.you === otherColor(a.side)) {
       this.abandonButtons = el('div', { class: 'row', hidden: true },
-        button('claim-win', 'Claim the win', () => this.action('/claim', { claim: 'win' }), 'primary'),
-        button('claim-draw', 'Claim a draw', () => this.action('/claim', { claim: 'draw' })));
+        button('claim-win', t('game-claim-win'), () => this.action('/claim', { claim: 'win' }), 'primary'),
+        button('claim-draw', t('game-claim-draw'), () => this.action('/claim', { claim: 'draw' })));
       box.appendChild(this.abandonButtons);
     }
     this.tickAbandon();
@@ -786,17 +787,16 @@ class GamePage {
     const a = s.abandon;
     const left = Math.max(0, a.claim_in_ms - (performance.now() - this.receivedAt));
     const secs = Math.ceil(left / 1000);
-    const name = (s[a.side] && s[a.side].name) || capital(a.side);
+    const name = (s[a.side] && s[a.side].name) || colourName(a.side);
     let text;
     if (this.abandonButtons) {
-      text = name + ' left the game. ' + (left > 0
-        ? 'If they do not come back, you can claim the win in ' + secs + ' s.'
-        : 'You can claim the win or a draw now.');
+      text = left > 0 ? t('game-abandon-left-wait', { name, seconds: secs }) : t('game-abandon-left-now', { name });
       this.abandonButtons.hidden = left > 0;
     } else {
       const other = otherColor(a.side);
-      const otherName = (s[other] && s[other].name) || capital(other);
-      text = name + ' is offline. ' + otherName + (left > 0 ? ' can claim the game in ' + secs + ' s.' : ' can claim the game now.');
+      const otherName = (s[other] && s[other].name) || colourName(other);
+      text = left > 0 ? t('game-abandon-offline-wait', { name, other: otherName, seconds: secs })
+        : t('game-abandon-offline-now', { name, other: otherName });
     }
     if (this.abandonText.textContent !== text) this.abandonText.textContent = text;
   }
@@ -822,10 +822,10 @@ class GamePage {
     if (box.hidden) return;
     if (s.tournament) {
       // The tournament pairs the next game: no rematch, no new game like this.
-      box.appendChild(el('a', { id: 'back-to-tournament', class: 'button-link', href: '/t/' + encodeURIComponent(s.tournament.id) }, 'Back to the tournament'));
+      box.appendChild(el('a', { id: 'back-to-tournament', class: 'button-link', href: '/t/' + encodeURIComponent(s.tournament.id) }, t('game-back-to-tournament')));
       if (this.holdsSeat()) {
         if (this.nextGame) box.appendChild(this.nextGameLink());
-        else box.appendChild(el('p', { id: 'next-game-wait', class: 'hint' }, this.nextGameNote || 'Your next game appears here when it is paired.'));
+        else box.appendChild(el('p', { id: 'next-game-wait', class: 'hint' }, this.nextGameNote || t('game-next-game-wait')));
         this.watchNextGame();
       }
       return;
@@ -833,34 +833,34 @@ class GamePage {
     const r = s.rematch;
     if (this.holdsSeat()) {
       if (r && r.game) {
-        box.appendChild(el('a', { id: 'rematch-link', class: 'button-link', href: '/g/' + encodeURIComponent(r.game) }, 'Go to the rematch'));
+        box.appendChild(el('a', { id: 'rematch-link', class: 'button-link', href: '/g/' + encodeURIComponent(r.game) }, t('game-rematch-go')));
       } else if (r && r.offered_by && (this.you === 'both' || r.offered_by === this.you)) {
-        box.appendChild(el('p', { id: 'rematch-wait' }, 'You offered a rematch. Waiting for the answer.'));
+        box.appendChild(el('p', { id: 'rematch-wait' }, t('game-rematch-offered')));
       } else if (r && r.offered_by) {
-        box.appendChild(el('p', { id: 'rematch-offer' }, capital(r.offered_by) + ' offers a rematch with colours swapped.'));
-        box.appendChild(button('rematch-accept', 'Accept the rematch', () => this.action('/rematch', { action: 'accept' }), 'primary'));
-        box.appendChild(button('rematch-decline', 'Decline', () => this.action('/rematch', { action: 'decline' })));
+        box.appendChild(el('p', { id: 'rematch-offer' }, t('game-rematch-offer', { colour: r.offered_by })));
+        box.appendChild(button('rematch-accept', t('game-rematch-accept'), () => this.action('/rematch', { action: 'accept' }), 'primary'));
+        box.appendChild(button('rematch-decline', t('game-decline'), () => this.action('/rematch', { action: 'decline' })));
       } else {
-        box.appendChild(button('rematch', 'Rematch (colours swapped)', () => this.action('/rematch', { action: 'offer' }), 'primary'));
+        box.appendChild(button('rematch', t('game-rematch'), () => this.action('/rematch', { action: 'offer' }), 'primary'));
       }
     }
-    box.appendChild(button('new-like-this', 'New game like this', () => this.newLikeThis()));
+    box.appendChild(button('new-like-this', t('game-new-like-this'), () => this.newLikeThis()));
   }
 
   // After a tournament game: asks the tournament for this player's next game until it is
   // paired, and then offers it.
   nextGameLink() {
-    return el('a', { id: 'next-game', class: 'button-link primary', href: '/g/' + encodeURIComponent(this.nextGame) }, 'Your next game is ready: play it');
+    return el('a', { id: 'next-game', class: 'button-link primary', href: '/g/' + encodeURIComponent(this.nextGame) }, t('game-next-game-ready'));
   }
 
   async watchNextGame() {
-    const t = this.state.tournament;
-    if (this.nextGameWatch === t.id) return;
-    this.nextGameWatch = t.id;
+    const tour = this.state.tournament;
+    if (this.nextGameWatch === tour.id) return;
+    this.nextGameWatch = tour.id;
     for (;;) {
       let data = null;
-      try { data = await api('GET', '/api/tournaments/' + encodeURIComponent(t.id)); } catch (e) { data = null; }
-      if (!this.state || !this.state.tournament || this.state.tournament.id !== t.id) return;
+      try { data = await api('GET', '/api/tournaments/' + encodeURIComponent(tour.id)); } catch (e) { data = null; }
+      if (!this.state || !this.state.tournament || this.state.tournament.id !== tour.id) return;
       const next = data && data.you && data.you.game;
       if (next && next !== this.id) {
         this.nextGame = next;
@@ -870,7 +870,7 @@ class GamePage {
         return;
       }
       if (data && data.status === 'finished') {
-        this.nextGameNote = 'The tournament has finished.';
+        this.nextGameNote = t('game-tournament-finished');
         const shown = this.after.querySelector('#next-game-wait');
         if (shown) shown.textContent = this.nextGameNote;
         return;
@@ -903,11 +903,11 @@ class GamePage {
     box.open = open;
     const pos = this.shownPosition();
     const lines = positionLines(pos.towers);
-    box.appendChild(el('summary', null, 'The position as text'));
-    box.appendChild(el('p', null, capital(pos.turn) + ' to move.'));
+    box.appendChild(el('summary', null, t('game-position-as-text')));
+    box.appendChild(el('p', null, t('state-to-move', { colour: pos.turn })));
     for (const color of ['white', 'black']) {
-      box.appendChild(el('h3', null, capital(color) + ' (' + lines[color].length + ')'));
-      box.appendChild(el('ul', { class: 'tower-list', dataset: { color } }, lines[color].map((t) => el('li', null, t))));
+      box.appendChild(el('h3', null, t('game-position-side', { colour: color, count: lines[color].length })));
+      box.appendChild(el('ul', { class: 'tower-list', dataset: { color } }, lines[color].map((line) => el('li', null, line))));
     }
   }
 
@@ -971,14 +971,14 @@ class GamePage {
     const a = this.analysis;
     a.hidden = false;
     if (!a.firstChild) {
-      a.appendChild(el('h2', null, 'Engine view'));
+      a.appendChild(el('h2', null, t('game-engine-view')));
       a.appendChild(el('div', { class: 'analysis-out', id: 'analysis-out' }));
       a.appendChild(el('div', { id: 'graph-box' }));
       a.appendChild(el('div', { class: 'row' },
-        button('analyse-again', 'Analyse again', () => this.runAnalysis()),
-        button('analyse-each', 'Analyse each move', () => this.analyseEach()),
-        el('a', { id: 'open-study', class: 'button-link', href: '#' }, 'Open in the study board'),
-        button('analyse-close', 'Close', () => this.closeAnalysis())));
+        button('analyse-again', t('game-analyse-again'), () => this.runAnalysis()),
+        button('analyse-each', t('game-analyse-each'), () => this.analyseEach()),
+        el('a', { id: 'open-study', class: 'button-link', href: '#' }, t('game-open-in-study')),
+        button('analyse-close', t('game-analysis-close'), () => this.closeAnalysis())));
     }
     this.barBox.hidden = false;
     this.runAnalysis();
@@ -1000,7 +1000,7 @@ class GamePage {
     this.analysis.querySelector('#open-study').href = '/study?variant=' + encodeURIComponent(s.variant) + '&position=' + encodeURIComponent(pos.fen);
     const ticket = ++this.analysing;
     clear(out);
-    out.appendChild(el('p', null, 'Thinking about: ' + pos.text));
+    out.appendChild(el('p', null, t('game-thinking-about', { position: pos.text })));
     clear(this.barBox);
     this.barBox.appendChild(evalBar(null));
     try {
@@ -1067,8 +1067,8 @@ class GamePage {
     } catch (e) {
       if (e instanceof ApiError && e.status === 404) {
         clear(this.app);
-        append(this.app, el('div', { class: 'card narrow' }, el('h1', null, 'No such game'),
-          el('p', null, el('a', { href: '/' }, 'Start a new game'))));
+        append(this.app, el('div', { class: 'card narrow' }, el('h1', null, t('game-no-such-game')),
+          el('p', null, el('a', { href: '/' }, t('game-start-new')))));
         this.socket.stop();
       }
     }

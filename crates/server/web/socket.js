@@ -2,6 +2,7 @@
 // answers, and connects again after a loss, waiting longer each time.
 
 import { ApiError } from './api.js';
+import { t } from './i18n.js';
 
 /**
  * Events: `onOpen()`, `onState(state, fresh)` for a whole state, `onUpdate(update)` for a
@@ -36,7 +37,7 @@ export class GameSocket {
       msg.id = id;
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        reject(new Error('The server did not answer.'));
+        reject(new Error(t('socket-no-answer')));
       }, 15000);
       this.pending.set(id, { resolve, reject, timer });
       try {
@@ -44,7 +45,7 @@ export class GameSocket {
       } catch (e) {
         clearTimeout(timer);
         this.pending.delete(id);
-        reject(new Error('The connection was lost.'));
+        reject(new Error(t('socket-connection-lost')));
       }
     });
   }
@@ -123,7 +124,7 @@ export class GameSocket {
       this.open = false;
       for (const [key, p] of this.pending) {
         clearTimeout(p.timer);
-        p.reject(new Error('The connection was lost. Check the move list before you try again.'));
+        p.reject(new Error(t('socket-connection-lost-check')));
         this.pending.delete(key);
       }
       this.events.onClose();

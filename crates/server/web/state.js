@@ -1,7 +1,8 @@
 // The game as the page knows it, and how a message from the server changes it. Pure
 // functions of plain data: unit-tested in Node.
 
-import { capital } from './text.js';
+import { colourName } from './text.js';
+import { t } from './i18n.js';
 
 /**
  * A state with an update merged in: the update carries everything but the start position,
@@ -74,20 +75,23 @@ export function stepView(state, view, delta) {
  * waits for the second player.
  */
 export function statusText(state, you) {
-  if (state.result) return state.result.code === 'aborted' ? 'The game was aborted.' : 'The game is over.';
-  if (state.mode === 'record') return 'A recorded game. ' + capital(state.turn) + ' to move.';
+  if (state.result) return state.result.code === 'aborted' ? t('state-aborted') : t('state-over');
+  if (state.mode === 'record') return t('state-record-to-move', { colour: state.turn });
   if (!bothJoined(state)) {
-    return holdsSeat(state, you) ? 'Waiting for your opponent to join.' : 'Waiting for the second player.';
+    return holdsSeat(state, you) ? t('state-waiting-opponent-join') : t('state-waiting-second-player');
   }
-  if (you === state.turn) return 'Your move (' + state.turn + ').';
-  if (holdsSeat(state, you) && you !== 'both') return 'Waiting for your opponent’s move.';
-  return capital(state.turn) + ' to move.';
+  if (you === state.turn) return t('state-your-move', { colour: state.turn });
+  if (holdsSeat(state, you) && you !== 'both') return t('state-waiting-opponent-move');
+  return t('state-to-move', { colour: state.turn });
 }
 
 /** The tab's title: a mark in front while it is your move. */
 export function tabTitle(state, you) {
-  const base = ((state.white && state.white.name) || 'White') + ' – ' + ((state.black && state.black.name) || 'Black') + ' – Bashni';
-  return yourTurn(state, you) && you !== 'both' ? '● Your move – ' + base : base;
+  const base = t('state-tab-title', {
+    white: (state.white && state.white.name) || colourName('white'),
+    black: (state.black && state.black.name) || colourName('black'),
+  });
+  return yourTurn(state, you) && you !== 'both' ? t('state-tab-your-move', { title: base }) : base;
 }
 
 /** What the page should do for a new state compared with the last (sounds, announcements). */
@@ -102,7 +106,11 @@ export function changes(prev, next, you) {
 
 /** Sentence for screen readers about a move: "White: c3-d4." or "Black: f6:d4:b2, takes e5, c3." */
 export function moveAnnouncement(move) {
-  const who = move.color === 'white' ? 'White' : 'Black';
-  const caps = move.captured && move.captured.length ? ', takes ' + move.captured.join(', ') : '';
-  return who + ': ' + move.text + caps + (move.promotes ? ', crowned' : '') + '.';
+  const takes = move.captured && move.captured.length ? move.captured.join(', ') : 'none';
+  return t('state-move-announcement', {
+    colour: move.color === 'white' ? 'white' : 'black',
+    move: move.text,
+    takes,
+    crowned: move.promotes ? 'yes' : 'no',
+  });
 }

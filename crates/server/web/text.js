@@ -1,23 +1,29 @@
 // Words and numbers the page shows. Pure functions: no page, no server; unit-tested in Node.
+// The words come from the catalogues (crates/server/locales/*.ftl) through i18n.js.
 
-/** The engine's levels by number. */
-export const LEVEL_NAMES = {
-  1: 'beginner', 2: 'novice', 3: 'casual', 4: 'club',
-  5: 'strong club', 6: 'expert', 7: 'master', 8: 'full strength',
-};
+import { t } from './i18n.js';
+
+/** The engine's levels. */
+export const LEVELS = [1, 2, 3, 4, 5, 6, 7, 8];
+
+/** The name of engine level `n` ("beginner" … "full strength"). */
+export function levelName(n) {
+  return t('text-level-name', { level: Number(n) });
+}
+
+// A clock preset: its label is read when it is shown, in the page's language.
+function preset(value) {
+  if (value === 'none') return { value, get label() { return t('text-no-clock'); } };
+  const [minutes, seconds] = value.split('+').map(Number);
+  return { value, get label() { return t('text-clock-preset', { minutes, seconds }); } };
+}
 
 /** The clocks offered when a game is made (the rulebooks' controls). */
-export const TIME_PRESETS = [
-  { value: 'none', label: 'No clock' },
-  { value: '20+30', label: '20 min + 30 s' },
-  { value: '8+4', label: '8 min + 4 s' },
-  { value: '7+5', label: '7 min + 5 s' },
-  { value: '3+2', label: '3 min + 2 s' },
-];
+export const TIME_PRESETS = ['none', '20+30', '8+4', '7+5', '3+2'].map(preset);
 
 /** The level choices for a select box. */
 export function levelOptions() {
-  return Object.entries(LEVEL_NAMES).map(([n, name]) => ({ value: n, label: n + ' ' + name }));
+  return LEVELS.map((n) => ({ value: String(n), label: n + ' ' + levelName(n) }));
 }
 
 /** A preset's value as the API's `time`, or null for no clock. */
@@ -49,17 +55,24 @@ export function checkerColor(ch) {
   return ch === 'w' || ch === 'W' ? 'white' : 'black';
 }
 
+/** "White", "Black": a colour's name on its own (a side, a seat without a name). */
+export function colourName(c) {
+  return c === 'white' ? t('text-white') : t('text-black');
+}
+
 /** "white man", "black king". */
 export function checkerName(ch) {
-  return checkerColor(ch) + ' ' + (ch === 'W' || ch === 'B' ? 'king' : 'man');
+  if (ch === 'W') return t('text-white-king');
+  if (ch === 'B') return t('text-black-king');
+  return ch === 'w' ? t('text-white-man') : t('text-black-man');
 }
 
 /** A tower from the top down: "c3: White king / black man", or "c3: empty". */
 export function towerText(square, tower) {
-  if (!tower) return square + ': empty';
+  if (!tower) return t('text-tower-empty', { square });
   const names = Array.from(tower).map(checkerName);
   names[0] = capital(names[0]);
-  return square + ': ' + names.join(' / ');
+  return t('text-tower', { square, checkers: names.join(' / ') });
 }
 
 /** Every tower of a position, White's first, each "c3: white man", for people who cannot see the board. */
@@ -68,9 +81,10 @@ export function positionLines(towers) {
   const squares = Object.keys(towers).filter((sq) => towers[sq]).sort((a, b) => order(a) - order(b));
   const of = (color) => squares.filter((sq) => checkerColor(towers[sq][0]) === color);
   const line = (sq) => {
-    const t = towers[sq];
-    const names = Array.from(t).map(checkerName);
-    return sq + ': ' + (t.length === 1 ? names[0] : 'tower of ' + t.length + ', ' + names.join(', ') + ' (top first)');
+    const tower = towers[sq];
+    const names = Array.from(tower).map(checkerName);
+    return t('text-tower', { square: sq, checkers: tower.length === 1 ? names[0]
+      : t('text-tower-of', { count: tower.length, checkers: names.join(', ') }) });
   };
   return { white: of('white').map(line), black: of('black').map(line) };
 }
@@ -93,22 +107,26 @@ export function formatClock(ms) {
 /** "1-0 White wins. Black has no move"; an aborted game says so without a winner. */
 export function resultText(result) {
   if (!result) return '';
-  if (result.code === 'aborted') return 'Aborted. ' + result.reason;
-  let who;
-  if (result.winner === 'white') who = 'White wins';
-  else if (result.winner === 'black') who = 'Black wins';
-  else who = 'Draw';
-  return result.score + ' ' + who + '. ' + result.reason;
+  const reason = String(result.reason);
+  if (result.code === 'aborted') return t('text-result-aborted', { reason });
+  const args = { score: String(result.score), reason };
+  if (result.winner === 'white') return t('text-result-white-wins', args);
+  if (result.winner === 'black') return t('text-result-black-wins', args);
+  return t('text-result-draw', args);
 }
 
 /** The game's name. */
 export function variantName(v) {
-  return v === 'russian' ? 'Russian draughts' : 'Bashni';
+  return v === 'russian' ? t('text-variant-russian') : t('text-variant-bashni');
 }
 
 /** How the game is played, in words. */
 export function modeName(m) {
-  return { engine: 'against the engine', friend: 'with a friend', local: 'at one screen', record: 'record' }[m] || m;
+  if (m === 'engine') return t('text-mode-engine');
+  if (m === 'friend') return t('text-mode-friend');
+  if (m === 'local') return t('text-mode-local');
+  if (m === 'record') return t('text-mode-record');
+  return m;
 }
 
 /** White's score as the engine writes it ("+0.35", "-1.20", "White wins in 4", "Black wins in 2")
@@ -133,7 +151,7 @@ export const DAYS_PER_MOVE = [1, 2, 3, 7];
 
 /** "1 day per move", "3 days per move". */
 export function perMoveText(days) {
-  return days + (days === 1 ? ' day' : ' days') + ' per move';
+  return t('text-per-move', { days });
 }
 
 /** The API's `time` of a new game like `state`: its days per move, or its clock. */
@@ -145,15 +163,15 @@ export function timeOfGame(state) {
 /** Time left before a deadline, in words: "2 days 4 h left", "5 h 12 min left", "12 min left".
  * Whole units only, rounded down: it never shows more time than there is. */
 export function timeLeftText(ms) {
-  if (!(ms > 0)) return 'no time left';
+  if (!(ms > 0)) return t('text-left-none');
   const minutes = Math.floor(ms / 60000);
   const days = Math.floor(minutes / 1440);
   const hours = Math.floor((minutes % 1440) / 60);
   const mins = minutes % 60;
-  if (days > 0) return days + (days === 1 ? ' day' : ' days') + (hours ? ' ' + hours + ' h' : '') + ' left';
-  if (hours > 0) return hours + ' h' + (mins ? ' ' + mins + ' min' : '') + ' left';
-  if (mins > 0) return mins + ' min left';
-  return 'less than a minute left';
+  if (days > 0) return hours ? t('text-left-days-hours', { days, hours }) : t('text-left-days', { days });
+  if (hours > 0) return mins ? t('text-left-hours-minutes', { hours, minutes: mins }) : t('text-left-hours', { hours });
+  if (mins > 0) return t('text-left-minutes', { minutes: mins });
+  return t('text-left-under-minute');
 }
 
 /** The page's title with the number of games waiting for your move in front: "(2) Bashni". */
