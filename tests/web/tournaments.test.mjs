@@ -1,7 +1,12 @@
 // Unit tests of the tournament page's words (crates/server/web/tournaments.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { useCatalogue } from '../../crates/server/web/i18n.js';
 import { cellText, describe, resultShort, systemName, TIEBREAKS } from '../../crates/server/web/tournaments.js';
+
+// The words come from the English catalogue.
+useCatalogue('en', readFileSync(new URL('../../crates/server/locales/en.ftl', import.meta.url), 'utf8'));
 
 const POINTS = { win: 2, draw: 1, loss: 0 };
 
