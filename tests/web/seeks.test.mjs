@@ -1,9 +1,14 @@
 // Unit tests of the lobby's seek list (crates/server/web/seeks.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { useCatalogue } from '../../crates/server/web/i18n.js';
 import {
   applyLobby, clockText, clockValue, clockOfValue, colorText, takerColor, sameClock, ownSeeks, CLOCK_PRESETS,
 } from '../../crates/server/web/seeks.js';
+
+// The words come from the English catalogue.
+useCatalogue('en', readFileSync(new URL('../../crates/server/locales/en.ftl', import.meta.url), 'utf8'));
 
 const seek = (id, created_ms, extra) => Object.assign({
   id, created_ms, name: 'P' + id, variant: 'bashni', clock: { minutes: 5, increment_s: 3 },

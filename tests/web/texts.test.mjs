@@ -14,7 +14,10 @@ const web = join(root, 'crates', 'server', 'web');
 const locales = join(root, 'crates', 'server', 'locales');
 
 /** The modules whose texts all come from the catalogues (more join as they are moved). */
-const FROM_CATALOGUES = ['main.js', 'settings.js', 'home.js', 'i18n.js', 'game.js', 'state.js', 'socket.js', 'text.js'];
+const FROM_CATALOGUES = ['main.js', 'settings.js', 'home.js', 'i18n.js',
+  'game.js', 'state.js', 'socket.js', 'text.js',
+  'lobby.js', 'seeks.js', 'tournaments.js', 'ratings.js', 'rating-chart.js', 'player.js', 'your-turn.js',
+  'account-seat.js'];
 
 function catalogue(lang) {
   return readFileSync(join(locales, lang + '.ftl'), 'utf8');

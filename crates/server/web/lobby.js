@@ -9,6 +9,7 @@ import { gameItem } from './home.js';
 import {
   CLOCK_PRESETS, applyLobby, clockText, clockValue, clockOfValue, colorText, ownSeeks,
 } from './seeks.js';
+import { t } from './i18n.js';
 
 const LIVE_EVERY_MS = 15000;
 
@@ -59,7 +60,7 @@ class LobbySocket {
       if (this.ws !== ws) return;
       for (const [key, p] of this.pending) {
         clearTimeout(p.timer);
-        p.reject(new Error('The connection was lost. Try again.'));
+        p.reject(new Error(t('lobby-connection-lost-retry')));
         this.pending.delete(key);
       }
       this.events.onClose();
@@ -82,7 +83,7 @@ class LobbySocket {
       msg.id = id;
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        reject(new Error('The server did not answer.'));
+        reject(new Error(t('lobby-no-answer')));
       }, 15000);
       this.pending.set(id, { resolve, reject, timer });
       try {
@@ -90,7 +91,7 @@ class LobbySocket {
       } catch (e) {
         clearTimeout(timer);
         this.pending.delete(id);
-        reject(new Error('Not connected. Wait a moment and try again.'));
+        reject(new Error(t('lobby-not-connected')));
       }
     });
   }
@@ -101,27 +102,30 @@ class LobbySocket {
   }
 }
 
-const VARIANTS = [
-  { value: 'bashni', label: 'Bashni (towers)' },
-  { value: 'russian', label: 'Russian draughts' },
-];
+/** The games a seek can be for. */
+function variants() {
+  return [
+    { value: 'bashni', label: t('home-variant-bashni') },
+    { value: 'russian', label: t('home-variant-russian') },
+  ];
+}
 
 /** The lobby page. */
 export function lobbyPage(app) {
   document.body.dataset.page = 'lobby';
-  document.title = 'Lobby – Bashni';
+  document.title = t('lobby-title');
   let seeks = [];
 
-  const status = el('p', { id: 'lobby-status', class: 'message', role: 'status', 'aria-live': 'polite' }, 'Connecting…');
+  const status = el('p', { id: 'lobby-status', class: 'message', role: 'status', 'aria-live': 'polite' }, t('lobby-connecting'));
   const error = el('p', { id: 'lobby-error', class: 'error', role: 'alert' });
   const body = el('tbody');
   const table = el('table', { id: 'seeks', class: 'seeks' },
     el('thead', null, el('tr', null,
-      el('th', null, 'Player'), el('th', { class: 'detail' }, 'Game'), el('th', { class: 'detail' }, 'Clock'),
-      el('th', { class: 'detail' }, 'Type'), el('th', { class: 'detail' }, 'Plays as'), el('th', null, el('span', { class: 'visually-hidden' }, 'Action')))),
+      el('th', null, t('lobby-col-player')), el('th', { class: 'detail' }, t('lobby-col-game')), el('th', { class: 'detail' }, t('lobby-col-clock')),
+      el('th', { class: 'detail' }, t('lobby-col-type')), el('th', { class: 'detail' }, t('lobby-col-colour')), el('th', null, el('span', { class: 'visually-hidden' }, t('lobby-col-action'))))),
     body);
 
-  const name = el('input', { id: 'lobby-name', type: 'text', maxlength: 40, value: prefs.get('name', ''), placeholder: 'Your name', autocomplete: 'nickname' });
+  const name = el('input', { id: 'lobby-name', type: 'text', maxlength: 40, value: prefs.get('name', ''), placeholder: t('home-your-name'), autocomplete: 'nickname' });
   name.addEventListener('change', () => prefs.set('name', name.value.trim()));
   const named = (msg) => {
     const n = name.value.trim();
@@ -137,8 +141,8 @@ export function lobbyPage(app) {
     if (!connected) return;
     const mine = ownSeeks(seeks);
     say(mine.length
-      ? 'Waiting for an opponent (' + mine.map((s) => clockText(s.clock)).join(', ') + '). Keep this page open.'
-      : 'Press Play to accept a seek, or post your own.');
+      ? t('lobby-waiting', { clocks: mine.map((s) => clockText(s.clock)).join(', ') })
+      : t('lobby-press-play'));
   };
   const fail = (e) => { error.textContent = e.message; };
 
@@ -149,14 +153,14 @@ export function lobbyPage(app) {
     },
     onClose() {
       connected = false;
-      say('Connection lost. Connecting again… Your seeks were removed.');
+      say(t('lobby-connection-lost'));
     },
     onError(message) { error.textContent = message; },
     onMessage(msg) {
       if (msg.type === 'paired') {
         seats.set(msg.game, { token: msg.token, seat: msg.you });
         socket.stop();
-        say('A game is ready. You play ' + msg.you + '.');
+        say(t('lobby-paired', { colour: String(msg.you) }));
         location.assign('/g/' + encodeURIComponent(msg.game));
         return;
       }
@@ -180,17 +184,17 @@ export function lobbyPage(app) {
 
   function row(s) {
     const action = s.own
-      ? el('button', { type: 'button', class: 'cancel' }, 'Cancel')
-      : el('button', { type: 'button', class: 'primary play' }, 'Play');
+      ? el('button', { type: 'button', class: 'cancel' }, t('lobby-cancel'))
+      : el('button', { type: 'button', class: 'primary play' }, t('lobby-play'));
     action.addEventListener('click', () => {
       act(action, s.own ? { type: 'cancel', seek: s.id } : { type: 'accept', seek: s.id });
     });
-    const type = s.rated ? 'Rated' : 'Casual';
+    const type = s.rated ? t('ratings-rated') : t('ratings-casual');
     // On a phone the details go under the name, on one line.
-    const summary = variantName(s.variant) + ', ' + clockText(s.clock) + ', ' + type + ', plays ' + colorText(s.color);
+    const summary = t('lobby-seek-summary', { variant: variantName(s.variant), clock: clockText(s.clock), type, colour: s.color || 'random' });
     return el('tr', { dataset: { seek: s.id }, class: s.own ? 'own' : null },
-      el('td', { class: 'who' }, s.account ? seatName(s.name, s.name) : el('span', { class: 'guest', title: 'Guest' }, s.name),
-        s.own ? el('span', { class: 'you' }, ' (you)') : null,
+      el('td', { class: 'who' }, s.account ? seatName(s.name, s.name) : el('span', { class: 'guest', title: t('lobby-guest') }, s.name),
+        s.own ? el('span', { class: 'you' }, ' ' + t('lobby-you')) : null,
         el('span', { class: 'seek-summary' }, summary)),
       el('td', { class: 'detail' }, variantName(s.variant)),
       el('td', { class: 'detail clock-cell' }, clockText(s.clock)),
@@ -203,14 +207,14 @@ export function lobbyPage(app) {
     clear(body);
     if (!seeks.length) {
       body.appendChild(el('tr', { class: 'empty' },
-        el('td', { colspan: 6 }, 'No open seeks. Post one, or use quick pairing.')));
+        el('td', { colspan: 6 }, t('lobby-no-seeks'))));
     }
     for (const s of seeks) body.appendChild(row(s));
     showStatus();
   }
 
   // Quick pairing: a button per clock.
-  const quickVariant = select('quick-variant', VARIANTS, prefs.get('lobby.variant', 'bashni'));
+  const quickVariant = select('quick-variant', variants(), prefs.get('lobby.variant', 'bashni'));
   quickVariant.addEventListener('change', () => prefs.set('lobby.variant', quickVariant.value));
   const quickButtons = CLOCK_PRESETS.map((clock) => {
     const b = el('button', { type: 'button', class: 'quick', dataset: { clock: clockValue(clock) } }, clockText(clock));
@@ -219,29 +223,29 @@ export function lobbyPage(app) {
     return b;
   });
   const quick = el('section', { class: 'card', id: 'quick' },
-    el('h2', null, 'Quick pairing'),
-    el('p', { class: 'hint' }, 'Play the first player who waits with this clock, or wait for one.'),
-    field('Game', quickVariant),
+    el('h2', null, t('lobby-quick')),
+    el('p', { class: 'hint' }, t('lobby-quick-hint')),
+    field(t('home-game'), quickVariant),
     el('div', { class: 'row quick-buttons' }, quickButtons));
 
   // Post a seek.
-  const variant = select('seek-variant', VARIANTS, prefs.get('lobby.variant', 'bashni'));
+  const variant = select('seek-variant', variants(), prefs.get('lobby.variant', 'bashni'));
   const clockSelect = select('seek-clock', CLOCK_PRESETS.map((c) => ({
-    value: clockValue(c), label: c.minutes + ' min + ' + c.increment_s + ' s',
+    value: clockValue(c), label: t('lobby-clock-option', { minutes: c.minutes, increment: c.increment_s }),
   })), '5+3');
   const color = select('seek-color', [
-    { value: 'random', label: 'Random' },
-    { value: 'white', label: 'White' },
-    { value: 'black', label: 'Black' },
+    { value: 'random', label: t('home-colour-random') },
+    { value: 'white', label: t('home-colour-white') },
+    { value: 'black', label: t('home-colour-black') },
   ], 'random');
   const rated = el('input', { id: 'seek-rated', type: 'checkbox' });
-  const post = el('button', { type: 'submit', id: 'seek-post', class: 'primary' }, 'Post the seek');
+  const post = el('button', { type: 'submit', id: 'seek-post', class: 'primary' }, t('lobby-post'));
   const form = el('form', { class: 'card', id: 'seek-form' },
-    el('h2', null, 'Post a seek'),
-    field('Game', variant),
-    field('Clock', clockSelect),
-    field('Your colour', color),
-    el('label', { class: 'check' }, rated, 'Rated (log in first)'),
+    el('h2', null, t('lobby-post-title')),
+    field(t('home-game'), variant),
+    field(t('home-clock'), clockSelect),
+    field(t('home-colour'), color),
+    el('label', { class: 'check' }, rated, t('lobby-rated-check')),
     post);
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
@@ -256,13 +260,13 @@ export function lobbyPage(app) {
   });
 
   // Games being played now.
-  const live = el('ul', { id: 'lobby-live', class: 'games' }, el('li', null, 'Loading…'));
+  const live = el('ul', { id: 'lobby-live', class: 'games' }, el('li', null, t('home-loading')));
   const loadLive = async () => {
     try {
       const data = await api('GET', '/api/games?status=live&limit=10');
       clear(live);
       const games = (data && data.games) || [];
-      if (!games.length) live.appendChild(el('li', { class: 'empty' }, 'No game is being played now.'));
+      if (!games.length) live.appendChild(el('li', { class: 'empty' }, t('home-live-games-none')));
       for (const g of games) live.appendChild(gameItem(g));
     } catch (e) {
       clear(live);
@@ -275,14 +279,14 @@ export function lobbyPage(app) {
 
   render();
   append(app, [
-    el('h1', null, 'Lobby'),
+    el('h1', null, t('nav-lobby')),
     el('div', { class: 'home lobby' },
       el('div', { class: 'col' },
-        el('section', { class: 'card', id: 'seeks-box' }, el('h2', null, 'Open seeks'), status, error,
+        el('section', { class: 'card', id: 'seeks-box' }, el('h2', null, t('lobby-open-seeks')), status, error,
           el('div', { class: 'table-wrap' }, table)),
-        el('section', { class: 'card', id: 'lobby-live-box' }, el('h2', null, 'Live games to watch'), live)),
+        el('section', { class: 'card', id: 'lobby-live-box' }, el('h2', null, t('lobby-live')), live)),
       el('div', { class: 'col' },
-        el('section', { class: 'card' }, field('Your name', name)),
+        el('section', { class: 'card' }, field(t('home-your-name'), name)),
         quick,
         form)),
   ]);

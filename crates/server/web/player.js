@@ -5,8 +5,9 @@ import { el, append, clear, field, button } from './dom.js';
 import { api } from './api.js';
 import { currentAccount, loggedOut } from './account.js';
 import { gameItem } from './home.js';
-import { variantName, capital } from './text.js';
+import { variantName } from './text.js';
 import { ratingsSection } from './ratings.js';
+import { t } from './i18n.js';
 
 const PAGE = 10;
 
@@ -21,13 +22,13 @@ function resultsTable(results) {
     el('tr', { dataset: { variant } }, el('th', null, variantName(variant)),
       el('td', null, String(r.wins)), el('td', null, String(r.draws)), el('td', null, String(r.losses))));
   return el('table', { class: 'results', id: 'results' },
-    el('thead', null, row(['Game', 'Won', 'Drawn', 'Lost'], 'th')),
+    el('thead', null, row([t('player-col-game'), t('player-col-won'), t('player-col-drawn'), t('player-col-lost')], 'th')),
     el('tbody', null, body));
 }
 
 function ownBox(name) {
   const error = el('p', { class: 'error', id: 'account-error', role: 'alert' });
-  const everywhere = button('logout-all', 'Log out everywhere', async () => {
+  const everywhere = button('logout-all', t('player-log-out-everywhere'), async () => {
     error.textContent = '';
     try {
       await api('POST', '/api/account/logout-all', {});
@@ -37,11 +38,10 @@ function ownBox(name) {
   });
   const password = el('input', { id: 'delete-password', type: 'password', autocomplete: 'current-password', maxlength: 200 });
   const remove = el('form', { id: 'delete-form' },
-    el('h3', null, 'Delete the account'),
-    el('p', { class: 'hint' }, 'This cannot be undone. Your games stay and show "deleted player". ' +
-      'The name ' + name + ' stays reserved, so nobody else can take it.'),
-    field('Your password', password),
-    el('button', { type: 'submit', id: 'delete-account', class: 'danger' }, 'Delete my account'));
+    el('h3', null, t('player-delete-title')),
+    el('p', { class: 'hint' }, t('player-delete-hint', { name })),
+    field(t('player-password'), password),
+    el('button', { type: 'submit', id: 'delete-account', class: 'danger' }, t('player-delete')));
   remove.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     error.textContent = '';
@@ -51,26 +51,26 @@ function ownBox(name) {
       location.assign('/');
     } catch (e) { error.textContent = e.message; }
   });
-  return el('section', { class: 'card', id: 'own-account' }, el('h2', null, 'Your account'),
-    el('p', null, 'Log out on every device and browser where you are logged in:'), everywhere, remove, error);
+  return el('section', { class: 'card', id: 'own-account' }, el('h2', null, t('player-your-account')),
+    el('p', null, t('player-log-out-everywhere-hint')), everywhere, remove, error);
 }
 
 /** The page of the player named `name`. */
 export function playerPage(app, name) {
   document.body.dataset.page = 'player';
-  document.title = name + ' – Bashni';
+  document.title = t('player-title', { name });
   const path = '/api/players/' + encodeURIComponent(name);
   const list = el('ul', { id: 'player-games', class: 'games' });
-  const more = el('button', { type: 'button', class: 'more', id: 'more-games', hidden: true }, 'More');
+  const more = el('button', { type: 'button', class: 'more', id: 'more-games', hidden: true }, t('home-more'));
   let before = null;
   const addGames = (data) => {
     for (const g of data.games || []) {
       const item = gameItem(g);
       const meta = item.querySelector('.meta');
-      if (meta && g.color) meta.append(', played ' + capital(g.color));
+      if (meta && g.color) meta.append(t('player-played', { colour: String(g.color) }));
       list.appendChild(item);
     }
-    if (!list.firstChild) list.appendChild(el('li', { class: 'empty' }, 'No games yet.'));
+    if (!list.firstChild) list.appendChild(el('li', { class: 'empty' }, t('player-no-games')));
     before = data.next || null;
     more.hidden = !before;
   };
@@ -85,25 +85,25 @@ export function playerPage(app, name) {
     }
   });
   Promise.all([api('GET', path + '?limit=' + PAGE), currentAccount()]).then(([player, account]) => {
-    document.title = player.name + ' – Bashni';
+    document.title = t('player-title', { name: player.name });
     const own = account && account.name === player.name;
     append(app, el('div', { class: 'home' },
       el('div', { class: 'col' },
         el('section', { class: 'card' },
           el('h1', { id: 'player-name' }, player.name),
-          el('p', { id: 'player-since' }, 'Member since ' + dateText(player.created_ms) + '.'),
-          el('h2', null, 'Results'),
+          el('p', { id: 'player-since' }, t('player-since', { date: dateText(player.created_ms) })),
+          el('h2', null, t('player-results')),
           resultsTable(player.results),
-          el('p', { class: 'hint' }, 'Games against people that ended with a result.')),
+          el('p', { class: 'hint' }, t('player-results-hint'))),
         ratingsSection(player),
         own ? ownBox(player.name) : null),
       el('div', { class: 'col' },
-        el('section', { class: 'card' }, el('h2', null, 'Recent games'), list, more))));
+        el('section', { class: 'card' }, el('h2', null, t('player-recent-games')), list, more))));
     addGames(player);
   }).catch((e) => {
     clear(app);
     append(app, el('div', { class: 'card narrow', id: 'player-missing' },
-      el('h1', null, e.status === 404 ? 'No such player' : 'The page cannot be shown'),
-      el('p', null, e.status === 404 ? 'There is no player with this name.' : e.message)));
+      el('h1', null, e.status === 404 ? t('player-missing') : t('player-cannot-show')),
+      el('p', null, e.status === 404 ? t('player-missing-text') : e.message)));
   });
 }

@@ -4,23 +4,26 @@
 import { el, svgEl, append, clear } from './dom.js';
 import { api } from './api.js';
 import { playerPath } from './account.js';
-import { variantName, capital } from './text.js';
+import { variantName } from './text.js';
 import { ratingText, diffText, chartModel } from './rating-chart.js';
+import { t } from './i18n.js';
 
 const VARIANTS = ['russian', 'bashni'];
 const PACES = ['blitz', 'rapid', 'classical', 'correspondence'];
 
 /** "Rated" or "Casual" for a game's state (games with a friend or from the lobby). */
 export function ratedText(state) {
-  if (state.rated) return 'Rated';
-  if (state.unrated_reason) return 'Not rated (' + state.unrated_reason + ')';
-  return 'Casual';
+  if (state.rated) return t('ratings-rated');
+  if (state.unrated_reason) return t('ratings-not-rated', { reason: state.unrated_reason });
+  return t('ratings-casual');
 }
 
 /** The rating changes of a rated game, in words: "White 1662 (+162), Black 1338 (−162)". */
 export function ratingChangeText(rating) {
-  const side = (name, r) => name + ' ' + ratingText(r.after, r.provisional) + ' (' + diffText(r.diff) + ')';
-  return side('White', rating.white) + ', ' + side('Black', rating.black);
+  return t('ratings-change', {
+    white: ratingText(rating.white.after, rating.white.provisional), whiteDiff: diffText(rating.white.diff),
+    black: ratingText(rating.black.after, rating.black.provisional), blackDiff: diffText(rating.black.diff),
+  });
 }
 
 /** A rating history as an inline SVG line chart. */
@@ -29,7 +32,7 @@ export function historyChart(points) {
   const height = 120;
   const chart = chartModel(points, width, height);
   const svg = svgEl('svg', { class: 'rating-chart', viewBox: '0 0 ' + width + ' ' + height,
-    width, height, role: 'img', 'aria-label': 'Rating after each game' });
+    width, height, role: 'img', 'aria-label': t('ratings-chart') });
   append(svg, [
     svgEl('text', { x: 2, y: 10, class: 'scale' }, String(chart.high)),
     svgEl('text', { x: 2, y: height - 2, class: 'scale' }, String(chart.low)),
@@ -51,21 +54,21 @@ export function ratingsSection(player) {
       if (!r) continue;
       const points = (history[variant] && history[variant][pace]) || [];
       rows.push(el('div', { class: 'rating-row', dataset: { variant, pace } },
-        el('h3', null, variantName(variant) + ', ' + pace),
+        el('h3', null, t('ratings-row-title', { variant: variantName(variant), pace })),
         el('p', null, el('strong', { class: 'rating' }, ratingText(r.rating, r.provisional)),
-          ' (' + r.games + (r.games === 1 ? ' game' : ' games') + ')'),
+          ' ' + t('ratings-games', { games: r.games })),
         historyChart(points)));
     }
   }
-  return el('section', { class: 'card', id: 'player-ratings' }, el('h2', null, 'Ratings'),
-    rows.length ? rows : el('p', { class: 'hint' }, 'No rated games yet.'),
-    rows.length ? el('p', { class: 'hint' }, '? means the rating is not sure yet (few games).') : null);
+  return el('section', { class: 'card', id: 'player-ratings' }, el('h2', null, t('ratings-title')),
+    rows.length ? rows : el('p', { class: 'hint' }, t('ratings-none')),
+    rows.length ? el('p', { class: 'hint' }, t('ratings-provisional-hint')) : null);
 }
 
 /** The page `/leaderboard`: a tab per game and pace, the best players of each. */
 export function leaderboardPage(app) {
   document.body.dataset.page = 'leaderboard';
-  document.title = 'Leaderboard – Bashni';
+  document.title = t('leaderboard-title');
   const table = el('div', { id: 'leaderboard' });
   const tabs = el('div', { class: 'tabs', role: 'tablist' });
   const show = async (variant, pace) => {
@@ -76,11 +79,11 @@ export function leaderboardPage(app) {
     try {
       const board = await api('GET', '/api/leaderboard?variant=' + variant + '&pace=' + pace);
       if (!board.players.length) {
-        table.append(el('p', { class: 'hint' }, 'No rated games yet.'));
+        table.append(el('p', { class: 'hint' }, t('ratings-none')));
         return;
       }
       table.append(el('table', { class: 'results', dataset: { variant, pace } },
-        el('thead', null, el('tr', null, ['#', 'Player', 'Rating', 'Games'].map((t) => el('th', null, t)))),
+        el('thead', null, el('tr', null, ['#', t('leaderboard-player'), t('leaderboard-rating'), t('leaderboard-games')].map((h) => el('th', null, h)))),
         el('tbody', null, board.players.map((p) => el('tr', { dataset: { name: p.name } },
           el('td', null, String(p.place)),
           el('td', null, el('a', { href: playerPath(p.name) }, p.name)),
@@ -93,10 +96,10 @@ export function leaderboardPage(app) {
   for (const variant of VARIANTS) {
     for (const pace of PACES) {
       tabs.append(el('button', { type: 'button', role: 'tab', dataset: { variant, pace },
-        onclick: () => show(variant, pace) }, variantName(variant) + ' ' + capital(pace)));
+        onclick: () => show(variant, pace) }, t('leaderboard-tab', { variant: variantName(variant), pace })));
     }
   }
-  append(app, el('section', { class: 'card' }, el('h1', null, 'Leaderboard'), tabs, table,
-    el('p', { class: 'hint' }, 'Players with a sure rating first; ? marks a rating that is not sure yet.')));
+  append(app, el('section', { class: 'card' }, el('h1', null, t('nav-leaderboard')), tabs, table,
+    el('p', { class: 'hint' }, t('leaderboard-hint'))));
   show('russian', 'blitz');
 }

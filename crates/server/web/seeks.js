@@ -1,5 +1,7 @@
-// The lobby's list of open seeks as the server tells it, and the words for a seek. Pure
-// functions: no page, no server; unit-tested in Node.
+// The lobby's list of open seeks as the server tells it, and the words for a seek (from the
+// catalogues). Pure functions: no page, no server; unit-tested in Node.
+
+import { t } from './i18n.js';
 
 /** The clocks offered in the lobby: minutes for the game and seconds added per move. */
 export const CLOCK_PRESETS = [
@@ -28,12 +30,19 @@ export function clockOfValue(value) {
 
 /** The colour a seek's owner wants, in words. */
 export function colorText(color) {
-  return { white: 'White', black: 'Black' }[color] || 'Random';
+  return colourName(color);
 }
 
 /** The colour the one who accepts a seek plays. */
 export function takerColor(color) {
-  return { white: 'Black', black: 'White' }[color] || 'Random';
+  return colourName({ white: 'black', black: 'white' }[color]);
+}
+
+/** "White", "Black", or "Random" for no colour. */
+function colourName(color) {
+  if (color === 'white') return t('home-colour-white');
+  if (color === 'black') return t('home-colour-black');
+  return t('home-colour-random');
 }
 
 /** Whether two clocks are the same. */

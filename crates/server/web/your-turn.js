@@ -5,6 +5,7 @@
 import { el, clear } from './dom.js';
 import { api, seats } from './api.js';
 import { countedTitle, perMoveText, timeLeftText, variantName } from './text.js';
+import { t } from './i18n.js';
 
 // The most seats one request may name (the API's limit).
 const MAX_SEATS = 100;
@@ -21,17 +22,19 @@ export function heldSeats() {
 
 function turnItem(g, serverOffset) {
   const left = g.deadline_ms ? g.deadline_ms - (Date.now() + serverOffset) : null;
-  const how = g.days_per_move ? perMoveText(g.days_per_move) : 'with a clock';
+  const how = g.days_per_move ? perMoveText(g.days_per_move) : t('your-turn-with-clock');
   const moveNo = Math.floor(g.plies / 2) + 1;
   return el('li', null,
     el('a', { href: '/g/' + encodeURIComponent(g.id), class: 'game-link turn-link', dataset: { id: g.id } },
       el('span', { class: 'game-text' },
-        el('span', { class: 'names' }, 'Your move against ' + (g.opponent || 'your opponent')),
-        el('span', { class: 'meta' }, variantName(g.variant) + ', ' + how + ', move ' + moveNo + ' (' + g.you + ')'),
+        el('span', { class: 'names' }, g.opponent
+          ? t('your-turn-against', { opponent: g.opponent })
+          : t('your-turn-against-someone')),
+        el('span', { class: 'meta' }, t('your-turn-meta', { variant: variantName(g.variant), pace: how, move: moveNo, colour: String(g.you) })),
         left === null ? null : el('span', {
           class: 'time-left' + (left < 6 * 3600000 ? ' low' : ''),
           dataset: { deadlineMs: String(g.deadline_ms) },
-          title: 'Until ' + new Date(g.deadline_ms).toLocaleString(),
+          title: t('your-turn-until', { date: new Date(g.deadline_ms).toLocaleString() }),
         }, timeLeftText(left)))));
 }
 
@@ -40,15 +43,15 @@ function turnItem(g, serverOffset) {
  * minute and keeps the times left up to date. `title` is the page's title, to which the
  * number of waiting games is added. */
 export function yourTurnSection(title) {
-  const list = el('ul', { id: 'your-turn', class: 'games turns' }, el('li', null, 'Loading…'));
+  const list = el('ul', { id: 'your-turn', class: 'games turns' }, el('li', null, t('home-loading')));
   const section = el('section', { class: 'card your-turn', id: 'your-turn-box', hidden: true },
-    el('h2', null, 'Your turn'), list);
+    el('h2', null, t('your-turn-title')), list);
   let games = [];
   let loaded = false;
   let serverOffset = 0;
   const draw = () => {
     clear(list);
-    if (!games.length) list.appendChild(el('li', { class: 'empty' }, 'No game waits for your move.'));
+    if (!games.length) list.appendChild(el('li', { class: 'empty' }, t('your-turn-none')));
     for (const g of games) list.appendChild(turnItem(g, serverOffset));
     section.dataset.count = String(games.length);
     document.title = countedTitle(games.length, title);
