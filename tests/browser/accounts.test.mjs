@@ -67,7 +67,7 @@ test('sign up, log out, log in, play under the account and find the game', { tim
 
     // A friend game: the name field is the account's.
     await a.page.goto(site.server.url + '/');
-    await a.page.waitForFunction(() => document.getElementById('name').disabled);
+    await a.page.waitForFunction(() => document.getElementById('name')?.disabled);
     assert.equal(await a.page.inputValue('#name'), 'Anna');
     await a.page.selectOption('#mode', 'friend');
     await a.page.click('#create');
@@ -87,7 +87,7 @@ test('sign up, log out, log in, play under the account and find the game', { tim
     // A second player signs up and joins by the invite link; the name to type is the account's.
     await signUp(b.page, 'Boris', 'boris secret 2');
     await b.page.goto(invite);
-    await b.page.waitForFunction(() => document.getElementById('join-name').disabled);
+    await b.page.waitForFunction(() => document.getElementById('join-name')?.disabled);
     assert.equal(await b.page.inputValue('#join-name'), 'Boris');
     await b.page.click('#join');
     await b.page.waitForURL(new RegExp('/g/' + id + '$'));
@@ -121,7 +121,7 @@ test('deleting the account from its page keeps the game with a deleted player', 
   try {
     await signUp(c.page, 'Clara', 'clara secret 3');
     await c.page.goto(site.server.url + '/');
-    await c.page.waitForFunction(() => document.getElementById('name').disabled);
+    await c.page.waitForFunction(() => document.getElementById('name')?.disabled);
     await c.page.click('#create');
     await c.page.waitForURL(/\/g\/[^/]+$/);
     const id = gameIdOf(c.page);

@@ -532,3 +532,159 @@ your-turn-meta = { $variant }, { $pace }, ход { $move } ({ $colour ->
        *[other] { $colour }
     })
 your-turn-until = До { $date }
+## Study, analysis, chat, accounts (study.js, analysis-board.js, analysis.js, tree.js, chat.js, join.js, login.js, account.js, board.js, towers.js, dom.js, api.js, sound.js)
+
+study-page-title = Доска для анализа – Башни
+study-heading = Доска для анализа
+study-board-label = Доска для анализа. Стрелки переводят с поля на поле, Enter ставит туда выбранную шашку.
+study-inspector-hint = Нажмите на поле, чтобы поставить шашку в низ его башни.
+study-side-to-move = Чей ход
+study-white-to-move = Ход белых
+study-black-to-move = Ход чёрных
+study-brush = Что ставить
+study-brush-white-man = Белая простая
+study-brush-white-king = Белая дамка
+study-brush-black-man = Чёрная простая
+study-brush-black-king = Чёрная дамка
+study-brush-pop = Снять верхнюю
+study-brush-erase = Очистить поле
+study-brush-hint = Шашка встаёт в низ башни, поэтому собирайте каждую башню сверху вниз.
+study-start-position = Начальная позиция
+study-empty-board = Пустая доска
+study-position = Позиция
+study-paste-position = Вставьте позицию в любой записи
+study-set-up = Расставить
+study-engine-view = Оценка компьютера
+study-analyse = Оценить
+study-analysis-board = Анализ
+study-play-from-here = Играть с этой позиции
+study-need-position = Сначала расставьте допустимую позицию.
+
+analysis-page-title = Анализ – Башни
+analysis-heading = Анализ
+analysis-board-label = Доска анализа. Стрелки переводят с поля на поле, Enter берёт башню и ставит её.
+analysis-no-move-there = Туда нельзя пойти.
+analysis-start-page = На главную
+analysis-after-game = Анализ этой партии откроется, когда она закончится.
+analysis-variation-lost = Не удалось показать вариант из записи: { $error }
+analysis-inspector-hint = Наведите на башню, чтобы увидеть, из чего она состоит.
+analysis-white = Белые
+analysis-black = Чёрные
+analysis-title-game = { $variant }: { $white } – { $black }
+analysis-title-position = { $variant }, позиция
+analysis-first = « В начало
+analysis-first-title = В начало (Home)
+analysis-prev = ‹ Назад
+analysis-prev-title = Назад (←)
+analysis-next = Вперёд ›
+analysis-next-title = Вперёд (→)
+analysis-last = В конец »
+analysis-last-title = В конец варианта (End)
+analysis-engine = Компьютер
+analysis-promote = Сделать главным вариантом
+analysis-delete = Удалить отсюда
+analysis-graph = График оценки
+analysis-position = Позиция
+analysis-announce =
+    { $colour ->
+        [black] Чёрные
+       *[white] Белые
+    }: { $move }.
+analysis-picture-png = Картинка (PNG)
+analysis-picture-svg = Картинка (SVG)
+analysis-game-gif = Партия (GIF)
+analysis-game-pdn = Партия (PDN)
+analysis-engine-off = Компьютер выключен.
+analysis-thinking = Компьютер думает…
+analysis-game-over = Ходов нет: здесь партия окончена.
+analysis-play-line = Сыграть этот вариант на доске
+analysis-scores-hint =
+    Оценки даны для белых, в шашках; ход { $turn ->
+        [black] чёрных
+       *[white] белых
+    }.
+analysis-depth = глубина { $depth }
+analysis-summary =
+    Глубина { $depth }, { $nodes ->
+        [one] { $nodes } позиция
+        [few] { $nodes } позиции
+       *[many] { $nodes } позиций
+    }. Оценки в шашках (1.00 = одна простая); плюс — в пользу названной стороны.
+analysis-score-for =
+    за { $turn ->
+        [black] чёрных
+       *[white] белых
+    }
+analysis-score-for-black = за чёрных ({ $white } за белых)
+analysis-play-line-on-board = Сыграть этот вариант на доске для анализа
+analysis-eval-label = Оценка для белых: { $score }
+analysis-no-eval = Оценки пока нет
+analysis-graph-label = Оценка по ходу партии
+
+chat = Чат
+chat-watchers-chat = Чат зрителей
+chat-room-players = Игроки
+chat-room-watchers = Зрители
+chat-placeholder = Напишите сообщение
+chat-message = Сообщение
+chat-your-name = Ваше имя
+chat-your-name-label = Ваше имя в чате
+chat-send = Отправить
+chat-none-players = Игроки пока ничего не писали.
+chat-none-watchers = Зрители пока ничего не писали.
+chat-only-watchers = Здесь пишут только зрители.
+chat-mute = Скрыть сообщения игрока { $name }
+chat-unmute = Показывать сообщения игрока { $name }
+chat-mute-opponent = Скрыть сообщения соперника
+chat-unmute-opponent = Показывать сообщения соперника
+
+join-page-title = Приглашение в партию – Башни
+join-invited = Вас приглашают сыграть партию
+join-your-name = Ваше имя
+join-button = Сесть за партию
+join-watch = Только смотреть партию
+join-have-seat = Вы уже играете в этой партии.
+join-go-to-game = Перейти к партии
+join-a-player = Игрок
+join-invites =
+    { $name } приглашает вас сыграть: { $variant }. Вы играете { $colour ->
+        [black] чёрными
+       *[white] белыми
+    }.
+join-invites-per-move =
+    { $name } приглашает вас сыграть: { $variant }, { $perMove }. Вы играете { $colour ->
+        [black] чёрными
+       *[white] белыми
+    }.
+join-no-game = Такой партии нет
+join-link-wrong = Ссылка-приглашение неверна, или партии больше нет.
+join-new-game = Начать новую партию
+join-seat-taken = Место уже занято. { $error }
+
+login-page-title = Вход – Башни
+login-title = Вход
+login-submit = Войти
+login-name = Имя
+login-password = Пароль
+login-new-account = Новая учётная запись
+login-name-hint = От 3 до 20 букв или цифр, также _ и -. Его видят другие рядом с вашими партиями.
+login-password-hint = Не меньше 8 знаков.
+login-password-again = Пароль ещё раз
+login-make-account = Создать учётную запись
+login-passwords-differ = Пароли не совпадают.
+login-without-account = Играть можно и без учётной записи. С ней ваши партии и результаты хранятся на вашей странице.
+login-logged-in-as = Вы вошли как { $name }.
+
+account-log-in = Войти
+account-log-out = Выйти
+account-player = Учётная запись игрока
+account-deleted = удалённый игрок
+
+board-label = Доска. Стрелки переводят с поля на поле, Enter берёт башню и ставит её.
+board-role = шашечная доска
+
+dom-copied = Скопировано.
+dom-copy-by-hand = Выделите ссылку и скопируйте её.
+
+api-unreachable = Не удаётся связаться с сервером.
+api-status = Сервер ответил: { $status }.

@@ -3,6 +3,7 @@
 
 import { el, clear } from './dom.js';
 import { api } from './api.js';
+import { t } from './i18n.js';
 
 /** The name a deleted account's seats show (no account can have it: it has a space). */
 export const DELETED_NAME = 'deleted player';
@@ -85,8 +86,8 @@ export function nextPath(search, origin = globalThis.location?.origin) {
  * as an account, so that a guest who types the same name is told apart. */
 export function seatName(shown, account) {
   if (!account) return shown;
-  if (account === DELETED_NAME) return el('span', { class: 'account deleted' }, account);
-  return el('a', { class: 'account', href: playerPath(account), title: 'Player account' }, account);
+  if (account === DELETED_NAME) return el('span', { class: 'account deleted' }, t('account-deleted'));
+  return el('a', { class: 'account', href: playerPath(account), title: t('account-player') }, account);
 }
 
 /** The header's corner: "Log in", or the account's name and "Log out". */
@@ -96,7 +97,7 @@ export function accountCorner() {
     clear(corner);
     if (!account) {
       const here = location.pathname === '/login' ? '' : '?next=' + encodeURIComponent(location.pathname);
-      corner.appendChild(el('a', { href: '/login' + here, id: 'login-link' }, 'Log in'));
+      corner.appendChild(el('a', { href: '/login' + here, id: 'login-link' }, t('account-log-in')));
       return;
     }
     corner.appendChild(el('a', { href: playerPath(account.name), id: 'account-name' }, account.name));
@@ -108,7 +109,7 @@ export function accountCorner() {
         try { await logOut(); } catch (e) { /* the cookie may be gone already */ }
         location.reload();
       },
-    }, 'Log out'));
+    }, t('account-log-out')));
   });
   return corner;
 }

@@ -6,8 +6,9 @@ import { el, append, clear, button } from './dom.js';
 import { api, seats, gamePath } from './api.js';
 import { Board } from './board.js';
 import { MoveTree } from './tree.js';
-import { towerText, capital, variantName, moveLabel } from './text.js';
+import { towerText, variantName, moveLabel } from './text.js';
 import { evalBar, evalGraph } from './analysis.js';
+import { t } from './i18n.js';
 
 const LINES = 3;
 // Numeric annotation glyphs as PDN writes the first six.
@@ -16,7 +17,7 @@ const GLYPHS = { 1: '!', 2: '?', 3: '!!', 4: '??', 5: '!?', 6: '?!' };
 /** The analysis board page. */
 export function analysisPage(app) {
   document.body.dataset.page = 'analysis';
-  document.title = 'Analysis board – Bashni';
+  document.title = t('analysis-page-title');
   const params = new URLSearchParams(location.search);
   const page = new AnalysisBoard(app, params);
   page.load().catch((e) => page.fail(e.message));
@@ -39,18 +40,18 @@ class AnalysisBoard {
     this.ticket = 0;
     this.engineOn = true;
     this.board = new Board({
-      label: 'Analysis board. Arrow keys move over the squares, Enter picks a tower and drops it.',
+      label: t('analysis-board-label'),
       onPlay: (move) => this.playMove(move),
       onChoose: (c) => this.playMove(c.options[0]),
       onHover: (sq) => { if (sq && this.tree) this.inspector.textContent = towerText(sq, this.position().towers[sq]); },
-      onRefuse: () => { this.note.textContent = 'No legal move goes there.'; },
+      onRefuse: () => { this.note.textContent = t('analysis-no-move-there'); },
     });
   }
 
   fail(message) {
     clear(this.app);
-    append(this.app, el('div', { class: 'card narrow', id: 'analysis-error' }, el('h1', null, 'Analysis board'),
-      el('p', { class: 'error' }, message), el('p', null, el('a', { href: '/' }, 'Start page'))));
+    append(this.app, el('div', { class: 'card narrow', id: 'analysis-error' }, el('h1', null, t('analysis-heading')),
+      el('p', { class: 'error' }, message), el('p', null, el('a', { href: '/' }, t('analysis-start-page')))));
   }
 
   async load() {
@@ -61,7 +62,7 @@ class AnalysisBoard {
       const state = await api('GET', gamePath(this.gameId), undefined, seat ? seat.token : null);
       // Fair play: no engine for anyone while a game between people goes on.
       if (state.engine_help === false) {
-        this.fail('The analysis board opens for this game when it has ended.');
+        this.fail(t('analysis-after-game'));
         return;
       }
       this.variant = state.variant;
@@ -81,7 +82,7 @@ class AnalysisBoard {
     const line = this.tree.mainLine();
     this.at = ply <= 0 ? 0 : line[Math.min(line.length, ply) - 1];
     this.build();
-    if (this.lost) this.note.textContent = 'A variation of the record could not be shown: ' + this.lost;
+    if (this.lost) this.note.textContent = t('analysis-variation-lost', { error: this.lost });
     this.connect();
     await this.show(this.at);
   }
@@ -131,7 +132,7 @@ class AnalysisBoard {
   }
 
   build() {
-    this.inspector = el('p', { id: 'inspector', class: 'inspector', 'aria-live': 'polite' }, 'Point at a tower to see what it is made of.');
+    this.inspector = el('p', { id: 'inspector', class: 'inspector', 'aria-live': 'polite' }, t('analysis-inspector-hint'));
     this.note = el('p', { id: 'analysis-note', class: 'message', role: 'status' });
     this.barBox = el('div', { class: 'bar-box' });
     this.moveList = el('div', { id: 'tree', class: 'tree moves-box', role: 'list' });
@@ -144,30 +145,31 @@ class AnalysisBoard {
     const engineToggle = el('input', { type: 'checkbox', id: 'engine-on', checked: true });
     engineToggle.addEventListener('change', () => { this.engineOn = engineToggle.checked; this.analyse(); });
     const title = this.state
-      ? variantName(this.variant) + ': ' + (this.state.white.name || 'White') + ' – ' + (this.state.black.name || 'Black')
-      : variantName(this.variant) + ', a position';
+      ? t('analysis-title-game', { variant: variantName(this.variant),
+        white: this.state.white.name || t('analysis-white'), black: this.state.black.name || t('analysis-black') })
+      : t('analysis-title-position', { variant: variantName(this.variant) });
     const nav = el('div', { class: 'nav-buttons' },
-      el('button', { type: 'button', id: 'nav-first', title: 'Start (Home)', onclick: () => this.show(0) }, '« Start'),
-      el('button', { type: 'button', id: 'nav-prev', title: 'Back (←)', onclick: () => this.show(this.tree.prev(this.at)) }, '‹ Back'),
-      el('button', { type: 'button', id: 'nav-next', title: 'Forward (→)', onclick: () => this.show(this.tree.next(this.at)) }, 'Next ›'),
-      el('button', { type: 'button', id: 'nav-last', title: 'End of the line (End)', onclick: () => { const l = this.tree.line(this.at); this.show(l.length ? l[l.length - 1] : 0); } }, 'End »'));
+      el('button', { type: 'button', id: 'nav-first', title: t('analysis-first-title'), onclick: () => this.show(0) }, t('analysis-first')),
+      el('button', { type: 'button', id: 'nav-prev', title: t('analysis-prev-title'), onclick: () => this.show(this.tree.prev(this.at)) }, t('analysis-prev')),
+      el('button', { type: 'button', id: 'nav-next', title: t('analysis-next-title'), onclick: () => this.show(this.tree.next(this.at)) }, t('analysis-next')),
+      el('button', { type: 'button', id: 'nav-last', title: t('analysis-last-title'), onclick: () => { const l = this.tree.line(this.at); this.show(l.length ? l[l.length - 1] : 0); } }, t('analysis-last')));
     const side = el('aside', { class: 'side' },
-      el('h1', null, 'Analysis board'),
+      el('h1', null, t('analysis-heading')),
       el('p', { class: 'hint' }, title),
       this.note,
       el('div', { class: 'card' },
-        el('div', { class: 'row' }, el('label', { class: 'check' }, engineToggle, ' Engine'), el('span', { id: 'engine-depth', class: 'hint' })),
+        el('div', { class: 'row' }, el('label', { class: 'check' }, engineToggle, ' ' + t('analysis-engine')), el('span', { id: 'engine-depth', class: 'hint' })),
         this.linesBox),
       this.moveList, this.comment, nav,
       el('div', { class: 'row' },
-        button('promote', 'Make main line', () => { this.tree.promote(this.at); this.drawTree(); }),
-        button('delete-line', 'Delete from here', () => {
+        button('promote', t('analysis-promote'), () => { this.tree.promote(this.at); this.drawTree(); }),
+        button('delete-line', t('analysis-delete'), () => {
           const parent = this.tree.prev(this.at);
           if (this.at !== 0) { this.tree.remove(this.at); this.show(parent); }
         }),
-        this.tree.mainLine().length ? button('graph', 'Evaluation graph', () => this.analyseMainLine()) : null),
+        this.tree.mainLine().length ? button('graph', t('analysis-graph'), () => this.analyseMainLine()) : null),
       this.graphBox,
-      el('div', { class: 'card' }, el('h2', null, 'Position'), this.posText, this.exports),
+      el('div', { class: 'card' }, el('h2', null, t('analysis-position')), this.posText, this.exports),
       this.announce);
     const wrap = el('div', { class: 'board-wrap' }, el('div', { class: 'board-row' }, this.barBox, this.board.svg), this.inspector);
     append(this.app, el('div', { class: 'game analysis-board' }, wrap, side));
@@ -203,7 +205,7 @@ class AnalysisBoard {
     const comment = this.comments.get(id);
     this.comment.textContent = comment || '';
     this.comment.hidden = !comment;
-    if (mv) this.announce.textContent = (mv.color === 'black' ? 'Black: ' : 'White: ') + mv.text + '.';
+    if (mv) this.announce.textContent = t('analysis-announce', { colour: mv.color === 'black' ? 'black' : 'white', move: mv.text });
     this.drawTree();
     this.drawExports();
     const onMain = this.tree.onMainLine(id);
@@ -307,11 +309,11 @@ class AnalysisBoard {
     const q = 'variant=' + encodeURIComponent(this.variant) + '&position=' + encodeURIComponent(pos.fen) +
       (node.move ? '&last=' + encodeURIComponent(node.move.path.join('-')) : '') + '&size=480&download=1';
     clear(this.exports);
-    this.exports.appendChild(el('a', { id: 'export-png', href: '/api/diagram.png?' + q, download: 'position.png' }, 'Picture (PNG)'));
-    this.exports.appendChild(el('a', { id: 'export-svg', href: '/api/diagram.svg?' + q, download: 'position.svg' }, 'Picture (SVG)'));
+    this.exports.appendChild(el('a', { id: 'export-png', href: '/api/diagram.png?' + q, download: 'position.png' }, t('analysis-picture-png')));
+    this.exports.appendChild(el('a', { id: 'export-svg', href: '/api/diagram.svg?' + q, download: 'position.svg' }, t('analysis-picture-svg')));
     if (this.gameId) {
-      this.exports.appendChild(el('a', { id: 'export-gif', href: gamePath(this.gameId, '/game.gif?size=360&download=1'), download: 'game.gif' }, 'The game (GIF)'));
-      this.exports.appendChild(el('a', { id: 'export-pdn', href: gamePath(this.gameId, '/pdn'), download: 'game.pdn' }, 'The game (PDN)'));
+      this.exports.appendChild(el('a', { id: 'export-gif', href: gamePath(this.gameId, '/game.gif?size=360&download=1'), download: 'game.gif' }, t('analysis-game-gif')));
+      this.exports.appendChild(el('a', { id: 'export-pdn', href: gamePath(this.gameId, '/pdn'), download: 'game.pdn' }, t('analysis-game-pdn')));
     }
   }
 
@@ -323,18 +325,18 @@ class AnalysisBoard {
     const lines = this.engineOn ? this.lines : null;
     this.barBox.appendChild(evalBar(lines && lines[0] ? lines[0].score_white : null));
     this.board.setMarks(this.marks());
-    if (!this.engineOn) { box.appendChild(el('p', { class: 'hint' }, 'The engine is off.')); return; }
-    if (!lines) { box.appendChild(el('p', { class: 'hint' }, 'Thinking…')); return; }
-    if (!lines.length) { box.appendChild(el('p', { class: 'hint' }, 'No legal move: the game is over here.')); return; }
+    if (!this.engineOn) { box.appendChild(el('p', { class: 'hint' }, t('analysis-engine-off'))); return; }
+    if (!lines) { box.appendChild(el('p', { class: 'hint' }, t('analysis-thinking'))); return; }
+    if (!lines.length) { box.appendChild(el('p', { class: 'hint' }, t('analysis-game-over'))); return; }
     const ol = el('ol', { class: 'lines' });
     for (const line of lines) {
       ol.appendChild(el('li', null,
         el('b', { class: 'score' }, line.score_white), ' ',
-        el('button', { type: 'button', class: 'line-play link', title: 'Play this line on the board', onclick: () => this.playLine(line) },
+        el('button', { type: 'button', class: 'line-play link', title: t('analysis-play-line'), onclick: () => this.playLine(line) },
           (line.moves || []).join(' '))));
     }
     box.appendChild(ol);
-    box.appendChild(el('p', { class: 'hint' }, 'Scores are for White, in men; ' + capital(turn) + ' to move.'));
+    box.appendChild(el('p', { class: 'hint' }, t('analysis-scores-hint', { turn })));
   }
 
   // ---- the engine, streamed
@@ -351,7 +353,7 @@ class AnalysisBoard {
       if (msg.type === 'analysis') {
         this.lines = msg.lines || [];
         const depth = document.getElementById('engine-depth');
-        if (depth) depth.textContent = 'depth ' + msg.depth + (msg.done ? '' : '…');
+        if (depth) depth.textContent = t('analysis-depth', { depth: msg.depth }) + (msg.done ? '' : '…');
         this.board.svg.dataset.depth = String(msg.depth);
         this.drawLines();
       } else if (msg.type === 'error') {

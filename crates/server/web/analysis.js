@@ -2,23 +2,23 @@
 // evaluation over a game. Views only: they draw what they are given.
 
 import { el, svgEl } from './dom.js';
-import { capital, scoreValue } from './text.js';
+import { scoreValue } from './text.js';
+import { t } from './i18n.js';
 
 /** The lines of an analysis (`data` from /api/analyse) for the side `turn`; `onLine(line)` when a line is clicked. */
 export function analysisView(data, turn, onLine) {
   const box = el('div', { class: 'analysis-result' });
   box.appendChild(el('p', { class: 'analysis-summary' },
-    'Depth ' + data.depth + ', ' + Number(data.nodes || 0).toLocaleString('en') + ' positions. ' +
-    'Scores are in men (1.00 = one man); plus is good for the side named.'));
+    t('analysis-summary', { depth: data.depth, nodes: Number(data.nodes || 0) })));
   const ol = el('ol', { class: 'lines' });
   for (const line of data.lines || []) {
     const moves = el('span', { class: 'line' }, (line.moves || []).join(' '));
     const li = el('li', null,
       el('b', { class: 'score' }, line.score),
       turn === 'black' && /^[+-]?\d/.test(line.score)
-        ? ' for Black (' + line.score_white + ' for White) '
-        : ' for ' + capital(turn) + ' ',
-      onLine ? el('button', { type: 'button', class: 'line-play link', title: 'Play this line on the analysis board', onclick: () => onLine(line) }, moves) : moves);
+        ? ' ' + t('analysis-score-for-black', { white: line.score_white }) + ' '
+        : ' ' + t('analysis-score-for', { turn }) + ' ',
+      onLine ? el('button', { type: 'button', class: 'line-play link', title: t('analysis-play-line-on-board'), onclick: () => onLine(line) }, moves) : moves);
     ol.appendChild(li);
   }
   box.appendChild(ol);
@@ -30,7 +30,7 @@ export function evalBar(text) {
   const v = scoreValue(text, 5);
   const share = v === null ? 50 : 50 + v * 9;
   const bar = el('div', { class: 'eval-bar', id: 'eval-bar', role: 'img',
-    'aria-label': text ? 'Evaluation for White: ' + text : 'No evaluation yet' });
+    'aria-label': text ? t('analysis-eval-label', { score: text }) : t('analysis-no-eval') });
   bar.appendChild(el('div', { class: 'eval-white', style: 'height: ' + share.toFixed(1) + '%' }));
   bar.appendChild(el('span', { class: 'eval-text' }, text || '…'));
   bar.dataset.score = text || '';
@@ -45,7 +45,7 @@ export function evalGraph(scores, plies, current, onPly) {
   const w = 300;
   const h = 80;
   const svg = svgEl('svg', { viewBox: '0 0 ' + w + ' ' + h, class: 'eval-graph', id: 'eval-graph', role: 'img',
-    'aria-label': 'Evaluation over the game' });
+    'aria-label': t('analysis-graph-label') });
   svg.appendChild(svgEl('rect', { x: 0, y: 0, width: w, height: h / 2, class: 'graph-black' }));
   svg.appendChild(svgEl('rect', { x: 0, y: h / 2, width: w, height: h / 2, class: 'graph-white' }));
   const x = (i) => (plies <= 1 ? 0 : (i / (plies - 1)) * w);

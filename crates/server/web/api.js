@@ -1,9 +1,11 @@
 // Talking to the server's JSON API, and the seat tokens and settings this browser keeps.
 
+import { t } from './i18n.js';
+
 /** A refused request: the server's message, status and code. */
 export class ApiError extends Error {
   constructor(status, body) {
-    const text = (body && body.error) || ('The server answered ' + status + '.');
+    const text = (body && body.error) || t('api-status', { status: String(status) });
     // Shown as a sentence: a capital first letter.
     super(text.charAt(0).toUpperCase() + text.slice(1));
     this.status = status;
@@ -30,7 +32,7 @@ export async function api(method, path, body, token, contentType) {
   try {
     response = await fetch(path, { method, headers, body: payload, cache: 'no-store' });
   } catch (e) {
-    throw new ApiError(0, { error: 'Cannot reach the server.', code: 'network' });
+    throw new ApiError(0, { error: t('api-unreachable'), code: 'network' });
   }
   const text = await response.text();
   let data = null;

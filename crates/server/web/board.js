@@ -5,6 +5,7 @@
 import { svgEl, clear, prefersLessMotion } from './dom.js';
 import { SQ, MARGIN, BOARD, drawTower } from './towers.js';
 import { destinations, pick, goOn, movesFrom } from './selection.js';
+import { t } from './i18n.js';
 
 const FILES = 'abcdefgh';
 
@@ -40,8 +41,8 @@ export class Board {
       class: 'board',
       role: 'application',
       tabindex: '0',
-      'aria-label': this.options.label || 'Board. Arrow keys move over the squares, Enter picks a tower and drops it.',
-      'aria-roledescription': 'draughts board',
+      'aria-label': this.options.label || t('board-label'),
+      'aria-roledescription': t('board-role'),
     });
     this.layers = {};
     for (const name of ['squares', 'coords', 'marks', 'pieces', 'over', 'anim']) {
@@ -76,7 +77,7 @@ export class Board {
         const name = FILES[col] + (row + 1);
         const o = this.origin(name);
         const dark = isDark(col, row);
-        const attrs = { x: o.x, y: o.y, width: SQ, height: SQ, class: dark ? 'sq dark' : 'sq light' };
+        const attrs = { x: o.x, y: o.y, width: SQ, height: SQ, class: 'sq ' + (dark ? 'dark' : 'light') };
         if (dark) attrs['data-square'] = name;
         sq.appendChild(svgEl('rect', attrs));
       }

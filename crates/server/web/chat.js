@@ -4,6 +4,7 @@
 
 import { el, clear } from './dom.js';
 import { seatName } from './account.js';
+import { t } from './i18n.js';
 
 /** The longest line, in characters (the server's limit too). */
 export const MAX_CHAT_CHARS = 300;
@@ -46,7 +47,11 @@ function store(key, value) {
 }
 
 const NAME_KEY = 'bashni.chatName';
-const ROOM_TITLES = { players: 'Players', watchers: 'Watchers' };
+
+/** A room's name on its tab. */
+function roomTitle(room) {
+  return room === 'players' ? t('chat-room-players') : t('chat-room-watchers');
+}
 
 /**
  * The chat panel. `send(msg)` sends a socket message and resolves with its answer (or throws
@@ -61,7 +66,7 @@ export class ChatPanel {
     this.muted = false;
     this.opponent = '';
     this.unread = { players: false, watchers: false };
-    this.node = el('section', { id: 'chat', class: 'chat card', hidden: true, 'aria-label': 'Chat' });
+    this.node = el('section', { id: 'chat', class: 'chat card', hidden: true, 'aria-label': t('chat') });
   }
 
   /** Who the page is now: the game's mode, the seat (`null` for a watcher), the other player's name. */
@@ -69,7 +74,7 @@ export class ChatPanel {
     const rooms = chatRooms(mode, you, over);
     const changed = rooms.write !== this.rooms.write || rooms.read.join() !== this.rooms.read.join();
     this.rooms = rooms;
-    this.opponent = opponent || 'your opponent';
+    this.opponent = opponent || '';
     if (!rooms.read.includes(this.shown)) this.shown = rooms.write || rooms.read[0] || null;
     if (changed) this.build();
     else this.drawMute();
@@ -105,18 +110,18 @@ export class ChatPanel {
     this.note = el('p', { id: 'chat-note', class: 'chat-note' });
     this.error = el('p', { id: 'chat-error', class: 'chat-error', role: 'alert' });
     this.input = el('input', { id: 'chat-input', type: 'text', maxlength: String(MAX_CHAT_CHARS),
-      autocomplete: 'off', placeholder: 'Write a message', 'aria-label': 'Message' });
+      autocomplete: 'off', placeholder: t('chat-placeholder'), 'aria-label': t('chat-message') });
     this.count = el('span', { id: 'chat-count', class: 'chat-count' }, countText(''));
     this.input.addEventListener('input', () => { this.count.textContent = countText(this.input.value); });
     this.nameInput = this.rooms.write === 'watchers'
       ? el('input', { id: 'chat-name', type: 'text', maxlength: String(MAX_NAME_CHARS), value: stored(NAME_KEY),
-        placeholder: 'Your name', 'aria-label': 'Your name in the chat' })
+        placeholder: t('chat-your-name'), 'aria-label': t('chat-your-name-label') })
       : null;
     this.form = el('form', { id: 'chat-form', class: 'chat-form' },
-      this.nameInput, this.input, el('button', { type: 'submit', id: 'chat-send' }, 'Send'), this.count);
+      this.nameInput, this.input, el('button', { type: 'submit', id: 'chat-send' }, t('chat-send')), this.count);
     this.form.addEventListener('submit', (ev) => { ev.preventDefault(); this.submit(); });
     this.muteButton = el('button', { type: 'button', id: 'chat-mute', class: 'link', onclick: () => this.toggleMute() });
-    box.appendChild(el('h2', null, this.rooms.read.length > 1 ? 'Chat' : 'Watchers’ chat'));
+    box.appendChild(el('h2', null, this.rooms.read.length > 1 ? t('chat') : t('chat-watchers-chat')));
     box.appendChild(this.tabs);
     box.appendChild(this.list);
     box.appendChild(this.note);
@@ -140,7 +145,7 @@ export class ChatPanel {
       const tab = el('button', { type: 'button', role: 'tab', id: 'chat-tab-' + room,
         class: 'chat-tab' + (room === this.shown ? ' shown' : '') + (this.unread[room] ? ' unread' : ''),
         'aria-selected': room === this.shown ? 'true' : 'false',
-        onclick: () => this.show(room) }, ROOM_TITLES[room]);
+        onclick: () => this.show(room) }, roomTitle(room));
       this.tabs.appendChild(tab);
     }
   }
@@ -168,19 +173,22 @@ export class ChatPanel {
       list.appendChild(el('li', { class: 'chat-line', dataset: { seq: String(line.seq), from: line.from } }, name, text));
     }
     if (!list.firstChild) {
-      list.appendChild(el('li', { class: 'chat-empty' }, room === 'players' ? 'No messages between the players yet.' : 'No messages from watchers yet.'));
+      list.appendChild(el('li', { class: 'chat-empty' }, room === 'players' ? t('chat-none-players') : t('chat-none-watchers')));
     }
     list.scrollTop = list.scrollHeight;
     const writes = room === this.rooms.write;
     this.form.hidden = !writes;
     this.note.hidden = writes;
-    this.note.textContent = writes ? '' : 'Only watchers write here.';
+    this.note.textContent = writes ? '' : t('chat-only-watchers');
   }
 
   drawMute() {
     if (!this.muteButton) return;
     this.muteButton.hidden = this.rooms.write !== 'players';
-    this.muteButton.textContent = (this.muted ? 'Unmute ' : 'Mute ') + this.opponent;
+    const name = this.opponent;
+    this.muteButton.textContent = this.muted
+      ? (name ? t('chat-unmute', { name }) : t('chat-unmute-opponent'))
+      : (name ? t('chat-mute', { name }) : t('chat-mute-opponent'));
     this.muteButton.dataset.muted = this.muted ? 'true' : 'false';
   }
 

@@ -1,6 +1,8 @@
 // Building the page: elements made from data. Every text that comes from the server or from
 // a user goes in as a text node, never as HTML.
 
+import { t } from './i18n.js';
+
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 /** Builds an HTML element; strings and numbers among the children become text nodes. */
@@ -70,6 +72,16 @@ export function select(id, options, value) {
   return s;
 }
 
+/**
+ * A text with an element in it, as a list for `append`: `format(mark)` is the text with
+ * `mark` where the element goes (a message's placeholder).
+ */
+export function textAround(format, node) {
+  const mark = '\u0001';
+  const [before, after = ''] = format(mark).split(mark);
+  return [before, node, after].filter((part) => part !== '');
+}
+
 /** A plain button. */
 export function button(id, text, onclick, cls) {
   return el('button', { type: 'button', id, class: cls || null, onclick }, text);
@@ -99,5 +111,5 @@ export async function copyText(text, input, note) {
     input.select();
     try { ok = document.execCommand('copy'); } catch (e) { ok = false; }
   }
-  if (note) note.textContent = ok ? 'Copied.' : 'Select the link and copy it.';
+  if (note) note.textContent = ok ? t('dom-copied') : t('dom-copy-by-hand');
 }

@@ -4,23 +4,24 @@ import { el, append, clear, field } from './dom.js';
 import { api, seats, prefs, gamePath } from './api.js';
 import { variantName, perMoveText } from './text.js';
 import { currentAccount } from './account.js';
+import { t } from './i18n.js';
 
 /** The join page of game `id` with invite code `invite`. */
 export function joinPage(app, id, invite) {
   document.body.dataset.page = 'join';
-  document.title = 'Join a game – Bashni';
+  document.title = t('join-page-title');
   const have = seats.get(id);
-  const name = el('input', { id: 'join-name', type: 'text', maxlength: 40, value: prefs.get('name', ''), placeholder: 'Your name' });
+  const name = el('input', { id: 'join-name', type: 'text', maxlength: 40, value: prefs.get('name', ''), placeholder: t('join-your-name') });
   const error = el('p', { class: 'error', id: 'join-error', role: 'alert' });
   const info = el('p', { id: 'join-info' });
-  const button = el('button', { type: 'submit', id: 'join', class: 'primary' }, 'Join the game');
+  const button = el('button', { type: 'submit', id: 'join', class: 'primary' }, t('join-button'));
   const form = el('form', { class: 'card narrow', id: 'join-form' },
-    el('h2', null, 'You are invited to a game'),
+    el('h2', null, t('join-invited')),
     info,
-    field('Your name', name),
+    field(t('join-your-name'), name),
     button,
     error,
-    el('p', null, el('a', { href: '/g/' + encodeURIComponent(id) }, 'Only watch the game')));
+    el('p', null, el('a', { href: '/g/' + encodeURIComponent(id) }, t('join-watch'))));
   append(app, form);
   // A logged-in player joins under the account's name.
   currentAccount().then((account) => {
@@ -29,23 +30,24 @@ export function joinPage(app, id, invite) {
     name.disabled = true;
   });
   if (have && have.token) {
-    info.textContent = 'You already have a seat in this game. ';
-    info.appendChild(el('a', { href: '/g/' + encodeURIComponent(id) }, 'Go to the game'));
+    info.textContent = t('join-have-seat') + ' ';
+    info.appendChild(el('a', { href: '/g/' + encodeURIComponent(id) }, t('join-go-to-game')));
   }
   api('GET', gamePath(id)).then((state) => {
     const creator = state.white && state.white.joined ? state.white : state.black;
     const free = state.white && state.white.joined ? 'black' : 'white';
     if (!have) {
-      info.textContent = (creator && creator.name ? creator.name : 'A player') + ' invites you to play ' +
-        variantName(state.variant) + (state.correspondence ? ', ' + perMoveText(state.correspondence.days_per_move) : '') +
-        '. You play ' + free + '.';
+      const args = { name: creator && creator.name ? creator.name : t('join-a-player'), variant: variantName(state.variant), colour: free };
+      info.textContent = state.correspondence
+        ? t('join-invites-per-move', Object.assign(args, { perMove: perMoveText(state.correspondence.days_per_move) }))
+        : t('join-invites', args);
     }
   }).catch((e) => {
     if (e.status === 404) {
       clear(app);
-      append(app, el('div', { class: 'card narrow', id: 'join-missing' }, el('h1', null, 'No such game'),
-        el('p', null, 'The invite link is wrong, or the game is gone. ',
-          el('a', { href: '/' }, 'Start a new game'))));
+      append(app, el('div', { class: 'card narrow', id: 'join-missing' }, el('h1', null, t('join-no-game')),
+        el('p', null, t('join-link-wrong') + ' ',
+          el('a', { href: '/' }, t('join-new-game')))));
       return;
     }
     error.textContent = e.message;
@@ -62,7 +64,7 @@ export function joinPage(app, id, invite) {
       seats.set(id, { token: data.token, seat: data.seat });
       location.assign('/g/' + encodeURIComponent(id));
     } catch (e) {
-      error.textContent = e.status === 409 ? 'The seat is already taken. ' + e.message : e.message;
+      error.textContent = e.status === 409 ? t('join-seat-taken', { error: e.message }) : e.message;
       button.disabled = false;
     }
   });

@@ -7,11 +7,12 @@ import { Board } from './board.js';
 import { drawTower } from './towers.js';
 import { towerText, levelOptions } from './text.js';
 import { analysisView } from './analysis.js';
+import { t } from './i18n.js';
 
 /** The study page. */
 export function studyPage(app) {
   document.body.dataset.page = 'study';
-  document.title = 'Study board – Bashni';
+  document.title = t('study-page-title');
   const params = new URLSearchParams(location.search);
   const st = {
     variant: params.get('variant') === 'russian' ? 'russian' : 'bashni',
@@ -23,29 +24,29 @@ export function studyPage(app) {
     legal: [],
     ticket: 0,
   };
-  const inspector = el('p', { id: 'inspector', class: 'inspector', 'aria-live': 'polite' }, 'Click a square to add a checker to the bottom of its tower.');
+  const inspector = el('p', { id: 'inspector', class: 'inspector', 'aria-live': 'polite' }, t('study-inspector-hint'));
   const board = new Board({
-    label: 'Study board. Arrow keys move over the squares, Enter puts the chosen checker there.',
+    label: t('study-board-label'),
     onSquare: (sq) => paint(sq),
     onHover: (sq) => { if (sq) inspector.textContent = towerText(sq, st.towers[sq]); },
     onLongPress: (sq) => { inspector.textContent = towerText(sq, st.towers[sq]); },
   });
 
   const variant = select('study-variant', [
-    { value: 'bashni', label: 'Bashni (towers)' },
-    { value: 'russian', label: 'Russian draughts' },
+    { value: 'bashni', label: t('home-variant-bashni') },
+    { value: 'russian', label: t('home-variant-russian') },
   ], st.variant);
   const turn = select('study-turn', [
-    { value: 'white', label: 'White to move' },
-    { value: 'black', label: 'Black to move' },
+    { value: 'white', label: t('study-white-to-move') },
+    { value: 'black', label: t('study-black-to-move') },
   ], 'white');
   const brushes = [
-    { value: 'w', label: 'White man' },
-    { value: 'W', label: 'White king' },
-    { value: 'b', label: 'Black man' },
-    { value: 'B', label: 'Black king' },
-    { value: 'pop', label: 'Remove top' },
-    { value: 'erase', label: 'Clear square' },
+    { value: 'w', label: t('study-brush-white-man') },
+    { value: 'W', label: t('study-brush-white-king') },
+    { value: 'b', label: t('study-brush-black-man') },
+    { value: 'B', label: t('study-brush-black-king') },
+    { value: 'pop', label: t('study-brush-pop') },
+    { value: 'erase', label: t('study-brush-erase') },
   ];
   const brushBox = el('div', { class: 'brushes', role: 'radiogroup', id: 'brushes' });
   for (const b of brushes) {
@@ -58,38 +59,40 @@ export function studyPage(app) {
   const posText = el('p', { id: 'position-text', class: 'position-text' });
   const fenText = el('p', { id: 'position-fen', class: 'position-fen' });
   const posError = el('p', { id: 'position-error', class: 'error', role: 'alert' });
-  const loadInput = el('input', { id: 'load-position', type: 'text', placeholder: 'Paste a position in any notation', 'aria-label': 'Position' });
-  const loadForm = el('form', { class: 'move-form' }, loadInput, el('button', { type: 'submit' }, 'Set up'));
+  const loadInput = el('input', { id: 'load-position', type: 'text', placeholder: t('study-paste-position'), 'aria-label': t('study-position') });
+  const loadForm = el('form', { class: 'move-form' }, loadInput, el('button', { type: 'submit' }, t('study-set-up')));
   const analysisOut = el('div', { id: 'analysis-out' });
   const playMode = select('play-mode', [
-    { value: 'engine', label: 'Against the engine' },
-    { value: 'local', label: 'Two people at one screen' },
-    { value: 'friend', label: 'Against a friend (invite link)' },
+    { value: 'engine', label: t('home-mode-engine') },
+    { value: 'local', label: t('home-mode-local') },
+    { value: 'friend', label: t('home-mode-friend') },
   ], 'engine');
   const playLevel = select('play-level', levelOptions(), 4);
   const playColor = select('play-color', [
-    { value: 'white', label: 'White' }, { value: 'black', label: 'Black' }, { value: 'random', label: 'Random' },
+    { value: 'white', label: t('home-colour-white') },
+    { value: 'black', label: t('home-colour-black') },
+    { value: 'random', label: t('home-colour-random') },
   ], 'white');
   const playError = el('p', { class: 'error', role: 'alert' });
 
   const side = el('aside', { class: 'side' },
-    el('h1', null, 'Study board'),
-    field('Game', variant),
-    field('Side to move', turn),
-    el('fieldset', { class: 'card' }, el('legend', null, 'Brush'), brushBox,
-      el('p', { class: 'hint' }, 'A checker goes to the bottom of the tower, so build each tower from the top down.')),
+    el('h1', null, t('study-heading')),
+    field(t('home-game'), variant),
+    field(t('study-side-to-move'), turn),
+    el('fieldset', { class: 'card' }, el('legend', null, t('study-brush')), brushBox,
+      el('p', { class: 'hint' }, t('study-brush-hint'))),
     el('div', { class: 'row' },
-      el('button', { type: 'button', id: 'start-position', onclick: () => loadPosition('start') }, 'Start position'),
-      el('button', { type: 'button', id: 'empty-board', onclick: () => { st.towers = {}; update(); } }, 'Empty board')),
-    el('div', { class: 'card' }, el('h2', null, 'Position'), posText, fenText, posError, loadForm),
-    el('div', { class: 'card' }, el('h2', null, 'Engine view'),
+      el('button', { type: 'button', id: 'start-position', onclick: () => loadPosition('start') }, t('study-start-position')),
+      el('button', { type: 'button', id: 'empty-board', onclick: () => { st.towers = {}; update(); } }, t('study-empty-board'))),
+    el('div', { class: 'card' }, el('h2', null, t('study-position')), posText, fenText, posError, loadForm),
+    el('div', { class: 'card' }, el('h2', null, t('study-engine-view')),
       el('div', { class: 'row' },
-        el('button', { type: 'button', id: 'study-analyse', onclick: () => analyse() }, 'Analyse'),
-        el('button', { type: 'button', id: 'study-board-link', onclick: () => openAnalysisBoard() }, 'Analysis board')),
+        el('button', { type: 'button', id: 'study-analyse', onclick: () => analyse() }, t('study-analyse')),
+        el('button', { type: 'button', id: 'study-board-link', onclick: () => openAnalysisBoard() }, t('study-analysis-board'))),
       analysisOut),
-    el('div', { class: 'card' }, el('h2', null, 'Play from here'),
-      field('Play', playMode), field('Engine level', playLevel), field('Your colour', playColor),
-      el('button', { type: 'button', id: 'play-from-here', class: 'primary', onclick: () => playFromHere() }, 'Play from here'),
+    el('div', { class: 'card' }, el('h2', null, t('study-play-from-here')),
+      field(t('home-play'), playMode), field(t('home-level'), playLevel), field(t('home-colour'), playColor),
+      el('button', { type: 'button', id: 'play-from-here', class: 'primary', onclick: () => playFromHere() }, t('study-play-from-here')),
       playError));
   append(app, el('div', { class: 'game study' }, el('div', { class: 'board-wrap' }, board.svg, inspector), side));
 
@@ -161,11 +164,11 @@ export function studyPage(app) {
   async function analyse() {
     clear(analysisOut);
     if (!st.view) {
-      analysisOut.appendChild(el('p', { class: 'error' }, 'Set up an allowed position first.'));
+      analysisOut.appendChild(el('p', { class: 'error' }, t('study-need-position')));
       return;
     }
     const view = st.view;
-    analysisOut.appendChild(el('p', null, 'Thinking…'));
+    analysisOut.appendChild(el('p', null, t('analysis-thinking')));
     try {
       const data = await api('POST', '/api/analyse', { variant: st.variant, position: view.fen, movetime_ms: 2000, lines: 3 });
       clear(analysisOut);
@@ -177,13 +180,13 @@ export function studyPage(app) {
   }
 
   function openAnalysisBoard() {
-    if (!st.view) { posError.textContent = 'Set up an allowed position first.'; return; }
+    if (!st.view) { posError.textContent = t('study-need-position'); return; }
     location.assign('/analysis?variant=' + encodeURIComponent(st.variant) + '&position=' + encodeURIComponent(st.view.fen));
   }
 
   async function playFromHere() {
     playError.textContent = '';
-    if (!st.view) { playError.textContent = 'Set up an allowed position first.'; return; }
+    if (!st.view) { playError.textContent = t('study-need-position'); return; }
     const body = { variant: st.variant, mode: playMode.value, position: st.view.fen };
     if (playMode.value === 'engine') body.level = Number(playLevel.value);
     if (playMode.value !== 'local') body.color = playColor.value;
