@@ -37,6 +37,20 @@ test('a Russian browser gets Russian, the settings switch to English and it stay
   }
 });
 
+test('the server says why it refuses in the page\'s language', async () => {
+  const { context, page } = await newPage(site.browser, { locale: 'ru-RU' });
+  try {
+    await page.goto(site.server.url + '/login');
+    await page.fill('#login-name', 'Nobody');
+    await page.fill('#login-password', 'not the password');
+    await page.press('#login-password', 'Enter');
+    await page.waitForFunction(() => document.getElementById('login-error').textContent !== '');
+    assert.equal(await page.textContent('#login-error'), 'Неверное имя или пароль');
+  } finally {
+    await context.close();
+  }
+});
+
 test('an English browser gets English, and another language falls back to English', async () => {
   for (const locale of ['en-GB', 'de-DE']) {
     const { context, page } = await newPage(site.browser, { locale });

@@ -1,6 +1,6 @@
 // Talking to the server's JSON API, and the seat tokens and settings this browser keeps.
 
-import { t } from './i18n.js';
+import { t, language } from './i18n.js';
 
 /** A refused request: the server's message, status and code. */
 export class ApiError extends Error {
@@ -28,6 +28,8 @@ export async function api(method, path, body, token, contentType) {
     }
   }
   if (token) headers['X-Seat-Token'] = token;
+  // The server says why it refuses in the page's language.
+  headers['Accept-Language'] = language;
   let response;
   try {
     response = await fetch(path, { method, headers, body: payload, cache: 'no-store' });
