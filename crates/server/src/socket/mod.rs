@@ -9,7 +9,7 @@ pub mod lobby;
 
 use std::future::Future;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade, close_code};
 use futures_util::stream::SplitSink;
@@ -146,6 +146,10 @@ pub(crate) async fn converse<C: Conversation>(
                     }
                     Screened::Skip => Said::Nothing,
                     Screened::Close => Said::End,
+                    Screened::Refused => {
+                        linger(&mut stream).await;
+                        Said::End
+                    }
                 }
             }
         };
@@ -153,6 +157,31 @@ pub(crate) async fn converse<C: Conversation>(
             return;
         }
     }
+}
+
+/// After the server closed a socket for a reason: reads and drops what the client still sends,
+/// for at most a second, until the client closes too. Closing the connection with its data
+/// unread would reset it, and the client could lose the close frame and its reason.
+pub(crate) async fn linger<S>(stream: &mut S)
+where
+    S: futures_util::Stream<Item = Result<Message, axum::Error>> + Unpin,
+{
+    let drain = async {
+        let mut errors = 0u32;
+        while let Some(item) = stream.next().await {
+            match item {
+                Ok(Message::Close(_)) => break,
+                Ok(_) => {}
+                Err(_) => {
+                    errors += 1;
+                    if errors > 100 {
+                        break;
+                    }
+                }
+            }
+        }
+    };
+    let _ = tokio::time::timeout(Duration::from_secs(1), drain).await;
 }
 
 /// Sends what was said; `false` when the socket is done (closed, gone or ended).
@@ -204,8 +233,12 @@ pub(crate) enum Screened {
     Text(Utf8Bytes),
     /// Nothing to answer (a pong, a refused or binary frame, already answered).
     Skip,
-    /// The socket is closed, or has just been closed for a reason sent to the client.
+    /// The socket is closed by the client, or gone.
     Close,
+    /// The server has just closed the socket with a reason sent to the client: what the
+    /// client still sends is read and dropped for a moment (see [`linger`]), so that the
+    /// close frame reaches it.
+    Refused,
 }
 
 /// Screens one frame a client sent, the same way on every socket: a broken or oversized
@@ -225,7 +258,7 @@ pub(crate) async fn screen(
         Some(Err(error)) => {
             tracing::debug!("{what}: {error}");
             close(sink, close_code::SIZE, "message too big or malformed").await;
-            return Screened::Close;
+            return Screened::Refused;
         }
         Some(Ok(frame)) => frame,
     };
@@ -234,7 +267,7 @@ pub(crate) async fn screen(
         if *refused > MAX_REFUSED_MESSAGES {
             tracing::warn!("limit: {what} sent too many messages and was closed");
             close(sink, close_code::POLICY, "too many messages").await;
-            return Screened::Close;
+            return Screened::Refused;
         }
         if let Message::Text(text) = &frame {
             let error = ApiError::too_many("too many messages; slow down");
@@ -247,7 +280,7 @@ pub(crate) async fn screen(
     match frame {
         Message::Text(text) if text.len() > MAX_MESSAGE_BYTES => {
             close(sink, close_code::SIZE, "message too big (at most 16 KiB)").await;
-            Screened::Close
+            Screened::Refused
         }
         Message::Text(text) => Screened::Text(text),
         Message::Binary(_) => {
