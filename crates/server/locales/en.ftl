@@ -216,6 +216,7 @@ game-premove-dropped = The premove is not legal now; it was dropped.
 game-connection-lost = Connection lost. Trying again…
 game-inspector-hint = Point at a tower (or tap and hold) to see what it is made of.
 game-capture-forced = Capture is forced.
+game-draw-declined = Your draw offer was declined.
 game-engine-thinking = The engine is thinking…
 game-move-placeholder = Type a move, e.g. c3-d4
 game-move-label = Move

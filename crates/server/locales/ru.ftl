@@ -224,6 +224,7 @@ game-premove-dropped = Предход теперь невозможен и от�
 game-connection-lost = Связь потеряна. Подключаемся снова…
 game-inspector-hint = Наведите на башню (или нажмите и удерживайте), чтобы увидеть, из чего она состоит.
 game-capture-forced = Бить обязательно.
+game-draw-declined = Ваше предложение ничьей отклонено.
 game-engine-thinking = Компьютер думает…
 game-move-placeholder = Введите ход, например c3-d4
 game-move-label = Ход
