@@ -452,7 +452,13 @@ tournament-download = Download all games (PDN)
 
 ratings-rated = Rated
 ratings-casual = Casual
-ratings-not-rated = Not rated ({ $reason })
+ratings-not-rated =
+    { $reason ->
+        [same-address] Not rated: both players play from one address, and such games do not count.
+        [aborted] Not rated: the game was aborted.
+        [a-guest-seat] Not rated: one of the players is a guest.
+       *[other] Not rated ({ $phrase })
+    }
 # $white, $black: the ratings after the game; $whiteDiff, $blackDiff: their changes, "+12", "−12".
 ratings-change = White { $white } ({ $whiteDiff }), Black { $black } ({ $blackDiff })
 ratings-chart = Rating after each game

@@ -462,7 +462,13 @@ tournament-download = Скачать все партии (PDN)
 
 ratings-rated = На рейтинг
 ratings-casual = Без рейтинга
-ratings-not-rated = Не на рейтинг ({ $reason })
+ratings-not-rated =
+    { $reason ->
+        [same-address] Не на рейтинг: оба игрока играют с одного адреса, такие партии не считаются.
+        [aborted] Не на рейтинг: партия прервана.
+        [a-guest-seat] Не на рейтинг: один из игроков — гость.
+       *[other] Не на рейтинг ({ $phrase })
+    }
 # $white, $black: рейтинги после партии; $whiteDiff, $blackDiff: их изменения, «+12», «−12».
 ratings-change = Белые { $white } ({ $whiteDiff }), чёрные { $black } ({ $blackDiff })
 ratings-chart = Рейтинг после каждой партии

@@ -14,7 +14,10 @@ const PACES = ['blitz', 'rapid', 'classical', 'correspondence'];
 /** "Rated" or "Casual" for a game's state (games with a friend or from the lobby). */
 export function ratedText(state) {
   if (state.rated) return t('ratings-rated');
-  if (state.unrated_reason) return t('ratings-not-rated', { reason: state.unrated_reason });
+  // The reason in words that say why (the server's reason is a short phrase).
+  if (state.unrated_reason) {
+    return t('ratings-not-rated', { reason: state.unrated_reason.replace(/ /g, '-'), phrase: state.unrated_reason });
+  }
   return t('ratings-casual');
 }
 
