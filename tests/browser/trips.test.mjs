@@ -64,3 +64,31 @@ test('the one who offered a draw hears that it was declined', async () => {
     await a.context.close();
   }
 });
+
+test('an invite that cannot be used says so before anyone fills in a name', async () => {
+  const { white } = await friendGame();
+  const open = await api(site.server.url, 'POST', '/api/games',
+    { variant: 'russian', mode: 'friend', color: 'white', name: 'Vera' });
+  const wrong = open.invite_url.replace(/\/join\/[^/]+$/, '/join/not-the-code');
+  for (const [link, says] of [[white.invite_url, 'both seats are already taken'], [wrong, 'the invite code is wrong']]) {
+    const { context, page } = await newPage(site.browser);
+    try {
+      await page.goto(new URL(new URL(link).pathname, site.server.url).href);
+      await page.waitForSelector('#join-form[data-refused="true"]');
+      assert.equal(await page.textContent('#join-form h2'), 'This invite cannot be used');
+      assert.match(await page.textContent('#join-info'), new RegExp(says, 'i'));
+      assert.equal(await page.isHidden('#join'), true, 'no button that would fail');
+    } finally {
+      await context.close();
+    }
+  }
+  // A good invite still invites.
+  const { context, page } = await newPage(site.browser);
+  try {
+    await page.goto(new URL(new URL(open.invite_url).pathname, site.server.url).href);
+    await page.waitForFunction(() => /invites you/.test(document.getElementById('join-info').textContent));
+    assert.equal(await page.isVisible('#join'), true);
+  } finally {
+    await context.close();
+  }
+});

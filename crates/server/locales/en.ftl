@@ -631,6 +631,7 @@ chat-unmute-opponent = Unmute your opponent
 
 join-page-title = Join a game – Bashni
 join-invited = You are invited to a game
+join-cannot = This invite cannot be used
 join-your-name = Your name
 join-button = Join the game
 join-watch = Only watch the game

@@ -647,6 +647,7 @@ chat-unmute-opponent = Показывать сообщения соперник�
 
 join-page-title = Приглашение в партию – Башни
 join-invited = Вас приглашают сыграть партию
+join-cannot = Это приглашение нельзя использовать
 join-your-name = Ваше имя
 join-button = Сесть за партию
 join-watch = Только смотреть партию
