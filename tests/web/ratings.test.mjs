@@ -17,3 +17,17 @@ test('a game asked for as rated that does not count says why in words', () => {
   useCatalogue('ru', catalogue('ru'));
   assert.equal(ratedText({ rated: false, unrated_reason: 'aborted' }), 'Не на рейтинг: партия прервана.');
 });
+
+test('a player\'s rated games show the rating each left and its change', async () => {
+  const { ratedGames } = await import('../../crates/server/web/player.js');
+  const history = {
+    russian: { blitz: [{ at_ms: 1, rating: 1662.4, game: 'a' }, { at_ms: 2, rating: 1650, game: 'b' }] },
+    bashni: { rapid: [{ at_ms: 3, rating: 1400, game: 'c' }] },
+  };
+  assert.deepEqual(ratedGames(history), {
+    a: { after: 1662, diff: 162 },
+    b: { after: 1650, diff: -12 },
+    c: { after: 1400, diff: -100 },
+  });
+  assert.deepEqual(ratedGames(undefined), {});
+});

@@ -450,6 +450,10 @@ tournament-points-rule = Points: { $win } for a win, { $draw } for a draw, { $lo
 tournament-crosstable = Crosstable
 tournament-download = Download all games (PDN)
 
+player-game-rated = , rated: { $rating } ({ $diff })
+player-game-casual = , casual
+ratings-chart-point = { $rating } on { $date }
+ratings-chart-dates = { $from } – { $to }
 ratings-rated = Rated
 ratings-casual = Casual
 ratings-not-rated =

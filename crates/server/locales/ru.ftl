@@ -460,6 +460,10 @@ tournament-points-rule = Очки: { $win } за победу, { $draw } за н
 tournament-crosstable = Турнирная таблица
 tournament-download = Скачать все партии (PDN)
 
+player-game-rated = , на рейтинг: { $rating } ({ $diff })
+player-game-casual = , без рейтинга
+ratings-chart-point = { $rating }, { $date }
+ratings-chart-dates = { $from } – { $to }
 ratings-rated = На рейтинг
 ratings-casual = Без рейтинга
 ratings-not-rated =
