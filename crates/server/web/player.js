@@ -21,7 +21,7 @@ export function ratedGames(history) {
     for (const points of Object.values(paces || {})) {
       let before = 1500;
       for (const p of points) {
-        games[p.game] = { after: Math.round(p.rating), diff: Math.round(p.rating) - Math.round(before) };
+        games[p.game] = { after: Math.round(p.rating), diff: Math.round(p.rating - before) };
         before = p.rating;
       }
     }
