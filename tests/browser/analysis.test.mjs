@@ -32,7 +32,8 @@ test('a variation played from a game position is kept beside the main line', { t
     await page.waitForSelector('#tree .tree-line.variation .mv');
     const variation = await texts(page, '#tree .tree-line.variation .mv');
     assert.equal(variation.length, 1);
-    assert.match(variation[0], /e3-f4/);
+    // Numbered on from the game: White's second move, not "1.".
+    assert.match(variation[0], /^2\. e3-f4/);
     assert.equal(await page.$eval('#tree .mv.current', (n) => n.dataset.variation), '1');
     assert.equal(await page.$$eval('#tree .tree-line.main > .mv', (ns) => ns.length), 4, 'the main line stays');
     assert.equal(new URL(page.url()).searchParams.get('ply'), null, 'a side line has no ply link');
