@@ -147,6 +147,8 @@ test('a record read from PDN opens with its comments and variations', { timeout:
     assert.equal(await page.$eval('#move-comment', (n) => n.hidden), false);
     await page.click('#tree .tree-line.main > .mv >> nth=2');
     await page.waitForFunction(() => document.querySelector('#move-comment').textContent === '?');
+    // The mark shows in the tree too, after the move.
+    assert.equal(await page.$eval('#tree .tree-line.main > .mv >> nth=2', (n) => n.querySelector('.move-mark')?.textContent), '?');
     const inVariation = await page.$$eval('#tree .tree-line.variation .mv', (ns) => ns.map((n) => n.dataset.node));
     await page.click(`#tree .mv[data-node="${inVariation[1]}"]`);
     await page.waitForFunction(() => document.querySelector('#move-comment').textContent === 'Also good');

@@ -303,8 +303,12 @@ class AnalysisBoard {
       }, showNumber ? moveLabel(this.numberOf(item.id), m.color) + ' ' : '', m.text);
       if (this.scores[item.id] !== undefined) b.appendChild(el('span', { class: 'eval' }, ' ' + this.scores[item.id]));
       if (this.comments.has(item.id)) {
+        const comment = this.comments.get(item.id);
+        // A move's mark (!, ?, !?, ...) shows after it in the tree, as in print.
+        const mark = comment.trim().match(/^[!?]{1,2}/);
+        if (mark) b.appendChild(el('span', { class: 'move-mark' }, mark[0]));
         b.classList.add('commented');
-        b.title = this.comments.get(item.id);
+        b.title = comment;
       }
       b.addEventListener('click', () => this.show(item.id));
       holder.appendChild(b);
