@@ -32,7 +32,8 @@ test('a variation played from a game position is kept beside the main line', { t
     await page.waitForSelector('#tree .tree-line.variation .mv');
     const variation = await texts(page, '#tree .tree-line.variation .mv');
     assert.equal(variation.length, 1);
-    assert.match(variation[0], /e3-f4/);
+    // Numbered on from the game: White's second move, not "1.".
+    assert.match(variation[0], /^2\. e3-f4/);
     assert.equal(await page.$eval('#tree .mv.current', (n) => n.dataset.variation), '1');
     assert.equal(await page.$$eval('#tree .tree-line.main > .mv', (ns) => ns.length), 4, 'the main line stays');
     assert.equal(new URL(page.url()).searchParams.get('ply'), null, 'a side line has no ply link');
@@ -146,6 +147,8 @@ test('a record read from PDN opens with its comments and variations', { timeout:
     assert.equal(await page.$eval('#move-comment', (n) => n.hidden), false);
     await page.click('#tree .tree-line.main > .mv >> nth=2');
     await page.waitForFunction(() => document.querySelector('#move-comment').textContent === '?');
+    // The mark shows in the tree too, after the move.
+    assert.equal(await page.$eval('#tree .tree-line.main > .mv >> nth=2', (n) => n.querySelector('.move-mark')?.textContent), '?');
     const inVariation = await page.$$eval('#tree .tree-line.variation .mv', (ns) => ns.map((n) => n.dataset.node));
     await page.click(`#tree .mv[data-node="${inVariation[1]}"]`);
     await page.waitForFunction(() => document.querySelector('#move-comment').textContent === 'Also good');

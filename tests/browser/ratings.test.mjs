@@ -111,6 +111,13 @@ test('a rated seek is played to a result and both ratings change', { timeout: 12
       const text = await box.locator('.rating').textContent();
       assert.equal(text, blitz.rating + (blitz.provisional ? '?' : ''));
       assert.equal(await box.locator('svg.rating-chart circle').count(), 1);
+      // The chart says when; the recent game says it was rated and what it left.
+      const today = new Date().toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
+      assert.equal(await box.locator('.chart-dates').textContent(), today);
+      await a.page.waitForSelector('#player-games li .meta');
+      const meta = await a.page.locator('#player-games li .meta').first().textContent();
+      const sign = side.diff > 0 ? '+' : '\u2212';
+      assert.ok(meta.endsWith(', rated: ' + side.after + ' (' + sign + Math.abs(side.diff) + ')'), meta);
     }
 
     // The leaderboard lists both, Anna first.

@@ -74,6 +74,10 @@ test('a round robin: join, start, play out, read the crosstable', { timeout: 240
     assert.match(await anna.textContent('#t-status'), /Round 1 of 3/);
     // Joining after the start is refused: the page offers no button.
     assert.equal(await anna.locator('#t-join, #t-leave').count(), 0);
+    // Each player is numbered once ("1. Anna", not "1. 1. Anna"): the list adds no numbers.
+    const first = await anna.textContent('#t-players li');
+    assert.match(first, /^1\. /, first);
+    assert.equal(await anna.$eval('#t-players', (list) => getComputedStyle(list).listStyleType), 'none');
 
     let lastLoser = null;
     for (let round = 1; round <= 3; round++) {

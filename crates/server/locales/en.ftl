@@ -216,6 +216,7 @@ game-premove-dropped = The premove is not legal now; it was dropped.
 game-connection-lost = Connection lost. Trying again…
 game-inspector-hint = Point at a tower (or tap and hold) to see what it is made of.
 game-capture-forced = Capture is forced.
+game-draw-declined = Your draw offer was declined.
 game-engine-thinking = The engine is thinking…
 game-move-placeholder = Type a move, e.g. c3-d4
 game-move-label = Move
@@ -449,9 +450,19 @@ tournament-points-rule = Points: { $win } for a win, { $draw } for a draw, { $lo
 tournament-crosstable = Crosstable
 tournament-download = Download all games (PDN)
 
+player-game-rated = , rated: { $rating } ({ $diff })
+player-game-casual = , casual
+ratings-chart-point = { $rating } on { $date }
+ratings-chart-dates = { $from } – { $to }
 ratings-rated = Rated
 ratings-casual = Casual
-ratings-not-rated = Not rated ({ $reason })
+ratings-not-rated =
+    { $reason ->
+        [same-address] Not rated: both players play from one address, and such games do not count.
+        [aborted] Not rated: the game was aborted.
+        [a-guest-seat] Not rated: one of the players is a guest.
+       *[other] Not rated ({ $phrase })
+    }
 # $white, $black: the ratings after the game; $whiteDiff, $blackDiff: their changes, "+12", "−12".
 ratings-change = White { $white } ({ $whiteDiff }), Black { $black } ({ $blackDiff })
 ratings-chart = Rating after each game
@@ -624,6 +635,7 @@ chat-unmute-opponent = Unmute your opponent
 
 join-page-title = Join a game – Bashni
 join-invited = You are invited to a game
+join-cannot = This invite cannot be used
 join-your-name = Your name
 join-button = Join the game
 join-watch = Only watch the game

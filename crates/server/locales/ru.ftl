@@ -224,6 +224,7 @@ game-premove-dropped = Предход теперь невозможен и от�
 game-connection-lost = Связь потеряна. Подключаемся снова…
 game-inspector-hint = Наведите на башню (или нажмите и удерживайте), чтобы увидеть, из чего она состоит.
 game-capture-forced = Бить обязательно.
+game-draw-declined = Ваше предложение ничьей отклонено.
 game-engine-thinking = Компьютер думает…
 game-move-placeholder = Введите ход, например c3-d4
 game-move-label = Ход
@@ -459,9 +460,19 @@ tournament-points-rule = Очки: { $win } за победу, { $draw } за н
 tournament-crosstable = Турнирная таблица
 tournament-download = Скачать все партии (PDN)
 
+player-game-rated = , на рейтинг: { $rating } ({ $diff })
+player-game-casual = , без рейтинга
+ratings-chart-point = { $rating }, { $date }
+ratings-chart-dates = { $from } – { $to }
 ratings-rated = На рейтинг
 ratings-casual = Без рейтинга
-ratings-not-rated = Не на рейтинг ({ $reason })
+ratings-not-rated =
+    { $reason ->
+        [same-address] Не на рейтинг: оба игрока играют с одного адреса, такие партии не считаются.
+        [aborted] Не на рейтинг: партия прервана.
+        [a-guest-seat] Не на рейтинг: один из игроков — гость.
+       *[other] Не на рейтинг ({ $phrase })
+    }
 # $white, $black: рейтинги после партии; $whiteDiff, $blackDiff: их изменения, «+12», «−12».
 ratings-change = Белые { $white } ({ $whiteDiff }), чёрные { $black } ({ $blackDiff })
 ratings-chart = Рейтинг после каждой партии
@@ -640,6 +651,7 @@ chat-unmute-opponent = Показывать сообщения соперник�
 
 join-page-title = Приглашение в партию – Башни
 join-invited = Вас приглашают сыграть партию
+join-cannot = Это приглашение нельзя использовать
 join-your-name = Ваше имя
 join-button = Сесть за партию
 join-watch = Только смотреть партию

@@ -74,7 +74,10 @@ pub fn router(app: Arc<App>) -> Router {
             post(http::games::create).get(http::games::list),
         )
         .route("/api/games/{id}", get(http::games::show))
-        .route("/api/games/{id}/join", post(http::games::join))
+        .route(
+            "/api/games/{id}/join",
+            post(http::games::join).get(http::games::check_invite),
+        )
         .route("/api/games/{id}/move", http::games::action_route("move"))
         .route(
             "/api/games/{id}/resign",

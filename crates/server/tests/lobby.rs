@@ -293,6 +293,11 @@ async fn lobby_suite(app: &Arc<App>) -> Result<(), Error> {
     rated["rated"] = json!(true);
     let refused = ask(&mut anna, rated).await?;
     assert_eq!(refused["code"], "rated_needs_account", "{refused}");
+    // Said in a player's words, not the API's.
+    assert_eq!(
+        refused["error"],
+        "rated games need an account: log in, or play a casual game"
+    );
     for (message, says) in [
         (
             json!({"type": "seek", "id": 41, "variant": "russian"}),

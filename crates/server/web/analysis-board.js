@@ -263,6 +263,16 @@ class AnalysisBoard {
     }
   }
 
+  // A move's number, counted from the first move of the main line (a variation goes on from
+  // where it leaves the game: "(2... e7:g5 3. a3-b4)", not from 1).
+  numberOf(id) {
+    const first = this.tree.node(0).children[0];
+    if (first === undefined) return 1;
+    const start = this.tree.node(first).move;
+    const ply = this.tree.depth(id) - 1 + (start.color === 'black' ? 1 : 0);
+    return (start.number || 1) + Math.floor(ply / 2);
+  }
+
   drawTree() {
     const box = this.moveList;
     clear(box);
@@ -290,11 +300,15 @@ class AnalysisBoard {
         class: 'mv' + (item.id === this.at ? ' current' : '') + (item.variation ? ' var' : ''),
         dataset: { node: String(item.id), variation: String(item.variation) },
         role: 'listitem',
-      }, showNumber ? moveLabel(m.number, m.color) + ' ' : '', m.text);
+      }, showNumber ? moveLabel(this.numberOf(item.id), m.color) + ' ' : '', m.text);
       if (this.scores[item.id] !== undefined) b.appendChild(el('span', { class: 'eval' }, ' ' + this.scores[item.id]));
       if (this.comments.has(item.id)) {
+        const comment = this.comments.get(item.id);
+        // A move's mark (!, ?, !?, ...) shows after it in the tree, as in print.
+        const mark = comment.trim().match(/^[!?]{1,2}/);
+        if (mark) b.appendChild(el('span', { class: 'move-mark' }, mark[0]));
         b.classList.add('commented');
-        b.title = this.comments.get(item.id);
+        b.title = comment;
       }
       b.addEventListener('click', () => this.show(item.id));
       holder.appendChild(b);

@@ -121,7 +121,9 @@ export class ChatPanel {
       this.nameInput, this.input, el('button', { type: 'submit', id: 'chat-send' }, t('chat-send')), this.count);
     this.form.addEventListener('submit', (ev) => { ev.preventDefault(); this.submit(); });
     this.muteButton = el('button', { type: 'button', id: 'chat-mute', class: 'link', onclick: () => this.toggleMute() });
-    box.appendChild(el('h2', null, this.rooms.read.length > 1 ? t('chat') : t('chat-watchers-chat')));
+    // Only a watcher who reads just the watchers' room sees it named so; players see "Chat".
+    const watchersOnly = this.rooms.read.length === 1 && this.rooms.read[0] === 'watchers';
+    box.appendChild(el('h2', { id: 'chat-title' }, watchersOnly ? t('chat-watchers-chat') : t('chat')));
     box.appendChild(this.tabs);
     box.appendChild(this.list);
     box.appendChild(this.note);

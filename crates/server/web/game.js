@@ -407,6 +407,12 @@ class GamePage {
       playSound('end');
       this.announce.textContent = resultText(state.result);
     }
+    // The one who offered a draw hears when it is turned down (declined, or answered by a move).
+    if (prev && this.you !== 'both' && prev.draw_offer && prev.draw_offer === this.you
+        && !state.draw_offer && !state.result) {
+      this.flash(t('game-draw-declined'));
+      this.announce.textContent = t('game-draw-declined');
+    }
     if (c.yourTurnNow && this.premove) {
       const mv = premoveMatch(state.legal_moves, this.premove);
       this.premove = null;
@@ -603,7 +609,8 @@ class GamePage {
   drawStatus() {
     const s = this.state;
     this.status.textContent = S.statusText(s, this.you);
-    this.forced.hidden = !(s.must_capture && !s.result && this.view === null);
+    // Told only to the side to move: the one waiting has nothing to choose.
+    this.forced.hidden = !(s.must_capture && !s.result && this.view === null && S.yourTurn(s, this.you));
     this.thinking.hidden = !(s.engine_thinking && !s.result);
     if (s.result) {
       this.result.hidden = false;

@@ -59,6 +59,12 @@ export function t(id, args) {
   return bundle.formatPattern(message.value, args);
 }
 
+/** A day in the page's language: "1 March 2026", "1 марта 2026 г.". */
+export function dateText(ms, month = 'long') {
+  const locale = language === 'ru' ? 'ru-RU' : 'en-GB';
+  return new Date(ms).toLocaleDateString(locale, { day: 'numeric', month, year: 'numeric' });
+}
+
 /** Chooses `lang` for good (kept in the browser) and shows the page again in it. */
 export function switchLanguage(lang) {
   prefs.set('lang', lang);

@@ -33,10 +33,21 @@ export function joinPage(app, id, invite) {
     info.textContent = t('join-have-seat') + ' ';
     info.appendChild(el('a', { href: '/g/' + encodeURIComponent(id) }, t('join-go-to-game')));
   }
+  // An invite that cannot be used (the game is over, both seats are taken, a wrong code)
+  // says so at once, instead of an invitation that fails on the click.
+  if (!have) {
+    api('GET', gamePath(id, '/join?invite=' + encodeURIComponent(invite))).catch((e) => {
+      if (e.status === 404) return;
+      form.dataset.refused = 'true';
+      form.querySelector('h2').textContent = t('join-cannot');
+      info.textContent = e.message;
+      for (const node of [button, name.closest('label') || name]) node.hidden = true;
+    });
+  }
   api('GET', gamePath(id)).then((state) => {
     const creator = state.white && state.white.joined ? state.white : state.black;
     const free = state.white && state.white.joined ? 'black' : 'white';
-    if (!have) {
+    if (!have && !form.dataset.refused) {
       const args = { name: creator && creator.name ? creator.name : t('join-a-player'), variant: variantName(state.variant), colour: free };
       info.textContent = state.correspondence
         ? t('join-invites-per-move', Object.assign(args, { perMove: perMoveText(state.correspondence.days_per_move) }))

@@ -7,13 +7,26 @@ import { currentAccount, loggedOut } from './account.js';
 import { gameItem } from './home.js';
 import { variantName } from './text.js';
 import { ratingsSection } from './ratings.js';
-import { t } from './i18n.js';
+import { t, dateText } from './i18n.js';
+import { diffText } from './rating-chart.js';
+
+export { dateText };
 
 const PAGE = 10;
 
-/** "1 March 2026". */
-export function dateText(ms) {
-  return new Date(ms).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' });
+/** The rating a player had after each rated game, and its change: game id → {after, diff}. */
+export function ratedGames(history) {
+  const games = {};
+  for (const paces of Object.values(history || {})) {
+    for (const points of Object.values(paces || {})) {
+      let before = 1500;
+      for (const p of points) {
+        games[p.game] = { after: Math.round(p.rating), diff: Math.round(p.rating - before) };
+        before = p.rating;
+      }
+    }
+  }
+  return games;
 }
 
 function resultsTable(results) {
@@ -63,11 +76,19 @@ export function playerPage(app, name) {
   const list = el('ul', { id: 'player-games', class: 'games' });
   const more = el('button', { type: 'button', class: 'more', id: 'more-games', hidden: true }, t('home-more'));
   let before = null;
+  let rated = {};
   const addGames = (data) => {
     for (const g of data.games || []) {
       const item = gameItem(g);
       const meta = item.querySelector('.meta');
       if (meta && g.color) meta.append(t('player-played', { colour: String(g.color) }));
+      // Rated or casual, with the rating it left (games between people that ended).
+      const change = rated[g.id];
+      if (meta && change) {
+        meta.append(t('player-game-rated', { rating: change.after, diff: diffText(change.diff) }));
+      } else if (meta && g.mode === 'friend' && g.result && g.result !== '*') {
+        meta.append(t('player-game-casual'));
+      }
       list.appendChild(item);
     }
     if (!list.firstChild) list.appendChild(el('li', { class: 'empty' }, t('player-no-games')));
@@ -86,6 +107,7 @@ export function playerPage(app, name) {
   });
   Promise.all([api('GET', path + '?limit=' + PAGE), currentAccount()]).then(([player, account]) => {
     document.title = t('player-title', { name: player.name });
+    rated = ratedGames(player.rating_history);
     const own = account && account.name === player.name;
     append(app, el('div', { class: 'home' },
       el('div', { class: 'col' },

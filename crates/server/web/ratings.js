@@ -6,7 +6,7 @@ import { api } from './api.js';
 import { playerPath } from './account.js';
 import { variantName } from './text.js';
 import { ratingText, diffText, chartModel } from './rating-chart.js';
-import { t } from './i18n.js';
+import { t, dateText } from './i18n.js';
 
 const VARIANTS = ['russian', 'bashni'];
 const PACES = ['blitz', 'rapid', 'classical', 'correspondence'];
@@ -14,7 +14,10 @@ const PACES = ['blitz', 'rapid', 'classical', 'correspondence'];
 /** "Rated" or "Casual" for a game's state (games with a friend or from the lobby). */
 export function ratedText(state) {
   if (state.rated) return t('ratings-rated');
-  if (state.unrated_reason) return t('ratings-not-rated', { reason: state.unrated_reason });
+  // The reason in words that say why (the server's reason is a short phrase).
+  if (state.unrated_reason) {
+    return t('ratings-not-rated', { reason: state.unrated_reason.replace(/ /g, '-'), phrase: state.unrated_reason });
+  }
   return t('ratings-casual');
 }
 
@@ -37,10 +40,18 @@ export function historyChart(points) {
     svgEl('text', { x: 2, y: 10, class: 'scale' }, String(chart.high)),
     svgEl('text', { x: 2, y: height - 2, class: 'scale' }, String(chart.low)),
     svgEl('path', { d: chart.path, fill: 'none', stroke: 'currentColor', 'stroke-width': 2 }),
-    chart.dots.map((d) => svgEl('circle', { cx: d.x, cy: d.y, r: 3, fill: 'currentColor' },
-      svgEl('title', null, String(d.rating)))),
+    chart.dots.map((d, i) => svgEl('circle', { cx: d.x, cy: d.y, r: 3, fill: 'currentColor' },
+      svgEl('title', null, t('ratings-chart-point', { rating: String(d.rating), date: dateText(points[i].at_ms, 'short') })))),
   ]);
   return svg;
+}
+
+/** The days a chart runs over, under it: "12 Mar 2026 – 2 Dec 2026" (one day: that day). */
+export function chartDates(points) {
+  if (!points || !points.length) return null;
+  const first = dateText(points[0].at_ms, 'short');
+  const last = dateText(points[points.length - 1].at_ms, 'short');
+  return el('p', { class: 'chart-dates' }, first === last ? first : t('ratings-chart-dates', { from: first, to: last }));
 }
 
 /** The ratings part of a player's page: a row per game and pace, with its chart. */
@@ -57,7 +68,8 @@ export function ratingsSection(player) {
         el('h3', null, t('ratings-row-title', { variant: variantName(variant), pace })),
         el('p', null, el('strong', { class: 'rating' }, ratingText(r.rating, r.provisional)),
           ' ' + t('ratings-games', { games: r.games })),
-        historyChart(points)));
+        historyChart(points),
+        chartDates(points)));
     }
   }
   return el('section', { class: 'card', id: 'player-ratings' }, el('h2', null, t('ratings-title')),

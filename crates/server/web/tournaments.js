@@ -146,7 +146,7 @@ export function tournamentsPage(app) {
 }
 
 function playersList(tour) {
-  return el('ol', { id: 't-players', class: 'plain' }, tour.players.map((p) =>
+  return el('ul', { id: 't-players', class: 'plain' }, tour.players.map((p) =>
     el('li', null, (p.number ? p.number + '. ' : ''), el('a', { href: playerPath(p.name) }, p.name))));
 }
 

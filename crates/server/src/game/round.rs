@@ -1075,15 +1075,9 @@ impl Round {
         }
     }
 
-    /// Takes the free seat of a friend game with `invite`, for a player called `name` who
-    /// will hold `token`. Returns the seat taken.
-    pub fn join(
-        &mut self,
-        invite: &str,
-        name: String,
-        token: String,
-        now: Instant,
-    ) -> Result<Seat, RoundError> {
+    /// Whether `invite` would let a player join now: the refusal [`Round::join`] would give,
+    /// if any (an invite link's page says it before anyone fills in a name).
+    pub fn check_invite(&self, invite: &str) -> Result<(), RoundError> {
         if self.mode != Mode::Friend {
             return Err(conflict("only games with a friend have an invite"));
         }
@@ -1099,6 +1093,19 @@ impl Round {
                 "the invite code is wrong for this game".into(),
             ));
         }
+        Ok(())
+    }
+
+    /// Takes the free seat of a friend game with `invite`, for a player called `name` who
+    /// will hold `token`. Returns the seat taken.
+    pub fn join(
+        &mut self,
+        invite: &str,
+        name: String,
+        token: String,
+        now: Instant,
+    ) -> Result<Seat, RoundError> {
+        self.check_invite(invite)?;
         let color = if self.white.joined {
             Color::Black
         } else {

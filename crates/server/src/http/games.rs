@@ -329,6 +329,27 @@ pub async fn join(
     })))
 }
 
+/// `GET /api/games/{id}/join?invite=CODE`: whether the invite would let a player join now;
+/// `{"ok": true}`, or the refusal a join would get (the game is over, both seats are taken,
+/// the code is wrong).
+pub async fn check_invite(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    query: Result<Query<InviteQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let Query(query) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
+    let slot = app.slot(&id).await?;
+    slot.live.lock().await.round.check_invite(&query.invite)?;
+    Ok(Json(json!({ "ok": true })))
+}
+
+/// The query of [`check_invite`].
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InviteQuery {
+    invite: String,
+}
+
 /// The state an action answered with.
 fn answer_state(acted: crate::app::Acted) -> Result<StateText, ApiError> {
     acted

@@ -205,7 +205,7 @@ pub fn read_settings(
 pub fn rated_refusal() -> ActionError {
     refusal(
         "rated_needs_account",
-        "rated games need an account; play a casual game (\"rated\": false)",
+        "rated games need an account: log in, or play a casual game",
     )
 }
 
