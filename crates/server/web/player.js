@@ -85,7 +85,7 @@ export function playerPage(app, name) {
       // Rated or casual, with the rating it left (games between people that ended).
       const change = rated[g.id];
       if (meta && change) {
-        meta.append(t('player-game-rated', { rating: change.after, diff: diffText(change.diff) }));
+        meta.append(t('player-game-rated', { rating: String(change.after), diff: diffText(change.diff) }));
       } else if (meta && g.mode === 'friend' && g.result && g.result !== '*') {
         meta.append(t('player-game-casual'));
       }
