@@ -40,6 +40,10 @@ test('a variation played from a game position is kept beside the main line', { t
     // Back to the main line by a click.
     await page.click(`#tree .mv[data-node="${main[3]}"]`);
     assert.equal(new URL(page.url()).searchParams.get('ply'), '4');
+    // The variation is kept for the next visit.
+    await page.reload();
+    await page.waitForSelector('#tree .tree-line.variation .mv');
+    assert.deepEqual(await texts(page, '#tree .tree-line.variation .mv'), variation);
   } finally {
     await context.close();
   }

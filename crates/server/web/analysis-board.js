@@ -3,7 +3,7 @@
 // its evaluation as a bar and arrows, a graph over the game, and pictures to save.
 
 import { el, append, clear, button } from './dom.js';
-import { api, seats, gamePath } from './api.js';
+import { api, seats, gamePath, prefs } from './api.js';
 import { Board } from './board.js';
 import { MoveTree } from './tree.js';
 import { towerText, variantName, moveLabel } from './text.js';
@@ -78,6 +78,9 @@ class AnalysisBoard {
     let at = this.tree.root;
     for (const m of moves) at = this.tree.add(at, m);
     if (this.state && this.state.notes) await this.addNotes(this.state.notes);
+    // What is added from here on is the player's, kept in this browser for the next visit.
+    this.base = this.tree.nodes.length;
+    await this.restoreLines();
     const ply = this.params.has('ply') ? Number(this.params.get('ply')) : moves.length;
     const line = this.tree.mainLine();
     this.at = ply <= 0 ? 0 : line[Math.min(line.length, ply) - 1];
@@ -243,6 +246,7 @@ class AnalysisBoard {
       const played = data.played[0];
       const id = this.tree.add(from, played);
       this.legal.set(id, data.legal_moves || []);
+      this.saveLines();
       await this.show(id);
     } catch (e) {
       this.note.textContent = e.message;
@@ -257,9 +261,44 @@ class AnalysisBoard {
       let id = from;
       for (const m of data.played) id = this.tree.add(id, m);
       this.legal.set(id, data.legal_moves || []);
+      this.saveLines();
       await this.show(this.tree.pathTo(id).find((n) => this.tree.node(n).parent === from) ?? id);
     } catch (e) {
       this.note.textContent = e.message;
+    }
+  }
+
+  // Where this board's own lines are kept in the browser: by game, or by variant and position.
+  linesKey() {
+    return 'lines.' + (this.gameId ? 'game.' + this.gameId : this.variant + '.' + (this.params.get('position') || 'start'));
+  }
+
+  // Keeps the lines the player added (each as its moves from the start), for the next visit.
+  saveLines() {
+    const lines = [];
+    for (const n of this.tree.nodes) {
+      if (n.id >= this.base && n.children.length === 0) {
+        lines.push(this.tree.pathTo(n.id).map((id) => this.tree.node(id).move.text));
+      }
+    }
+    prefs.set(this.linesKey(), JSON.stringify(lines));
+  }
+
+  // Adds the lines kept from an earlier visit: each from where it leaves what is already there.
+  async restoreLines() {
+    let lines;
+    try { lines = JSON.parse(prefs.get(this.linesKey(), '[]')); } catch (e) { return; }
+    if (!Array.isArray(lines)) return;
+    for (const line of lines) {
+      if (!Array.isArray(line)) continue;
+      let at = this.tree.root;
+      let i = 0;
+      for (; i < line.length; i++) {
+        const next = this.tree.node(at).children.find((c) => this.tree.node(c).move.text === line[i]);
+        if (next === undefined) break;
+        at = next;
+      }
+      if (i < line.length) await this.addLine(at, { moves: line.slice(i).map((text) => ({ text: String(text) })) });
     }
   }
 
