@@ -92,3 +92,32 @@ test('an invite that cannot be used says so before anyone fills in a name', asyn
     await context.close();
   }
 });
+
+test('on a phone a game shows the board, both clocks, the move buttons and Resign without scrolling', async () => {
+  const { white } = await friendGame();
+  for (const locale of ['en-US', 'ru-RU']) {
+    const { context, page } = await newPage(site.browser, { viewport: { width: 390, height: 844 }, touch: true, locale });
+    try {
+      await openGameAs(page, site.server.url, white);
+      await page.waitForSelector('#resign');
+      const boxes = await page.evaluate(() => {
+        const box = (n) => { const b = n.getBoundingClientRect(); return { top: b.top, bottom: b.bottom, width: b.width }; };
+        return {
+          board: box(document.querySelector('svg.board')),
+          clocks: [...document.querySelectorAll('.player .clock')].map(box),
+          nav: box(document.getElementById('nav-prev')),
+          resign: box(document.getElementById('resign')),
+          scrolled: window.scrollY,
+        };
+      });
+      assert.equal(boxes.scrolled, 0);
+      assert.ok(boxes.board.width > 300, JSON.stringify(boxes.board));
+      assert.equal(boxes.clocks.length, 2, 'both clocks');
+      for (const [name, b] of [['board', boxes.board], ['nav', boxes.nav], ['resign', boxes.resign], ...boxes.clocks.map((c) => ['clock', c])]) {
+        assert.ok(b.top >= 0 && b.bottom <= 844, locale + ': ' + name + ' at ' + JSON.stringify(b));
+      }
+    } finally {
+      await context.close();
+    }
+  }
+});
