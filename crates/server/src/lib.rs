@@ -237,15 +237,8 @@ async fn gate(State(app): State<Arc<App>>, mut request: Request, next: Next) -> 
         refused_too_many("error-too-many-requests").into_response()
     };
     drop(open);
-    let mut response = http::error::in_language(response, language).await;
+    let response = http::error::in_language(response, language).await;
     let status = response.status();
-    if status == axum::http::StatusCode::REQUEST_TIMEOUT {
-        // The body is unread: the connection cannot carry another request.
-        response.headers_mut().insert(
-            axum::http::header::CONNECTION,
-            axum::http::HeaderValue::from_static("close"),
-        );
-    }
     if status.is_client_error() || status.is_server_error() {
         let (code, message) = response
             .extensions()

@@ -10,7 +10,6 @@ import { ratingsSection } from './ratings.js';
 import { t, dateText } from './i18n.js';
 import { diffText } from './rating-chart.js';
 
-export { dateText };
 
 const PAGE = 10;
 

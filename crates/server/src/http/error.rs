@@ -206,6 +206,13 @@ fn status_of(code: &str) -> StatusCode {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let mut response = (self.status, Json(&self)).into_response();
+        if self.status == StatusCode::REQUEST_TIMEOUT {
+            // The body is unread: the connection cannot carry another request.
+            response.headers_mut().insert(
+                axum::http::header::CONNECTION,
+                axum::http::HeaderValue::from_static("close"),
+            );
+        }
         // Kept for the request log (see `crate::http_log`).
         response.extensions_mut().insert(Refusal {
             code: self.code,

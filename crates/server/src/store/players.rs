@@ -175,18 +175,18 @@ const WRITE_SEATS: &str = "UPDATE games SET white_player = $2, black_player = $3
 const READ_SEATS: &str = "SELECT white_player, black_player FROM games WHERE id = $1";
 /// The accounts with a key, and those kept apart from its owner (`key#id`, see
 /// [`crate::names::keys_to_change`]): `$2` and `$3` are the key followed by `#` and by `$`.
-const PLAYERS_BY_KEY: &str = "SELECT id, name, password_hash, created_ms, deleted_ms \
+const PLAYERS_BY_KEY: &str = "SELECT name_key, id, name, password_hash, created_ms, deleted_ms \
     FROM players WHERE name_key = $1 OR (name_key >= $2 AND name_key < $3) ORDER BY id";
 const ALL_KEYS: &str = "SELECT id, name, name_key FROM players";
 const SET_KEY: &str = "UPDATE players SET name_key = $2 WHERE id = $1";
 
-/// The account a name stands for among those with its key: the one with exactly that name,
-/// else the key's owner, else the first.
-fn chosen(name: &str, key: &str, keys: &[String], rows: Vec<PlayerRow>) -> Option<PlayerRow> {
-    let exact = rows.iter().position(|row| row.name == name);
-    let owner = keys.iter().position(|k| k == key);
+/// The account a name stands for among those with its key (each with its stored key): the
+/// one with exactly that name, else the key's owner, else the first.
+fn chosen(name: &str, key: &str, rows: Vec<(String, PlayerRow)>) -> Option<PlayerRow> {
+    let exact = rows.iter().position(|(_, row)| row.name == name);
+    let owner = rows.iter().position(|(k, _)| k == key);
     let at = exact.or(owner).unwrap_or(0);
-    rows.into_iter().nth(at)
+    rows.into_iter().nth(at).map(|(_, row)| row)
 }
 
 /// The bounds of the keys kept apart from `key`'s owner.
@@ -314,10 +314,7 @@ impl Store {
         let key = crate::names::name_key(name);
         let (from, to) = apart(&key);
         let connection = self.lock();
-        let mut statement = connection.prepare_cached(&sqlite(
-            &PLAYERS_BY_KEY.replace("SELECT id,", "SELECT name_key, id,"),
-        ))?;
-        let mut keys = Vec::new();
+        let mut statement = connection.prepare_cached(&sqlite(PLAYERS_BY_KEY))?;
         let rows = statement
             .query_map(params![key, from, to], |row| {
                 Ok((
@@ -331,14 +328,8 @@ impl Store {
                     },
                 ))
             })?
-            .map(|row| {
-                row.map(|(k, player)| {
-                    keys.push(k);
-                    player
-                })
-            })
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(chosen(name, &key, &keys, rows))
+        Ok(chosen(name, &key, rows))
     }
 
     /// Gives every account the key the present rule makes of its name (see
@@ -596,22 +587,19 @@ impl PgStore {
         let key = crate::names::name_key(name);
         let (from, to) = apart(&key);
         let client = self.pool.get().await?;
-        let statement = client
-            .prepare_cached(&PLAYERS_BY_KEY.replace("SELECT id,", "SELECT name_key, id,"))
-            .await?;
-        let mut keys = Vec::new();
+        let statement = client.prepare_cached(PLAYERS_BY_KEY).await?;
         let mut rows = Vec::new();
         for row in client.query(&statement, &[&key, &from, &to]).await? {
-            keys.push(row.try_get(0)?);
-            rows.push(PlayerRow {
+            let player = PlayerRow {
                 id: row.try_get(1)?,
                 name: row.try_get(2)?,
                 password_hash: row.try_get(3)?,
                 created_ms: row.try_get(4)?,
                 deleted_ms: row.try_get(5)?,
-            });
+            };
+            rows.push((row.try_get(0)?, player));
         }
-        Ok(chosen(name, &key, &keys, rows))
+        Ok(chosen(name, &key, rows))
     }
 
     async fn create_player(
