@@ -142,6 +142,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/g/{id}/join/{invite}", get(http::assets::page))
         .route("/study", get(http::assets::page))
         .route("/analysis", get(http::assets::page))
+        .route("/rules", get(http::assets::page))
         .route("/lobby", get(http::assets::page))
         .route("/assets/{name}", get(http::assets::asset))
         .route("/login", get(http::assets::page))
@@ -164,11 +165,11 @@ pub fn router(app: Arc<App>) -> Router {
 }
 
 /// Anything else: under `/api` a JSON refusal, elsewhere a page that says so.
-async fn not_found(uri: axum::http::Uri) -> Response {
+async fn not_found(State(app): State<Arc<App>>, uri: axum::http::Uri) -> Response {
     if uri.path() == "/api" || uri.path().starts_with("/api/") {
         http::games::not_found().await.into_response()
     } else {
-        http::assets::missing_page().await
+        http::assets::missing_page(&app)
     }
 }
 

@@ -204,7 +204,12 @@ fn matches(headers: &HeaderMap, etag: &str) -> bool {
 
 /// The page, for every address the browser shows.
 pub async fn page(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
-    let (shell, etag, policy) = match from_dir(&app, "index.html") {
+    shell(&app, &headers)
+}
+
+/// The shell: the page's frame that loads the view its address asks for.
+fn shell(app: &App, headers: &HeaderMap) -> Response {
+    let (shell, etag, policy) = match from_dir(app, "index.html") {
         // Development: the files as they are on disk, no hashed names.
         Some(text) => {
             let etag = format!("\"{}\"", &hex(&sha256(&text))[..20]);
@@ -220,7 +225,7 @@ pub async fn page(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
         (header::X_FRAME_OPTIONS, "DENY".to_string()),
         (header::REFERRER_POLICY, "same-origin".to_string()),
     ];
-    if matches(&headers, &etag) {
+    if matches(headers, &etag) {
         return (StatusCode::NOT_MODIFIED, common).into_response();
     }
     let mut response = (common, shell).into_response();
@@ -243,7 +248,11 @@ pub async fn asset(
         .iter()
         .find(|(plain, hashed, _)| *plain == name || *hashed == name);
     let Some((plain, hashed, text)) = found else {
-        return (StatusCode::NOT_FOUND, "no such file").into_response();
+        // Development: a file new in the page's folder is served before it is built in.
+        return match from_dir(&app, &name).filter(|_| is_page_file(&name)) {
+            Some(text) => plain_file(&name, text, &headers),
+            None => (StatusCode::NOT_FOUND, "no such file").into_response(),
+        };
     };
     let immutable = *hashed == name;
     let text = if immutable {
@@ -251,8 +260,11 @@ pub async fn asset(
     } else {
         from_dir(&app, plain).unwrap_or_else(|| text.clone())
     };
+    if !immutable {
+        return plain_file(plain, text, &headers);
+    }
     let etag = format!("\"{}\"", &hex(&sha256(&text))[..20]);
-    let cache = if immutable { IMMUTABLE } else { "no-cache" };
+    let cache = IMMUTABLE;
     let common = [
         (header::CACHE_CONTROL, cache.to_string()),
         (header::ETAG, etag.clone()),
@@ -269,27 +281,44 @@ pub async fn asset(
     response
 }
 
-/// A page address that does not exist: a short page that says so, with a way back.
-pub async fn missing_page() -> Response {
-    const PAGE: &str = "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
-<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-<title>No such page – Bashni</title>\n<link rel=\"stylesheet\" href=\"/assets/style.css\">\n\
-</head>\n<body>\n<main id=\"app\"><div class=\"card narrow\"><h1>No such page</h1>\n\
-<p><a href=\"/\">Start a new game</a> or open the <a href=\"/study\">study board</a>.</p>\n\
-</div></main>\n</body>\n</html>\n";
-    (
-        StatusCode::NOT_FOUND,
-        [
-            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
-            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-            (
-                header::CONTENT_SECURITY_POLICY,
-                "default-src 'self'; frame-ancestors 'none'",
-            ),
-        ],
-        PAGE,
-    )
-        .into_response()
+/// A file by its plain name: checked again on each use.
+fn plain_file(name: &str, text: String, headers: &HeaderMap) -> Response {
+    let etag = format!("\"{}\"", &hex(&sha256(&text))[..20]);
+    let common = [
+        (header::CACHE_CONTROL, "no-cache".to_string()),
+        (header::ETAG, etag.clone()),
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff".to_string()),
+    ];
+    if matches(headers, &etag) {
+        return (StatusCode::NOT_MODIFIED, common).into_response();
+    }
+    let mut response = (common, text).into_response();
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static(content_type(name)),
+    );
+    response
+}
+
+/// A name a file of the page's folder may have: letters, digits and dashes, then `.js` or
+/// `.css`.
+fn is_page_file(name: &str) -> bool {
+    let stem = name
+        .strip_suffix(".js")
+        .or_else(|| name.strip_suffix(".css"))
+        .unwrap_or_default();
+    !stem.is_empty()
+        && stem
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
+
+/// A page address that does not exist: the shell, answered 404, whose script says so in the
+/// visitor's language with a way back.
+pub fn missing_page(app: &App) -> Response {
+    let mut response = shell(app, &HeaderMap::new());
+    *response.status_mut() = StatusCode::NOT_FOUND;
+    response
 }
 
 #[cfg(test)]
