@@ -78,3 +78,18 @@ test('the title counts the games waiting for your move', () => {
   assert.equal(T.countedTitle(2, 'Bashni'), '(2) Bashni');
   assert.equal(T.countedTitle(0, 'Bashni'), 'Bashni');
 });
+
+test('why a game ended is said from its code in the page language; a record keeps its words', () => {
+  const result = { score: '0-1', winner: 'black', code: 'resignation', details: { side: 'white' }, reason: 'White resigned' };
+  assert.equal(T.resultText(result), '0-1 Black wins. White resigned');
+  assert.equal(T.reasonText('king_ending', { pieces: 5, moves: 30 }), '6.1.8.6: kings on both sides, 5 pieces, 30 moves without capture or promotion');
+  assert.equal(T.reasonText('king_ending', { pieces: 9, moves: null }), '6.1.8.6: kings on both sides, 9 pieces');
+  assert.equal(T.reasonText('recorded', {}, 'Time forfeit'), 'Time forfeit');
+  useCatalogue('ru', readFileSync(new URL('../../crates/server/locales/ru.ftl', import.meta.url), 'utf8'));
+  try {
+    assert.equal(T.resultText(result), '0-1 Победа чёрных. Белые сдались');
+    assert.equal(T.reasonText('no_move', { side: 'black' }), 'у чёрных нет хода');
+  } finally {
+    useCatalogue('en', readFileSync(new URL('../../crates/server/locales/en.ftl', import.meta.url), 'utf8'));
+  }
+});

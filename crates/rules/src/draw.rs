@@ -43,7 +43,7 @@ const RUSSIAN_FEWEST_PLIES: usize = 2 * BIG_ROAD_MOVES - 1;
 
 /// Russian 6.1.8.6: moves (of each side) the balance must stand still with kings on both
 /// sides, by the number of pieces on the board.
-pub(crate) const fn king_ending_moves(pieces: u32) -> Option<usize> {
+pub const fn king_ending_moves(pieces: u32) -> Option<usize> {
     match pieces {
         2..=3 => Some(5),
         4..=5 => Some(30),
@@ -53,7 +53,7 @@ pub(crate) const fn king_ending_moves(pieces: u32) -> Option<usize> {
 }
 
 /// Russian 6.1.8.8: moves (of each side) with kings only, by the number of pieces.
-pub(crate) const fn king_moves_only_moves(pieces: u32) -> Option<usize> {
+pub const fn king_moves_only_moves(pieces: u32) -> Option<usize> {
     match pieces {
         4..=5 => Some(15),
         6..=7 => Some(25),

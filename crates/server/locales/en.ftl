@@ -38,6 +38,116 @@ error-name-taken = the name { $name } is taken; choose another
 error-name-looks-taken = the name { $name } looks too much like { $taken }, which is taken; choose another
 error-wrong-password = the password is wrong; the account was not deleted
 
+# Words of the API that are the same in every language (what only a program sends wrong).
+api-words = { $words }
+error-too-many-games = too many new games from your address (at most { $most } a minute); wait a little
+
+# The game's refusals. $mover: white or black, the side to move.
+round-needs-token = this needs your seat in the game; open the game from the link you were given
+round-wrong-token = your seat's key is wrong for this game
+round-record-no-play = this game is a record read from PDN; nothing can be played in it
+round-record-nothing = nothing can be played in a record
+round-game-over = the game is already over
+round-not-joined = the second player has not joined yet; send them the invite link
+round-not-your-turn = it is { $mover ->
+        [white] White's
+       *[black] Black's
+    } turn
+round-move-not-legal = { $mv } is not a legal move here
+round-flagged = { $mover ->
+        [white] White
+       *[black] Black
+    } ran out of time
+round-move-time-out = { $mover ->
+        [white] White's
+       *[black] Black's
+    } time for this move ran out
+round-ply-limit = the game has reached the server's limit of { $plies } plies; agree a draw or resign
+round-abort-not-player = only a player seated in the game may abort it
+round-record-no-abort = a record read from PDN cannot be aborted
+round-tournament-no-abort = a tournament game cannot be aborted; resign or offer a draw instead
+round-abort-too-late = both sides have moved, so the game can no longer be aborted; resign or offer a draw instead
+round-record-no-rematch = a record read from PDN has no players for a rematch; start a new game
+round-rematch-not-over = a rematch can be offered only once the game is over
+round-tournament-no-rematch = a tournament game has no rematch: the tournament pairs the next game
+round-rematch-nobody = nobody joined this game, so there is nobody for a rematch; start a new game
+round-rematch-started = the rematch has already started: game { $game }
+round-rematch-engine = the engine does not ask for rematches
+round-rematch-offered = you have already offered a rematch
+round-rematch-none-to-accept = there is no rematch offer to accept
+round-rematch-own = you cannot accept your own rematch offer; your opponent answers it
+round-rematch-none-to-decline = there is no rematch offer to decline
+round-draw-none-to-answer = there is no draw offer to answer
+round-draw-already-offered = your draw offer is already open
+round-claim-not-turn = a draw is claimed by the side to move, on its turn
+round-nothing-to-claim = no draw can be claimed in this position
+round-draw-offer-too-early = in Russian draughts a draw may be offered only after each side has made { $moves } moves (6.1.8.1)
+round-no-draw-offer = the opponent has not offered a draw
+round-draw-offer-not-on-move = in Bashni a draw is offered only on your own turn, together with your move (1.13.3)
+round-draw-offer-repeated = in Bashni you may offer a draw again only after your opponent has offered one (1.13.3)
+round-takeback-none = there is no move to take back
+round-takeback-no-engine = there is no engine in this game
+round-takeback-not-player = only the player can take back a move
+round-takeback-no-own-move = you have made no move to take back
+round-takeback-friend = moves cannot be taken back in a game between two people online
+round-invite-not-friend = only games with a friend have an invite
+round-invite-over = the game is over; nobody can join it
+round-invite-full = both seats are already taken
+round-invite-wrong = the invite code is wrong for this game
+round-engine-no-offer = there is no draw offer for the engine to answer
+round-engine-not-turn = it is not the engine's turn
+round-play-yourself = your account holds the other seat of this game; you cannot play yourself
+# $seen: the plies of the position the player saw; $now: the game's plies.
+round-stale = this was made for the position after { $seen } plies, but the game is at ply { $now }; nothing was changed, look at the game again
+
+# Claims when the opponent has left.
+claim-friend-only = only a game between two people online can be claimed when a player leaves
+claim-correspondence = a correspondence game ends by its deadlines, not by a claim when a player leaves
+claim-before-both-moved = both sides must have moved before a claim; until then the game may be aborted
+claim-not-player = only a player of the game may claim it
+claim-own-turn = it is your turn; only the player waiting for an opponent who left may claim
+claim-opponent-online = { $mover ->
+        [white] White is
+       *[black] Black is
+    } online; there is nothing to claim
+# $away: seconds offline so far; $after: the seconds after which a claim is allowed; $left: seconds still to wait.
+claim-too-early = { $mover ->
+        [white] White has
+       *[black] Black has
+    } been offline for { $away } s; you may claim after { $after } s, in { $left } s
+
+# Chat refusals.
+chat-players-room-friend-only = the players' chat is only for games between two people online
+chat-watchers-not-in-players-room = only the two players may write in the players' chat; watchers write in the watchers' chat
+chat-players-not-in-watchers-room = players may read the watchers' chat but not write in it
+chat-mute-not-player = only a player may mute the other player
+chat-mute-friend-only = muting is only for games between two people online
+chat-name-of-account = { $name } is the name of an account ({ $account }); log in, or write under another name
+chat-too-many-lines = at most { $most } chat lines in { $seconds } seconds; wait { $wait } s
+
+# Lobby refusals.
+seek-gone = this seek is gone: another player took it, or its owner cancelled it
+seek-rated-needs-account = rated games need an account: log in, or play a casual game
+seek-name-of-account = { $name } is the name of an account ({ $account }); log in, or play under another name
+seek-own = this is your own seek: wait for another player, or cancel it
+seek-own-account = this seek is your account's own: you cannot play yourself
+seek-cancel-not-owner = only the player who posted a seek can cancel it
+seek-too-many = you have { $most } open seeks, the most; cancel one first
+seek-too-many-account = your account has { $most } open seeks, the most; cancel one first
+
+# Analysis refusals.
+analysis-too-many = you already have { $most } analyses running; wait for them
+analysis-busy = the engines are busy with other analyses; try again in a few seconds
+analysis-fair-play = this position is in a game between people that is still going on; the engine looks at it once the game has ended
+
+# Tournament refusals. $system: round_robin or swiss.
+tournament-started = the tournament has started (or finished); players can join or leave only before the start
+tournament-too-few-players = { $system ->
+        [swiss] a Swiss tournament
+       *[round_robin] a round robin
+    } starts with at least { $least } players; it has { $players }
+tournament-no-pairing = no first round can be paired
+
 ## The start page
 
 home-new-game = New game
@@ -133,6 +243,37 @@ text-level-name =
     }
 text-no-clock = No clock
 text-clock-preset = { $minutes } min + { $seconds } s
+# Why a game ended. $side: white or black; $pieces: pieces on the board; $moves: the moves the rule counts (or "none").
+reason-no-move = { $side ->
+        [white] White has
+       *[black] Black has
+    } no move
+reason-resignation = { $side ->
+        [white] White
+       *[black] Black
+    } resigned
+reason-time = { $side ->
+        [white] White
+       *[black] Black
+    } ran out of time
+reason-agreement = draw by agreement
+reason-repetition = threefold repetition
+reason-quiet-moves = 15 moves without capture or promotion (1.13)
+reason-lone-king = 6.1.8.4: three or more pieces against a lone king, 15 moves
+reason-big-road = 6.1.8.5: three pieces off the big road against a king on it, 5 moves
+reason-king-ending = { $moves ->
+        [none] 6.1.8.6: kings on both sides, { $pieces } pieces
+       *[other] 6.1.8.6: kings on both sides, { $pieces } pieces, { $moves } moves without capture or promotion
+    }
+reason-king-moves-only = { $moves ->
+        [none] 6.1.8.8: { $pieces } pieces, kings only
+       *[other] 6.1.8.8: { $pieces } pieces, { $moves } moves with kings only and no capture
+    }
+reason-aborted = Aborted before both sides had moved
+reason-abandoned = { $side ->
+        [white] White
+       *[black] Black
+    } left the game
 # $reason: the server's words
 text-result-aborted = Aborted. { $reason }
 text-result-white-wins = { $score } White wins. { $reason }

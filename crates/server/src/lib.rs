@@ -217,11 +217,14 @@ async fn gate(State(app): State<Arc<App>>, mut request: Request, next: Next) -> 
     let client = forwarded.unwrap_or(connected);
     let method = request.method().clone();
     let path = loggable_path(request.uri().path());
-    let language = request
-        .headers()
-        .get(axum::http::header::ACCEPT_LANGUAGE)
-        .and_then(|v| v.to_str().ok())
-        .map_or_else(texts::Language::default, texts::Language::from_accept);
+    let language = texts::Language::of_request(
+        request.uri().query(),
+        request
+            .headers()
+            .get(axum::http::header::ACCEPT_LANGUAGE)
+            .and_then(|v| v.to_str().ok()),
+    );
+    request.extensions_mut().insert(language);
     let _in_flight = app.in_flight();
     let open = app.open_request(client);
     let response = if open.is_none() {

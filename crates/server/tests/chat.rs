@@ -185,7 +185,7 @@ async fn players_and_watchers_each_have_their_room() -> Result<(), Error> {
     assert!(
         refused["error"]
             .as_str()
-            .is_some_and(|e| e.contains("players' room"))
+            .is_some_and(|e| e.contains("players' chat"))
     );
     let refused = say(&mut boris, 3, "watchers", "hello").await?;
     assert_eq!(refused["code"], "forbidden", "{refused}");

@@ -8,7 +8,7 @@ import { Board } from './board.js';
 import { MoveTree } from './tree.js';
 import { towerText, variantName, moveLabel } from './text.js';
 import { evalBar, evalGraph } from './analysis.js';
-import { t } from './i18n.js';
+import { t, language } from './i18n.js';
 
 const LINES = 3;
 // Numeric annotation glyphs as PDN writes the first six.
@@ -396,7 +396,7 @@ class AnalysisBoard {
 
   connect() {
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const ws = new WebSocket(proto + '//' + location.host + '/api/analysis/ws');
+    const ws = new WebSocket(proto + '//' + location.host + '/api/analysis/ws?lang=' + language);
     this.socket = ws;
     ws.onopen = () => this.analyse();
     ws.onmessage = (ev) => {

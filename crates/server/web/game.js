@@ -8,7 +8,7 @@ import { GameSocket } from './socket.js';
 import { premoveMatch } from './selection.js';
 import * as S from './state.js';
 import { colourName, otherColor, towerText, formatClock, resultText, variantName, modeName,
-  moveLabel, positionLines, timeOfGame, timeLeftText, perMoveText } from './text.js';
+  moveLabel, positionLines, timeOfGame, timeLeftText, perMoveText, reasonText } from './text.js';
 import { analysisView, evalBar, evalGraph } from './analysis.js';
 import { play as playSound, soundElements } from './sound.js';
 import { ChatPanel } from './chat.js';
@@ -713,7 +713,7 @@ class GamePage {
         })));
       }
       if (s.can_claim_draw && mine.includes(s.turn)) {
-        controls.appendChild(button('draw-claim', t('game-draw-claim-reason', { reason: String(s.can_claim_draw) }), () => this.action('/draw', { action: 'claim' })));
+        controls.appendChild(button('draw-claim', t('game-draw-claim-reason', { reason: s.claim_draw ? reasonText(s.claim_draw.code, s.claim_draw.details, s.can_claim_draw) : String(s.can_claim_draw) }), () => this.action('/draw', { action: 'claim' })));
       }
       if (s.can_take_back && (s.mode === 'engine' || s.mode === 'local')) {
         controls.appendChild(button('takeback', t('game-take-back'), () => this.action('/takeback', {})));

@@ -9,7 +9,7 @@ import { gameItem } from './home.js';
 import {
   CLOCK_PRESETS, applyLobby, clockText, clockValue, clockOfValue, colorText, ownSeeks,
 } from './seeks.js';
-import { t } from './i18n.js';
+import { t, language } from './i18n.js';
 
 const LIVE_EVERY_MS = 15000;
 
@@ -29,7 +29,7 @@ class LobbySocket {
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     let ws;
     try {
-      ws = new WebSocket(proto + '//' + location.host + '/api/lobby/ws');
+      ws = new WebSocket(proto + '//' + location.host + '/api/lobby/ws?lang=' + language);
     } catch (e) {
       this.retry();
       return;

@@ -2,7 +2,7 @@
 // answers, and connects again after a loss, waiting longer each time.
 
 import { ApiError } from './api.js';
-import { t } from './i18n.js';
+import { t, language } from './i18n.js';
 
 /**
  * Events: `onOpen()`, `onState(state, fresh)` for a whole state, `onUpdate(update)` for a
@@ -67,7 +67,7 @@ export class GameSocket {
     try {
       // With a token the seat is bound first, and only the seat's state is sent.
       ws = new WebSocket(proto + '//' + location.host + '/api/games/' + encodeURIComponent(this.id) + '/ws' +
-        (this.token ? '?bind=1' : ''));
+        '?lang=' + language + (this.token ? '&bind=1' : ''));
     } catch (e) {
       this.retry();
       return;

@@ -104,10 +104,44 @@ export function formatClock(ms) {
   return h > 0 ? h + ':' + String(m).padStart(2, '0') + ':' + ss : m + ':' + ss;
 }
 
+// Why a game ends, by the server's code: the message that says it. A record's own words
+// are shown as they are.
+const REASONS = {
+  no_move: 'reason-no-move',
+  resignation: 'reason-resignation',
+  time: 'reason-time',
+  agreement: 'reason-agreement',
+  repetition: 'reason-repetition',
+  quiet_moves: 'reason-quiet-moves',
+  lone_king: 'reason-lone-king',
+  big_road: 'reason-big-road',
+  king_ending: 'reason-king-ending',
+  king_moves_only: 'reason-king-moves-only',
+  aborted: 'reason-aborted',
+  abandoned: 'reason-abandoned',
+};
+
+/**
+ * Why a game ended (or what draw may be claimed) in the page's language: `code` is the
+ * server's, `details` its side, pieces and moves; `words` the server's words, for a code
+ * the page does not know.
+ */
+export function reasonText(code, details, words) {
+  if (!Object.hasOwn(REASONS, code)) return String(words ?? '');
+  const d = details || {};
+  return t(REASONS[code], {
+    side: String(d.side ?? ''),
+    pieces: Number(d.pieces ?? 0),
+    moves: d.moves == null ? 'none' : Number(d.moves),
+  });
+}
+
 /** "1-0 White wins. Black has no move"; an aborted game says so without a winner. */
 export function resultText(result) {
   if (!result) return '';
-  const reason = String(result.reason);
+  const words = reasonText(result.code, result.details, result.reason);
+  // A sentence of its own: a capital first letter.
+  const reason = words.charAt(0).toUpperCase() + words.slice(1);
   if (result.code === 'aborted') return t('text-result-aborted', { reason });
   const args = { score: String(result.score), reason };
   if (result.winner === 'white') return t('text-result-white-wins', args);

@@ -74,9 +74,5 @@ pub async fn check_analysis(
 }
 
 fn refusal() -> ActionError {
-    ActionError::FairPlay(
-        "this position is in a game between people that is still going on; \
-         the engine looks at it once the game has ended"
-            .into(),
-    )
+    ActionError::FairPlay(crate::texts::text!("analysis-fair-play"))
 }

@@ -1,6 +1,7 @@
 //! Why an action was not carried out.
 
 use super::*;
+use crate::texts::Text;
 
 /// Why an action was not carried out. Nothing was changed in any case.
 #[derive(Debug)]
@@ -14,18 +15,18 @@ pub enum ActionError {
     /// The request is malformed.
     Invalid(String),
     /// A limit was reached (too many games, analyses or requests).
-    TooMany(String),
+    TooMany(Text),
     /// Something the server needs is missing (random numbers, an engine).
     Unavailable(String),
     /// The engine does not help a game between people in progress (see [`crate::game::fair_play`]).
-    FairPlay(String),
+    FairPlay(Text),
     /// A refusal with a code of its own (the lobby's `seek_gone`, `own_seek`,
     /// `rated_needs_account`; the tournaments' `tournament_started`, ...).
     Refused {
         /// What is wrong, for programs.
         code: &'static str,
         /// What is wrong, for people.
-        message: String,
+        message: Text,
     },
 }
 
@@ -36,10 +37,10 @@ impl std::fmt::Display for ActionError {
             ActionError::Store(error) => write!(f, "the store failed: {error:?}"),
             ActionError::NotFound(message)
             | ActionError::Invalid(message)
-            | ActionError::TooMany(message)
-            | ActionError::Unavailable(message)
-            | ActionError::FairPlay(message)
-            | ActionError::Refused { message, .. } => f.write_str(message),
+            | ActionError::Unavailable(message) => f.write_str(message),
+            ActionError::TooMany(text)
+            | ActionError::FairPlay(text)
+            | ActionError::Refused { message: text, .. } => text.fmt(f),
         }
     }
 }

@@ -187,9 +187,9 @@ impl App {
             Ok(())
         } else {
             tracing::warn!(%client, "limit: too many new games from one address");
-            Err(ActionError::TooMany(format!(
-                "too many new games from your address (at most {} a minute); wait a little",
-                self.settings.new_games_per_minute
+            Err(ActionError::TooMany(crate::texts::text!(
+                "error-too-many-games",
+                most = self.settings.new_games_per_minute
             )))
         }
     }

@@ -26,6 +26,7 @@ use crate::game::room::side_index;
 use crate::game::round::{Mode, Round, RoundError, Seat, millis};
 use crate::game::view::{Away, Seen};
 use crate::store::Change;
+use crate::texts::{Text, text};
 
 /// How many beats a server's report of a socket counts after it was last renewed.
 const BEATS_FRESH: u32 = 3;
@@ -198,52 +199,40 @@ impl Round {
         now_ms: i64,
         now: Instant,
     ) -> Result<(), RoundError> {
-        let conflict = |m: String| Err(RoundError::Conflict(m));
+        let conflict = |text: Text| Err(RoundError::Conflict(text));
         if self.is_over() {
-            return conflict("the game is already over".into());
+            return conflict(text!("round-game-over"));
         }
         if self.mode != Mode::Friend {
-            return conflict(
-                "only a game between two people online can be claimed when a player leaves".into(),
-            );
+            return conflict(text!("claim-friend-only"));
         }
         if self.correspondence.is_some() {
-            return conflict(
-                "a correspondence game ends by its deadlines, not by a claim when a player leaves"
-                    .into(),
-            );
+            return conflict(text!("claim-correspondence"));
         }
         if !self.both_have_moved() {
-            return conflict(
-                "both sides must have moved before a claim; until then the game may be aborted"
-                    .into(),
-            );
+            return conflict(text!("claim-before-both-moved"));
         }
         let claimer = match seat {
             Seat::White => Color::White,
             Seat::Black => Color::Black,
             Seat::Both | Seat::Engine => {
-                return Err(RoundError::Forbidden(
-                    "only a player of the game may claim it".into(),
-                ));
+                return Err(RoundError::Forbidden(text!("claim-not-player")));
             }
         };
         let mover = self.game.side_to_move();
         if claimer == mover {
-            return conflict(
-                "it is your turn; only the player waiting for an opponent who left may claim"
-                    .into(),
-            );
+            return conflict(text!("claim-own-turn"));
         }
         let Some(away) = away.filter(|a| a.side == mover) else {
-            return conflict(format!("{mover} is online; there is nothing to claim"));
+            return conflict(text!("claim-opponent-online", mover = mover.code()));
         };
         if now_ms < away.claim_at_ms {
-            return conflict(format!(
-                "{mover} has been offline for {} s; you may claim after {} s, in {} s",
-                (now_ms - away.since_ms).max(0) / 1000,
-                seconds(away.claim_at_ms - away.since_ms),
-                seconds(away.claim_at_ms - now_ms)
+            return conflict(text!(
+                "claim-too-early",
+                mover = mover.code(),
+                away = (now_ms - away.since_ms).max(0) / 1000,
+                after = seconds(away.claim_at_ms - away.since_ms),
+                left = seconds(away.claim_at_ms - now_ms)
             ));
         }
         self.abandoned = Some(match claim {
@@ -553,7 +542,9 @@ mod tests {
             round
                 .clone()
                 .claim_abandoned(Seat::Black, AbandonClaim::Win, online, 100_000, now);
-        assert!(matches!(refused, Err(RoundError::Conflict(m)) if m.contains("White is online")));
+        assert!(
+            matches!(refused, Err(RoundError::Conflict(m)) if m.to_string().contains("White is online"))
+        );
         presence.moved(Some(Seat::White), None, 0);
         let away = presence.seen(&round, 30_000).away;
         let early =
@@ -561,14 +552,16 @@ mod tests {
                 .clone()
                 .claim_abandoned(Seat::Black, AbandonClaim::Win, away, 30_000, now);
         assert!(
-            matches!(&early, Err(RoundError::Conflict(m)) if m.contains("offline for 30 s") && m.contains("in 30 s")),
+            matches!(&early, Err(RoundError::Conflict(m)) if m.to_string().contains("offline for 30 s") && m.to_string().contains("in 30 s")),
             "{early:?}"
         );
         let own_turn =
             round
                 .clone()
                 .claim_abandoned(Seat::White, AbandonClaim::Win, away, 60_000, now);
-        assert!(matches!(own_turn, Err(RoundError::Conflict(m)) if m.contains("your turn")));
+        assert!(
+            matches!(own_turn, Err(RoundError::Conflict(m)) if m.to_string().contains("your turn"))
+        );
         let version = round.version;
         round.claim_abandoned(Seat::Black, AbandonClaim::Win, away, 60_000, now)?;
         assert_eq!(round.version, version + 1);

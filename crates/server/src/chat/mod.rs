@@ -18,6 +18,7 @@ use crate::app::{ActionError, App, Event, GameSlot};
 use crate::game::round::{Mode, Round, RoundError, Seat, now_ms};
 use crate::game::secret::{is_hidden_format, normalise_name};
 use crate::store::{CHAT_LINES_KEPT, ChatLine, Heard};
+use crate::texts::text;
 
 /// The longest line, in characters (after trimming).
 pub const MAX_CHAT_CHARS: usize = 300;
@@ -108,24 +109,20 @@ pub fn author_for(
 ) -> Result<Author, RoundError> {
     match (room, seat) {
         (Room::Players, Some(Seat::White | Seat::Black)) if round.mode != Mode::Friend => {
-            Err(RoundError::Conflict(
-                "the players' room is only for games between two people online".into(),
-            ))
+            Err(RoundError::Conflict(text!("chat-players-room-friend-only")))
         }
         (Room::Players, Some(Seat::White)) => Ok(Author::Player(Color::White)),
         (Room::Players, Some(Seat::Black)) => Ok(Author::Player(Color::Black)),
-        (Room::Players, Some(Seat::Both | Seat::Engine)) => Err(RoundError::Conflict(
-            "the players' room is only for games between two people online".into(),
-        )),
-        (Room::Players, None) => Err(RoundError::Forbidden(
-            "only the two players may write in the players' room; watchers write in the \
-             watchers' room"
-                .into(),
-        )),
+        (Room::Players, Some(Seat::Both | Seat::Engine)) => {
+            Err(RoundError::Conflict(text!("chat-players-room-friend-only")))
+        }
+        (Room::Players, None) => Err(RoundError::Forbidden(text!(
+            "chat-watchers-not-in-players-room"
+        ))),
         (Room::Watchers, None) => Ok(Author::Watcher(watcher_name(name)?)),
-        (Room::Watchers, Some(_)) => Err(RoundError::Forbidden(
-            "players may read the watchers' room but not write in it".into(),
-        )),
+        (Room::Watchers, Some(_)) => Err(RoundError::Forbidden(text!(
+            "chat-players-not-in-watchers-room"
+        ))),
     }
 }
 
@@ -190,10 +187,11 @@ impl LineRate {
         match self.times.front() {
             Some(&first) if self.times.len() >= CHAT_LINES_PER_WINDOW => {
                 let wait = CHAT_WINDOW.saturating_sub(now.saturating_duration_since(first));
-                Err(ActionError::TooMany(format!(
-                    "at most {CHAT_LINES_PER_WINDOW} chat lines in {} seconds; wait {} s",
-                    CHAT_WINDOW.as_secs(),
-                    wait.as_secs().max(1)
+                Err(ActionError::TooMany(text!(
+                    "chat-too-many-lines",
+                    most = CHAT_LINES_PER_WINDOW,
+                    seconds = CHAT_WINDOW.as_secs(),
+                    wait = wait.as_secs().max(1)
                 )))
             }
             _ => Ok(()),
@@ -372,9 +370,10 @@ pub async fn post(
         && name != WATCHER_NAME
         && let Some(player) = app.database.player_by_name(name).await?
     {
-        return Err(ActionError::Round(RoundError::Conflict(format!(
-            "{name} is the name of an account ({}); log in, or write under another name",
-            player.name
+        return Err(ActionError::Round(RoundError::Conflict(text!(
+            "chat-name-of-account",
+            name = name.as_str(),
+            account = player.name
         ))));
     }
     let chat = memory_of(slot);
@@ -469,23 +468,14 @@ pub async fn mute(
             Some(Seat::White) => Color::White,
             Some(Seat::Black) => Color::Black,
             None => {
-                return Err(RoundError::Forbidden(
-                    "only a player may mute the other player; bind your seat first".into(),
-                )
-                .into());
+                return Err(RoundError::Forbidden(text!("chat-mute-not-player")).into());
             }
             Some(_) => {
-                return Err(RoundError::Conflict(
-                    "muting is only for games between two people online".into(),
-                )
-                .into());
+                return Err(RoundError::Conflict(text!("chat-mute-friend-only")).into());
             }
         };
         if live.round.mode != Mode::Friend {
-            return Err(RoundError::Conflict(
-                "muting is only for games between two people online".into(),
-            )
-            .into());
+            return Err(RoundError::Conflict(text!("chat-mute-friend-only")).into());
         }
         (live.round.id.clone(), color)
     };
@@ -762,7 +752,7 @@ mod tests {
         }
         let refused = rate.check(t0 + Duration::from_secs(5));
         assert!(
-            matches!(&refused, Err(ActionError::TooMany(m)) if m.contains("wait 5 s")),
+            matches!(&refused, Err(ActionError::TooMany(m)) if m.to_string().contains("wait 5 s")),
             "{refused:?}"
         );
         // A refused line is not counted: the first line's slot frees at 10 s.

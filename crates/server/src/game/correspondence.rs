@@ -252,7 +252,7 @@ mod tests {
         }
         let refused = round.play(Seat::White, "c3-d4", false, Instant::now());
         assert!(
-            matches!(&refused, Err(RoundError::Conflict(m)) if m.contains("ran out")),
+            matches!(&refused, Err(RoundError::Conflict(m)) if m.to_string().contains("ran out")),
             "{refused:?}"
         );
         assert_eq!(round.game.ply(), 0);

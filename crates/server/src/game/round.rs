@@ -6,13 +6,14 @@
 use std::time::{Duration, Instant};
 
 use bashni_engine::Level;
-use bashni_rules::notation::{MoveTextError, parse_move};
+use bashni_rules::notation::parse_move;
 use bashni_rules::{
     Clock, Color, Game, GameError, GameResult, Move, Outcome, Position, Reason, TimeControl,
     Variant,
 };
 
 use crate::game::correspondence::Correspondence;
+use crate::texts::{Text, text};
 
 /// The PDN tag that names the tournament a game belongs to (its id).
 pub const TOURNAMENT_TAG: &str = "Tournament";
@@ -143,9 +144,9 @@ pub enum RoundError {
     /// The request itself is wrong (an empty move, an unknown draw action).
     Invalid(String),
     /// The seat may not do this (no token, a wrong token, not its turn).
-    Forbidden(String),
+    Forbidden(Text),
     /// Not possible now (the game is over, nobody joined yet, nothing to take back).
-    Conflict(String),
+    Conflict(Text),
     /// The action was made for another ply than the game's: its player was shown another
     /// position, and nothing is applied to one they never saw.
     Stale {
@@ -157,7 +158,7 @@ pub enum RoundError {
     /// The move cannot be read or is not legal; the legal moves, in full notation.
     Illegal {
         /// What is wrong.
-        message: String,
+        message: Text,
         /// The legal moves.
         legal: Vec<String>,
     },
@@ -166,32 +167,50 @@ pub enum RoundError {
 impl std::fmt::Display for RoundError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            RoundError::Invalid(message)
-            | RoundError::Forbidden(message)
-            | RoundError::Conflict(message)
-            | RoundError::Illegal { message, .. } => f.write_str(message),
-            RoundError::Stale { seen, now } => write!(
-                f,
-                "this was made for the position after {seen} plies, but the game is at ply \
-                 {now}; nothing was changed, look at the game again"
-            ),
+            RoundError::Invalid(message) => f.write_str(message),
+            RoundError::Forbidden(text)
+            | RoundError::Conflict(text)
+            | RoundError::Illegal { message: text, .. } => text.fmt(f),
+            RoundError::Stale { .. } => self.text().unwrap_or_default().fmt(f),
         }
     }
 }
 
 impl std::error::Error for RoundError {}
 
-fn conflict(message: impl Into<String>) -> RoundError {
-    RoundError::Conflict(message.into())
+impl RoundError {
+    /// What is wrong as a text of the catalogues, when it is one (a malformed request is
+    /// told in the API's words only).
+    pub fn text(&self) -> Option<Text> {
+        match self {
+            RoundError::Invalid(_) => None,
+            RoundError::Forbidden(text)
+            | RoundError::Conflict(text)
+            | RoundError::Illegal { message: text, .. } => Some(text.clone()),
+            RoundError::Stale { seen, now } => Some(text!("round-stale", seen = *seen, now = *now)),
+        }
+    }
+}
+
+fn conflict(text: Text) -> RoundError {
+    RoundError::Conflict(text)
 }
 
 fn game_error(error: GameError) -> RoundError {
     match error {
         GameError::IllegalMove(mv) => RoundError::Illegal {
-            message: format!("{mv} is not a legal move"),
+            message: text!("round-move-not-legal", mv = mv.to_string()),
             legal: Vec::new(),
         },
-        other => conflict(other.to_string()),
+        GameError::GameOver => conflict(text!("round-game-over")),
+        GameError::NothingToClaim => conflict(text!("round-nothing-to-claim")),
+        GameError::DrawOfferTooEarly => conflict(text!(
+            "round-draw-offer-too-early",
+            moves = bashni_rules::game::RUSSIAN_DRAW_OFFER_MOVES
+        )),
+        GameError::NoDrawOffer => conflict(text!("round-no-draw-offer")),
+        GameError::DrawOfferNotOnMove => conflict(text!("round-draw-offer-not-on-move")),
+        GameError::DrawOfferRepeated => conflict(text!("round-draw-offer-repeated")),
     }
 }
 
@@ -563,12 +582,10 @@ impl Round {
     /// The seat `token` holds, or why it holds none.
     pub fn require_seat(&self, token: Option<&str>) -> Result<Seat, RoundError> {
         match token {
-            None => Err(RoundError::Forbidden(
-                "this needs your seat's token (header X-Seat-Token)".into(),
-            )),
-            Some(token) => self.seat_of(Some(token)).ok_or_else(|| {
-                RoundError::Forbidden("the seat token is wrong for this game".into())
-            }),
+            None => Err(RoundError::Forbidden(text!("round-needs-token"))),
+            Some(token) => self
+                .seat_of(Some(token))
+                .ok_or_else(|| RoundError::Forbidden(text!("round-wrong-token"))),
         }
     }
 
@@ -681,17 +698,13 @@ impl Round {
 
     fn playable(&self) -> Result<(), RoundError> {
         if self.mode == Mode::Record {
-            return Err(conflict(
-                "this game is a record read from PDN; nothing can be played in it",
-            ));
+            return Err(conflict(text!("round-record-no-play")));
         }
         if self.is_over() {
-            return Err(conflict("the game is already over"));
+            return Err(conflict(text!("round-game-over")));
         }
         if !self.seated() {
-            return Err(conflict(
-                "the second player has not joined yet; send them the invite link",
-            ));
+            return Err(conflict(text!("round-not-joined")));
         }
         Ok(())
     }
@@ -717,10 +730,9 @@ impl Round {
         self.playable()?;
         let mover = self.game.side_to_move();
         if !seat.holds(mover) || (seat != Seat::Engine && self.engine_color == Some(mover)) {
-            return Err(RoundError::Forbidden(format!(
-                "it is {}'s turn, and your seat is not {}",
-                mover,
-                mover.code()
+            return Err(RoundError::Forbidden(text!(
+                "round-not-your-turn",
+                mover = mover.code()
             )));
         }
         let text = text.trim();
@@ -733,14 +745,13 @@ impl Round {
             )));
         }
         let position = *self.game.position();
-        let mv = parse_move(&position, text).map_err(|e| self.move_error(e))?;
+        let mv = parse_move(&position, text).map_err(|_| self.move_error(text))?;
         self.apply(mv, claim_draw, now)
     }
 
-    fn move_error(&self, error: MoveTextError) -> RoundError {
+    fn move_error(&self, text: &str) -> RoundError {
         RoundError::Illegal {
-            // The notation's message already quotes the move.
-            message: error.to_string(),
+            message: text!("round-move-not-legal", mv = text),
             legal: self
                 .game
                 .legal_moves()
@@ -754,16 +765,13 @@ impl Round {
         let mover = self.game.side_to_move();
         if self.clock.flagged(now) == Some(mover) {
             self.check_flag(now);
-            return Err(conflict(format!("{mover} ran out of time")));
+            return Err(conflict(text!("round-flagged", mover = mover.code())));
         }
         if self.end_overdue(now, now_ms()) {
-            return Err(conflict(format!("{mover}'s time for this move ran out")));
+            return Err(conflict(text!("round-move-time-out", mover = mover.code())));
         }
         if self.game.ply() >= MAX_PLIES {
-            return Err(conflict(format!(
-                "the game has reached the server's limit of {MAX_PLIES} plies; \
-                 agree a draw or resign"
-            )));
+            return Err(conflict(text!("round-ply-limit", plies = MAX_PLIES)));
         }
         if claim_draw && self.game.move_allows_claim(&mv) {
             self.game.claim_draw_with_move(&mv).map_err(game_error)?;
@@ -799,26 +807,19 @@ impl Round {
 
     fn abort_refusal(&self, seat: Option<Seat>) -> Option<RoundError> {
         if !matches!(seat, Some(Seat::White | Seat::Black | Seat::Both)) {
-            return Some(RoundError::Forbidden(
-                "only a player seated in the game may abort it".into(),
-            ));
+            return Some(RoundError::Forbidden(text!("round-abort-not-player")));
         }
         if self.mode == Mode::Record {
-            return Some(conflict("a record read from PDN cannot be aborted"));
+            return Some(conflict(text!("round-record-no-abort")));
         }
         if self.is_over() {
-            return Some(conflict("the game is already over"));
+            return Some(conflict(text!("round-game-over")));
         }
         if self.in_tournament() {
-            return Some(conflict(
-                "a tournament game cannot be aborted; resign or offer a draw instead",
-            ));
+            return Some(conflict(text!("round-tournament-no-abort")));
         }
         if self.both_have_moved() {
-            return Some(conflict(
-                "both sides have moved, so the game can no longer be aborted; \
-                 resign or offer a draw instead",
-            ));
+            return Some(conflict(text!("round-abort-too-late")));
         }
         None
     }
@@ -854,31 +855,24 @@ impl Round {
         action: RematchAction,
     ) -> Result<RematchStep, RoundError> {
         if self.mode == Mode::Record {
-            return Err(conflict(
-                "a record read from PDN has no players for a rematch; start a new game",
-            ));
+            return Err(conflict(text!("round-record-no-rematch")));
         }
         if !self.is_over() {
-            return Err(conflict(
-                "a rematch can be offered only once the game is over",
-            ));
+            return Err(conflict(text!("round-rematch-not-over")));
         }
         if self.in_tournament() {
-            return Err(conflict(
-                "a tournament game has no rematch: the tournament pairs the next game",
-            ));
+            return Err(conflict(text!("round-tournament-no-rematch")));
         }
         if !self.seated() {
-            return Err(conflict(
-                "nobody joined this game, so there is nobody for a rematch; start a new game",
-            ));
+            return Err(conflict(text!("round-rematch-nobody")));
         }
         if let Some(Rematch {
             game: Some(game), ..
         }) = &self.rematch
         {
-            return Err(conflict(format!(
-                "the rematch has already started: game {game}"
+            return Err(conflict(text!(
+                "round-rematch-started",
+                game = game.to_string()
             )));
         }
         let color = match seat {
@@ -887,31 +881,27 @@ impl Round {
             // The person against the engine; at one screen, White's side of the board.
             Seat::Both => self.engine_color.map_or(Color::White, Color::opponent),
             Seat::Engine => {
-                return Err(RoundError::Forbidden(
-                    "the engine does not ask for rematches".into(),
-                ));
+                return Err(RoundError::Forbidden(text!("round-rematch-engine")));
             }
         };
         let at_once = self.mode != Mode::Friend;
         let offered = self.rematch.as_ref().map(|r| r.offered_by);
         let step = match (action, offered) {
             (RematchAction::Offer, Some(by)) if by == color => {
-                return Err(conflict("you have already offered a rematch"));
+                return Err(conflict(text!("round-rematch-offered")));
             }
             (RematchAction::Offer, Some(_)) => RematchStep::Agreed,
             (RematchAction::Offer, None) if at_once => RematchStep::Agreed,
             (RematchAction::Offer, None) => RematchStep::Offered,
             (RematchAction::Accept, None) => {
-                return Err(conflict("there is no rematch offer to accept"));
+                return Err(conflict(text!("round-rematch-none-to-accept")));
             }
             (RematchAction::Accept, Some(by)) if by == color => {
-                return Err(conflict(
-                    "you cannot accept your own rematch offer; your opponent answers it",
-                ));
+                return Err(conflict(text!("round-rematch-own")));
             }
             (RematchAction::Accept, Some(_)) => RematchStep::Agreed,
             (RematchAction::Decline, None) => {
-                return Err(conflict("there is no rematch offer to decline"));
+                return Err(conflict(text!("round-rematch-none-to-decline")));
             }
             (RematchAction::Decline, Some(_)) => RematchStep::Declined,
         };
@@ -973,13 +963,13 @@ impl Round {
                 .game
                 .draw_offer()
                 .map(Color::opponent)
-                .ok_or_else(|| conflict("there is no draw offer to answer"))?,
+                .ok_or_else(|| conflict(text!("round-draw-none-to-answer")))?,
             _ => self.acting_color(seat),
         };
         match action {
             DrawAction::Offer => {
                 if self.game.draw_offer() == Some(color) {
-                    return Err(conflict("your draw offer is already open"));
+                    return Err(conflict(text!("round-draw-already-offered")));
                 }
                 self.game.offer_draw(color)
             }
@@ -987,9 +977,7 @@ impl Round {
             DrawAction::Decline => self.game.decline_draw(color),
             DrawAction::Claim => {
                 if self.game.side_to_move() != color {
-                    return Err(conflict(
-                        "a draw is claimed by the side to move, on its turn",
-                    ));
+                    return Err(conflict(text!("round-claim-not-turn")));
                 }
                 self.game.claim_draw()
             }
@@ -1004,10 +992,10 @@ impl Round {
     /// one screen, one move. Returns the first ply taken back.
     pub fn take_back(&mut self, seat: Seat, now: Instant) -> Result<usize, RoundError> {
         if self.mode == Mode::Record {
-            return Err(conflict("nothing can be played in a record"));
+            return Err(conflict(text!("round-record-nothing")));
         }
         if self.is_over() {
-            return Err(conflict("the game is already over"));
+            return Err(conflict(text!("round-game-over")));
         }
         let plies = self.takeback_plies(seat)?;
         for _ in 0..plies {
@@ -1037,19 +1025,17 @@ impl Round {
         match self.mode {
             Mode::Local => {
                 if self.game.ply() == 0 {
-                    Err(conflict("no move to take back"))
+                    Err(conflict(text!("round-takeback-none")))
                 } else {
                     Ok(1)
                 }
             }
             Mode::Engine => {
                 let Some(engine) = self.engine_color else {
-                    return Err(conflict("no engine in this game"));
+                    return Err(conflict(text!("round-takeback-no-engine")));
                 };
                 if !seat.holds(engine.opponent()) {
-                    return Err(RoundError::Forbidden(
-                        "only the player can take back".into(),
-                    ));
+                    return Err(RoundError::Forbidden(text!("round-takeback-not-player")));
                 }
                 let start_mover = self.game.start_position().side_to_move();
                 let ply = self.game.ply();
@@ -1066,12 +1052,10 @@ impl Round {
                     .rev()
                     .find(|&p| person_moves_at(p))
                     .map(|p| ply - p)
-                    .ok_or_else(|| conflict("you have made no move to take back"))
+                    .ok_or_else(|| conflict(text!("round-takeback-no-own-move")))
             }
-            Mode::Friend => Err(conflict(
-                "moves cannot be taken back in a game between two people online",
-            )),
-            Mode::Record => Err(conflict("nothing can be played in a record")),
+            Mode::Friend => Err(conflict(text!("round-takeback-friend"))),
+            Mode::Record => Err(conflict(text!("round-record-nothing"))),
         }
     }
 
@@ -1079,19 +1063,17 @@ impl Round {
     /// if any (an invite link's page says it before anyone fills in a name).
     pub fn check_invite(&self, invite: &str) -> Result<(), RoundError> {
         if self.mode != Mode::Friend {
-            return Err(conflict("only games with a friend have an invite"));
+            return Err(conflict(text!("round-invite-not-friend")));
         }
         if self.is_over() {
-            return Err(conflict("the game is over; nobody can join it"));
+            return Err(conflict(text!("round-invite-over")));
         }
         let code = self
             .invite
             .as_deref()
-            .ok_or_else(|| conflict("both seats are already taken"))?;
+            .ok_or_else(|| conflict(text!("round-invite-full")))?;
         if !crate::game::secret::same_token(invite.trim(), code) {
-            return Err(RoundError::Forbidden(
-                "the invite code is wrong for this game".into(),
-            ));
+            return Err(RoundError::Forbidden(text!("round-invite-wrong")));
         }
         Ok(())
     }
@@ -1148,7 +1130,7 @@ impl Round {
     /// The engine answers the person's draw offer: `accept` says whether it agrees.
     pub fn engine_answers_draw(&mut self, accept: bool, now: Instant) -> Result<(), RoundError> {
         if !self.engine_has_offer() {
-            return Err(conflict("there is no draw offer for the engine to answer"));
+            return Err(conflict(text!("round-engine-no-offer")));
         }
         let engine = self.engine_color.unwrap_or(Color::White);
         if accept {
@@ -1166,13 +1148,13 @@ impl Round {
     pub fn play_engine_move(&mut self, mv: &Move, now: Instant) -> Result<(), RoundError> {
         self.playable()?;
         if !self.engine_to_move() {
-            return Err(conflict("it is not the engine's turn"));
+            return Err(conflict(text!("round-engine-not-turn")));
         }
         let legal = self
             .game
             .legal_move(mv)
             .ok_or_else(|| RoundError::Illegal {
-                message: format!("{mv} is not legal"),
+                message: text!("round-move-not-legal", mv = mv.to_string()),
                 legal: Vec::new(),
             })?;
         self.apply(legal, false, now)
@@ -1201,9 +1183,7 @@ impl Round {
     /// Refused when the account already holds the other seat (nobody plays themselves).
     pub fn seat_account(&mut self, color: Color, id: i64, name: &str) -> Result<(), RoundError> {
         if self.account(color.opponent()) == Some(id) {
-            return Err(conflict(
-                "your account holds the other seat of this game; you cannot play yourself",
-            ));
+            return Err(conflict(text!("round-play-yourself")));
         }
         match color {
             Color::White => self.white_account = Some(id),
@@ -1357,7 +1337,7 @@ mod tests {
         assert!(!moved.may_abort(Some(Seat::Both)));
         assert!(matches!(
             moved.abort(Seat::Both, now),
-            Err(RoundError::Conflict(m)) if m.contains("no longer be aborted")
+            Err(RoundError::Conflict(m)) if m.to_string().contains("no longer be aborted")
         ));
         let version = round.version;
         round.abort(Seat::Both, now)?;

@@ -34,7 +34,8 @@ pub fn play_variation(position: Position, moves: &[String]) -> Result<Game, Roun
             )));
         }
         let illegal = |game: &Game, reason: String| RoundError::Illegal {
-            message: format!("moves[{index}]: {reason}"),
+            // A request the page does not make: told in the API's words.
+            message: crate::texts::Text::api_words(format!("moves[{index}]: {reason}")),
             legal: game.legal_moves().iter().map(Move::to_string).collect(),
         };
         if let Some(outcome) = game.outcome() {
@@ -104,7 +105,9 @@ mod tests {
             panic!("a1-h8 is illegal there");
         };
         assert!(
-            message.starts_with("moves[2]: `a1-h8` is illegal"),
+            message
+                .to_string()
+                .starts_with("moves[2]: `a1-h8` is illegal"),
             "{message}"
         );
         // The legal moves are those where the wrong move was tried: White's after f6-g5.

@@ -174,6 +174,8 @@ pub struct GameStateView<'a> {
     draw_offer: Option<&'static str>,
     may_offer_draw: bool,
     can_claim_draw: Option<String>,
+    /// The draw the side to move may claim, for the page's words: `{"code", "details"}`.
+    claim_draw: Option<Value>,
     can_take_back: bool,
     may_abort: bool,
     /// Whether the page may offer the engine for this game (see [`crate::game::fair_play`]).
@@ -306,6 +308,12 @@ pub fn update_view<'a>(
         draw_offer: round.game.draw_offer().map(Color::code),
         may_offer_draw: playing && may_offer_draw,
         can_claim_draw: round.game.can_claim_draw().map(|r| r.to_string()),
+        claim_draw: round.game.can_claim_draw().map(|reason| {
+            serde_json::json!({
+                "code": crate::game::round::reason_code(reason),
+                "details": reason_details(reason),
+            })
+        }),
         can_take_back,
         may_abort: round.may_abort(seat),
         engine_help: crate::game::fair_play::engine_help_allowed(round),
@@ -363,5 +371,32 @@ pub fn ending_view(ending: &crate::game::round::Ending) -> Value {
         "winner": ending.winner().map(Color::code),
         "reason": ending.reason_text(),
         "code": ending.code(),
+        "details": match &ending.reason {
+            crate::game::round::EndReason::Rules(reason) => reason_details(*reason),
+            crate::game::round::EndReason::Abandoned(left) => {
+                serde_json::json!({ "side": left.code() })
+            }
+            _ => serde_json::json!({}),
+        },
     })
+}
+
+/// What the words of `reason` need besides its code, so that a page can say it in its
+/// language: the side it names (`side`), the pieces on the board (`pieces`) and the moves
+/// its rule counts (`moves`).
+pub fn reason_details(reason: bashni_rules::Reason) -> Value {
+    use bashni_rules::Reason;
+    use bashni_rules::draw::{king_ending_moves, king_moves_only_moves};
+    match reason {
+        Reason::NoMove(side) | Reason::Resignation(side) | Reason::Time(side) => {
+            serde_json::json!({ "side": side.code() })
+        }
+        Reason::KingEnding { pieces } => {
+            serde_json::json!({ "pieces": pieces, "moves": king_ending_moves(pieces) })
+        }
+        Reason::KingMovesOnly { pieces } => {
+            serde_json::json!({ "pieces": pieces, "moves": king_moves_only_moves(pieces) })
+        }
+        _ => serde_json::json!({}),
+    }
 }

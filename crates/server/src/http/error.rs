@@ -125,11 +125,18 @@ impl From<crate::game::round::RoundError> for ApiError {
         use crate::game::round::RoundError;
         match error {
             RoundError::Invalid(message) => ApiError::bad_request(message),
-            RoundError::Forbidden(message) => ApiError::forbidden(message),
-            RoundError::Conflict(message) => ApiError::conflict(message),
-            stale @ RoundError::Stale { .. } => ApiError::stale(stale.to_string()),
+            RoundError::Forbidden(text) => {
+                ApiError::texted(StatusCode::FORBIDDEN, "forbidden", text)
+            }
+            RoundError::Conflict(text) => ApiError::texted(StatusCode::CONFLICT, "conflict", text),
+            ref stale @ RoundError::Stale { .. } => ApiError::texted(
+                StatusCode::CONFLICT,
+                "stale",
+                stale.text().unwrap_or_default(),
+            ),
             RoundError::Illegal { message, legal } => {
-                let mut error = ApiError::illegal(message);
+                let mut error =
+                    ApiError::texted(StatusCode::UNPROCESSABLE_ENTITY, "illegal_move", message);
                 error.legal = Some(legal);
                 error
             }
@@ -181,14 +188,18 @@ impl From<crate::app::ActionError> for ApiError {
             ActionError::Store(error) => error.into(),
             ActionError::NotFound(message) => ApiError::not_found(message),
             ActionError::Invalid(message) => ApiError::bad_request(message),
-            ActionError::TooMany(message) => ApiError::too_many(message),
+            ActionError::TooMany(text) => {
+                ApiError::texted(StatusCode::TOO_MANY_REQUESTS, "too_many", text)
+            }
             ActionError::Unavailable(message) => {
                 ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", message)
             }
-            ActionError::FairPlay(message) => {
-                ApiError::new(StatusCode::FORBIDDEN, "fair_play", message)
+            ActionError::FairPlay(text) => {
+                ApiError::texted(StatusCode::FORBIDDEN, "fair_play", text)
             }
-            ActionError::Refused { code, message } => ApiError::new(status_of(code), code, message),
+            ActionError::Refused { code, message } => {
+                ApiError::texted(status_of(code), code, message)
+            }
         }
     }
 }

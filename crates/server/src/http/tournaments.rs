@@ -43,10 +43,10 @@ pub struct CreateTournament {
 }
 
 fn started() -> ApiError {
-    ApiError::coded(
+    ApiError::texted(
         StatusCode::CONFLICT,
         "tournament_started",
-        "the tournament has started (or finished); players can join or leave only before the start",
+        crate::texts::text!("tournament-started"),
     )
 }
 

@@ -31,6 +31,7 @@ use crate::app::{ActionError, App};
 use crate::game::round::{Round, RoundError, Seated, millis, now_ms};
 use crate::game::secret::{coin, new_game_id, random_hex, typed_name};
 use crate::store::{Heard, SEEK_LEASE_MS, SeekNote, SeekRow};
+use crate::texts::text;
 
 /// The most open seeks one owner may have: one lobby socket, and one account over all its
 /// sockets.
@@ -150,18 +151,12 @@ fn read_color(name: Option<&str>) -> Result<ColorChoice, ActionError> {
 }
 
 /// A refusal of the lobby with its own code.
-fn refusal(code: &'static str, message: impl Into<String>) -> ActionError {
-    ActionError::Refused {
-        code,
-        message: message.into(),
-    }
+fn refusal(code: &'static str, message: crate::texts::Text) -> ActionError {
+    ActionError::Refused { code, message }
 }
 
 fn seek_gone() -> ActionError {
-    refusal(
-        "seek_gone",
-        "this seek is gone: another player took it, or its owner cancelled it",
-    )
+    refusal("seek_gone", text!("seek-gone"))
 }
 
 /// Reads the time control of a seek (the `clock` of a lobby message), within the server's
@@ -203,10 +198,7 @@ pub fn read_settings(
 
 /// The refusal of a rated seek: rating needs to know who plays, which only an account tells.
 pub fn rated_refusal() -> ActionError {
-    refusal(
-        "rated_needs_account",
-        "rated games need an account: log in, or play a casual game",
-    )
+    refusal("rated_needs_account", text!("seek-rated-needs-account"))
 }
 
 /// Reads a name a player typed for the lobby (cleaned like seat names).
@@ -643,10 +635,10 @@ impl Lobby {
                 if let Some(player) = app.database.player_by_name(&name).await? {
                     return Err(refusal(
                         "name_taken",
-                        format!(
-                            "{name} is the name of an account ({}); log in, or play under \
-                             another name",
-                            player.name
+                        text!(
+                            "seek-name-of-account",
+                            name = name.as_str(),
+                            account = player.name
                         ),
                     ));
                 }
@@ -669,10 +661,7 @@ impl Lobby {
     pub async fn cancel(&self, app: &Arc<App>, owner: &str, id: &str) -> Result<(), ActionError> {
         let seek = self.find(id).ok_or_else(seek_gone)?;
         if seek.row.owner != owner {
-            return Err(RoundError::Forbidden(
-                "only the player who posted a seek can cancel it".into(),
-            )
-            .into());
+            return Err(RoundError::Forbidden(text!("seek-cancel-not-owner")).into());
         }
         let order = self.ordered(app).await;
         let note = app.database.seek_cancel(id, owner).await?;
@@ -695,10 +684,7 @@ impl Lobby {
     ) -> Result<Paired, ActionError> {
         let seek = self.find(id).ok_or_else(seek_gone)?;
         if seek.row.owner == owner {
-            return Err(refusal(
-                "own_seek",
-                "this is your own seek: wait for another player, or cancel it",
-            ));
+            return Err(refusal("own_seek", text!("seek-own")));
         }
         if seek.settings.rated && account.is_none() {
             return Err(rated_refusal());
@@ -706,10 +692,7 @@ impl Lobby {
         if let (Some(account), Some((player, _))) = (account, &seek.owner.player)
             && account.id == *player
         {
-            return Err(refusal(
-                "own_seek",
-                "this seek is your account's own: you cannot play yourself",
-            ));
+            return Err(refusal("own_seek", text!("seek-own-account")));
         }
         app.allow_new_games(client, 1)?;
         let who = SeekOwner::of(account, client);
@@ -798,8 +781,9 @@ impl Lobby {
                 .filter(|seek| seek.owner.player.as_ref().is_some_and(|(p, _)| p == player))
                 .count();
             if open as i64 >= MAX_SEEKS_PER_OWNER {
-                return Err(ActionError::TooMany(format!(
-                    "your account has {MAX_SEEKS_PER_OWNER} open seeks, the most; cancel one first"
+                return Err(ActionError::TooMany(text!(
+                    "seek-too-many-account",
+                    most = MAX_SEEKS_PER_OWNER
                 )));
             }
         }
@@ -810,8 +794,9 @@ impl Lobby {
             .await
             .inspect_err(|error| tracing::error!("a seek could not be stored: {error}"))?;
         let Some(note) = note else {
-            return Err(ActionError::TooMany(format!(
-                "you have {MAX_SEEKS_PER_OWNER} open seeks, the most; cancel one first"
+            return Err(ActionError::TooMany(text!(
+                "seek-too-many",
+                most = MAX_SEEKS_PER_OWNER
             )));
         };
         self.after_store(app, vec![note]);

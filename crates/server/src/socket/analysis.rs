@@ -26,15 +26,19 @@ use crate::app::actions::{self, AnalysisLine, analysis_line};
 use crate::app::engines::PoolRefusal;
 use crate::http::error::ApiError;
 use crate::http::games::{Client, read_position};
-use crate::socket::{Conversation, Said, converse, error_reply, read_message, upgrade};
+use crate::socket::{
+    Conversation, Said, converse, error_reply, in_language, read_message, upgrade,
+};
+use crate::texts::Language;
 
 /// Opens the analysis socket.
 pub async fn handler(
     ws: WebSocketUpgrade,
     State(app): State<Arc<App>>,
     Extension(Client(client)): Extension<Client>,
+    Extension(language): Extension<Language>,
 ) -> Response {
-    upgrade(ws).on_upgrade(move |socket| run(app, client, socket))
+    upgrade(ws).on_upgrade(move |socket| in_language(language, run(app, client, socket)))
 }
 
 /// A client's message.

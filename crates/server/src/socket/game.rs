@@ -19,7 +19,8 @@ use crate::game::round::Seat;
 use crate::http::error::ApiError;
 use crate::http::games::Client;
 use crate::http::session::Viewer;
-use crate::socket::{Conversation, Said, converse, error_reply, upgrade};
+use crate::socket::{Conversation, Said, converse, error_reply, in_language, upgrade};
+use crate::texts::Language;
 
 /// The socket's address options.
 #[derive(Deserialize, Default)]
@@ -30,6 +31,10 @@ pub struct SocketQuery {
     /// message asks for the watcher's).
     #[serde(default)]
     bind: Option<u8>,
+    /// The page's language (`en`, `ru`), for the socket's refusals.
+    #[serde(default)]
+    #[allow(dead_code)]
+    lang: Option<String>,
 }
 
 /// Opens the game's socket.
@@ -40,6 +45,7 @@ pub async fn handler(
     query: Result<Query<SocketQuery>, QueryRejection>,
     Extension(Client(address)): Extension<Client>,
     Viewer(viewer): Viewer,
+    Extension(language): Extension<Language>,
 ) -> Result<Response, ApiError> {
     let Query(query) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
     let state_first = query.bind != Some(1);
@@ -48,7 +54,9 @@ pub async fn handler(
         account: viewer.map(|account| (account.id, account.name)),
     };
     let slot = app.slot(&id).await?;
-    Ok(upgrade(ws).on_upgrade(move |socket| run(app, slot, socket, state_first, client)))
+    Ok(upgrade(ws).on_upgrade(move |socket| {
+        in_language(language, run(app, slot, socket, state_first, client))
+    }))
 }
 
 /// The messages of the game socket besides the game actions ([`actions::GameAction`]):

@@ -21,7 +21,10 @@ use crate::http::error::ApiError;
 use crate::http::games::Client;
 use crate::http::session::{Viewer, session_id};
 use crate::lobby::{Lobby, LobbyEvent, Quick, rated_refusal, read_clock, read_name, read_settings};
-use crate::socket::{Conversation, Said, close, converse, error_reply, read_message, upgrade};
+use crate::socket::{
+    Conversation, Said, close, converse, error_reply, in_language, read_message, upgrade,
+};
+use crate::texts::Language;
 
 /// Opens a lobby socket.
 pub async fn handler(
@@ -29,6 +32,7 @@ pub async fn handler(
     State(app): State<Arc<App>>,
     Extension(Client(client)): Extension<Client>,
     Viewer(account): Viewer,
+    Extension(language): Extension<Language>,
     headers: axum::http::HeaderMap,
 ) -> Response {
     // The socket acts for the account only while the session it was opened with lasts.
@@ -36,7 +40,8 @@ pub async fn handler(
         .as_ref()
         .and_then(|_| session_id(&headers))
         .map(session_hash);
-    upgrade(ws).on_upgrade(move |socket| run(app, client, account, session, socket))
+    upgrade(ws)
+        .on_upgrade(move |socket| in_language(language, run(app, client, account, session, socket)))
 }
 
 /// A client's message.

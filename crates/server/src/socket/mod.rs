@@ -20,6 +20,7 @@ use serde_json::{Value, json};
 use crate::app::App;
 use crate::http::error::ApiError;
 use crate::limits::MessageRate;
+use crate::texts::Language;
 
 /// The largest message a client may send; a larger one closes the socket (code 1009).
 pub const MAX_MESSAGE_BYTES: usize = 16 * 1024;
@@ -295,10 +296,26 @@ pub(crate) async fn screen(
     }
 }
 
-/// The `error` message answering the message `id`.
+tokio::task_local! {
+    /// The language of the page that opened the socket (see [`in_language`]).
+    static LANGUAGE: Language;
+}
+
+/// Runs a socket's `talk` with its refusals said in `language`.
+pub(crate) async fn in_language<F: Future>(language: Language, talk: F) -> F::Output {
+    LANGUAGE.scope(language, talk).await
+}
+
+/// The `error` message answering the message `id`, in the socket's language when the
+/// refusal is a text of the catalogues.
 pub(crate) fn error_reply(id: &Value, error: ApiError) -> String {
+    let language = LANGUAGE.try_with(|l| *l).unwrap_or_default();
+    let words = match &error.text {
+        Some(text) if language != Language::English => text.words(language),
+        _ => error.error,
+    };
     let mut reply = json!({
-        "type": "error", "id": id, "error": error.error, "code": error.code,
+        "type": "error", "id": id, "error": words, "code": error.code,
     });
     if let Some(legal) = error.legal {
         reply["legal"] = json!(legal);

@@ -32,6 +32,26 @@ impl Language {
         }
     }
 
+    /// The language with the code `code` (`en`, `ru`).
+    pub fn from_code(code: &str) -> Option<Language> {
+        match code {
+            "en" => Some(Language::English),
+            "ru" => Some(Language::Russian),
+            _ => None,
+        }
+    }
+
+    /// The language of a request: its `lang` query parameter when the site speaks it (a
+    /// socket, whose browser cannot set headers, names the page's language so), otherwise
+    /// its `Accept-Language` header.
+    pub fn of_request(query: Option<&str>, accept: Option<&str>) -> Language {
+        query
+            .into_iter()
+            .flat_map(|q| q.split('&'))
+            .find_map(|pair| pair.strip_prefix("lang=").and_then(Language::from_code))
+            .unwrap_or_else(|| accept.map_or_else(Language::default, Language::from_accept))
+    }
+
     /// The language an `Accept-Language` header asks for: the first of its languages (by
     /// weight, then order) the site speaks; English when none.
     pub fn from_accept(header: &str) -> Language {
@@ -94,6 +114,21 @@ static BUNDLES: LazyLock<Vec<(Language, Bundle)>> = LazyLock::new(|| {
         .collect()
 });
 
+/// A text of the catalogues: `text!("id")`, or `text!("id", name = value, ...)` where each
+/// value becomes an [`Arg`].
+macro_rules! text {
+    ($id:literal) => {
+        $crate::texts::Text::new($id, Vec::new())
+    };
+    ($id:literal, $($name:ident = $value:expr),+ $(,)?) => {
+        $crate::texts::Text::new(
+            $id,
+            vec![$((stringify!($name), $crate::texts::Arg::from($value))),+],
+        )
+    };
+}
+pub(crate) use text;
+
 /// A value put into a text: a word or a whole number (numbers choose plural forms).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Arg {
@@ -121,6 +156,18 @@ impl From<u64> for Arg {
     }
 }
 
+impl From<usize> for Arg {
+    fn from(n: usize) -> Arg {
+        Arg::Number(i64::try_from(n).unwrap_or(i64::MAX))
+    }
+}
+
+impl From<i64> for Arg {
+    fn from(n: i64) -> Arg {
+        Arg::Number(n)
+    }
+}
+
 impl From<u32> for Arg {
     fn from(n: u32) -> Arg {
         Arg::Number(i64::from(n))
@@ -129,7 +176,7 @@ impl From<u32> for Arg {
 
 /// A text to show: the id of its message and the values put into it. It is made into words
 /// only when the reader's language is known.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Text {
     /// The message's id in the catalogues.
     pub id: &'static str,
@@ -141,6 +188,11 @@ impl Text {
     /// The message `id` with `args`.
     pub fn new(id: &'static str, args: Vec<(&'static str, Arg)>) -> Text {
         Text { id, args }
+    }
+
+    /// Words of the API, the same in every language (for what only a program sends wrong).
+    pub fn api_words(words: impl Into<String>) -> Text {
+        text!("api-words", words = words.into())
     }
 
     /// The words in `language`; the English ones when that language lacks the message, and
@@ -168,6 +220,13 @@ impl Text {
         }
         tracing::warn!(id = self.id, "texts: no such message");
         self.id.to_string()
+    }
+}
+
+impl std::fmt::Display for Text {
+    /// The English words.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.words(Language::English))
     }
 }
 

@@ -22,6 +22,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::texts::text;
 use bashni_club::GameScore;
 use bashni_club::tournament::{
     History, Pairing, Points, Tiebreak, micro, round_robin, standings, swiss,
@@ -307,12 +308,14 @@ pub fn first_step(data: &TournamentData) -> Result<Advance, ActionError> {
     };
     if players < least {
         return Err(ActionError::Round(
-            crate::game::round::RoundError::Conflict(format!(
-                "a {} starts with at least {least} players; it has {players}",
-                match system {
-                    System::RoundRobin => "round robin",
-                    System::Swiss => "Swiss tournament",
-                }
+            crate::game::round::RoundError::Conflict(text!(
+                "tournament-too-few-players",
+                system = match system {
+                    System::RoundRobin => "round_robin",
+                    System::Swiss => "swiss",
+                },
+                least = least,
+                players = players
             )),
         ));
     }
@@ -321,9 +324,9 @@ pub fn first_step(data: &TournamentData) -> Result<Advance, ActionError> {
     started.rounds = rounds_for(system, players, tournament.rounds);
     let history = History::new(players);
     let paired = pair_round(system, players, &history, 1).ok_or_else(|| {
-        ActionError::Round(crate::game::round::RoundError::Conflict(
-            "no first round can be paired".into(),
-        ))
+        ActionError::Round(crate::game::round::RoundError::Conflict(text!(
+            "tournament-no-pairing"
+        )))
     })?;
     let (boards, games) = round_games(&started, &names, 1, &paired)?;
     Ok(Advance {

@@ -50,13 +50,13 @@ pub struct Analysis {
 /// The words for an analysis the engine pool refused.
 pub fn analysis_refused(app: &App, refusal: crate::app::engines::PoolRefusal) -> ActionError {
     match refusal {
-        crate::app::engines::PoolRefusal::ClientBusy => ActionError::TooMany(format!(
-            "you already have {} analyses running; wait for them",
-            app.engines.analyses_per_client
+        crate::app::engines::PoolRefusal::ClientBusy => ActionError::TooMany(crate::texts::text!(
+            "analysis-too-many",
+            most = app.engines.analyses_per_client
         )),
-        crate::app::engines::PoolRefusal::QueueFull => ActionError::TooMany(
-            "the engines are busy with other analyses; try again in a few seconds".into(),
-        ),
+        crate::app::engines::PoolRefusal::QueueFull => {
+            ActionError::TooMany(crate::texts::text!("analysis-busy"))
+        }
     }
 }
 

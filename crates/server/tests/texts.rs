@@ -1,0 +1,117 @@
+//! The game's refusals and endings in the players' language: over HTTP by `Accept-Language`,
+//! over a socket by the `lang` its page names; the codes stay the same.
+
+mod common;
+
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use bashni_server::{App, router};
+use common::*;
+use futures_util::StreamExt;
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+/// A request in `language`; the status and the JSON answer.
+async fn call_in(
+    app: &Arc<App>,
+    language: &str,
+    uri: &str,
+    token: &str,
+    body: Value,
+) -> Result<(StatusCode, Value), Box<dyn std::error::Error>> {
+    let request = Request::builder()
+        .method("POST")
+        .uri(uri)
+        .header("x-seat-token", token)
+        .header("content-type", "application/json")
+        .header("accept-language", language)
+        .body(Body::from(body.to_string()))?;
+    let response = router(Arc::clone(app)).oneshot(request).await?;
+    let status = response.status();
+    let bytes = response.into_body().collect().await?.to_bytes();
+    Ok((status, serde_json::from_slice(&bytes)?))
+}
+
+#[tokio::test]
+async fn a_games_refusals_come_in_the_language_asked_for() -> TestResult {
+    let app = memory_app()?;
+    let (id, token, _) = create(&app, json!({"variant": "russian", "mode": "local"})).await?;
+    let uri = format!("/api/games/{id}/move");
+    // An illegal move: the same code in both languages, the words in each.
+    let (status, english) =
+        call_in(&app, "en", &uri, &token, json!({"move": "a1-h8", "ply": 0})).await?;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{english}");
+    assert_eq!(english["error"], "a1-h8 is not a legal move here");
+    let (status, russian) = call_in(
+        &app,
+        "ru-RU,ru;q=0.9",
+        &uri,
+        &token,
+        json!({"move": "a1-h8", "ply": 0}),
+    )
+    .await?;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(russian["code"], english["code"]);
+    assert_eq!(russian["error"], "a1-h8 — здесь нет такого хода");
+    assert_eq!(russian["legal"], english["legal"]);
+    // A move made for a position the game has left.
+    let (status, stale) =
+        call_in(&app, "ru", &uri, &token, json!({"move": "c3-d4", "ply": 4})).await?;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(stale["code"], "stale");
+    assert!(
+        stale["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("после 4 полуходов") && e.contains("уже 0")),
+        "{stale}"
+    );
+    // A resigned game: the ending's details let the page say why; a second resignation is
+    // refused in Russian.
+    let resign = format!("/api/games/{id}/resign");
+    let (status, state) = call_in(&app, "ru", &resign, &token, json!({"ply": 0})).await?;
+    assert_eq!(status, StatusCode::OK, "{state}");
+    assert_eq!(state["result"]["code"], "resignation");
+    assert_eq!(state["result"]["details"]["side"], "white");
+    let (status, over) = call_in(&app, "ru", &resign, &token, json!({"ply": 0})).await?;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(over["error"], "партия уже окончена");
+    Ok(())
+}
+
+#[tokio::test]
+async fn a_sockets_refusals_come_in_its_pages_language() -> TestResult {
+    let app = memory_app()?;
+    let address = serve(&app).await?;
+    let (id, token, _) = create(&app, json!({"variant": "bashni", "mode": "local"})).await?;
+    for (lang, words) in [
+        ("ru", "a1-h8 — здесь нет такого хода"),
+        ("en", "a1-h8 is not a legal move here"),
+    ] {
+        let url = format!("ws://{address}/api/games/{id}/ws?lang={lang}&bind=1");
+        let (mut socket, _) = tokio_tungstenite::connect_async(url).await?;
+        send_json(
+            &mut socket,
+            json!({"type": "seat", "id": 0, "token": token}),
+        )
+        .await?;
+        next_json(&mut socket, "ack").await?;
+        send_json(
+            &mut socket,
+            json!({"type": "move", "id": 1, "move": "a1-h8", "ply": 0}),
+        )
+        .await?;
+        let refused = loop {
+            let message = socket.next().await.ok_or("socket closed")??;
+            let value: Value = serde_json::from_str(message.to_text()?)?;
+            if value["type"] == "error" && value["id"] == 1 {
+                break value;
+            }
+        };
+        assert_eq!(refused["code"], "illegal_move", "{refused}");
+        assert_eq!(refused["error"], words);
+    }
+    Ok(())
+}
