@@ -160,13 +160,15 @@ class GamePage {
     this.clockBottom = el('span', { class: 'clock', role: 'timer' });
     this.timeLeft = el('span', { class: 'clock days', id: 'time-left' });
     const boardWrap = el('div', { class: 'board-wrap' }, this.topName,
-      el('div', { class: 'board-row' }, this.barBox, this.board.svg), this.bottomName, this.inspector);
+      el('div', { class: 'board-row' }, this.barBox, this.board.svg), this.bottomName);
     const side = el('aside', { class: 'side' },
       this.title, this.tournamentLink, this.status, this.deadline, this.firstMove, this.forced, this.thinking, this.result, this.after, this.viewNote,
       this.message, this.conn, this.chooserBox, this.drawBox, this.abandonBox,
       this.moveForm, el('div', { class: 'moves-box' }, this.moveList), navButtons,
       this.controls, this.chat.node, this.analysis, this.links, this.positionList, this.announce);
-    append(this.app, el('div', { class: 'game' }, boardWrap, side));
+    // The inspector: right under the board on a phone, at the top of the side column when
+    // there is one (so that it is on the screen beside a board as tall as the window).
+    append(this.app, el('div', { class: 'game game-page' }, boardWrap, this.inspector, side));
     this.moveForm.addEventListener('submit', async (ev) => {
       ev.preventDefault();
       const text = this.moveInput.value.trim();
