@@ -9,7 +9,7 @@ import { premoveMatch } from './selection.js';
 import * as S from './state.js';
 import { colourName, otherColor, towerText, formatClock, resultText, variantName, modeName,
   moveLabel, positionLines, timeOfGame, timeLeftText, perMoveText } from './text.js';
-import { analysisView, evalBar, evalGraph } from './analysis.js';
+import { analysisView, evalBar, evalGraph, moveCell } from './analysis.js';
 import { play as playSound, soundElements } from './sound.js';
 import { ChatPanel } from './chat.js';
 import { seatName } from './account.js';
@@ -658,8 +658,7 @@ class GamePage {
       }, m.text);
       b.addEventListener('click', () => this.goTo(i));
       // A move and its score share one cell, so a row keeps its three columns.
-      row.appendChild(el('span', { class: 'mv-cell' }, b,
-        this.scores[i] !== undefined ? el('span', { class: 'eval' }, this.scores[i]) : null));
+      row.appendChild(moveCell(b, this.scores[i]));
     }
     if (s.result) list.appendChild(el('li', { class: 'move-row final' }, s.result.score));
     if (this.view === null) {
