@@ -30,9 +30,9 @@ export function evalBar(text) {
   const v = scoreValue(text, 5);
   const share = v === null ? 50 : 50 + v * 9;
   const bar = el('div', { class: 'eval-bar', id: 'eval-bar', role: 'img',
-    'aria-label': text ? t('analysis-eval-label', { score: text }) : t('analysis-no-eval') });
+    'aria-label': text ? t('analysis-eval-label', { score: scoreText(text) }) : t('analysis-no-eval') });
   bar.appendChild(el('div', { class: 'eval-white', style: 'height: ' + share.toFixed(1) + '%' }));
-  bar.appendChild(el('span', { class: 'eval-text' }, text || '…'));
+  bar.appendChild(el('span', { class: 'eval-text' }, text ? scoreText(text) : '…'));
   bar.dataset.score = text || '';
   return bar;
 }
