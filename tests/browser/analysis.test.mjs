@@ -23,7 +23,7 @@ test('a variation played from a game position is kept beside the main line', { t
   try {
     await page.goto(site.server.url + '/analysis?game=' + g.id + '&ply=2');
     await page.waitForSelector('svg.board[data-node]');
-    const main = await page.$$eval('#tree .tree-line.main > .mv', (ns) => ns.map((n) => n.dataset.node));
+    const main = await page.$$eval('#tree .tree-line.main > .move-row .mv[data-node]', (ns) => ns.map((n) => n.dataset.node));
     assert.equal(main.length, 4, 'the game is the main line');
     assert.equal(await page.$eval('#tree .mv.current', (n) => n.dataset.node), main[1], '?ply=2 shows the second move');
     // Play a different third move: e3-f4.
@@ -35,7 +35,7 @@ test('a variation played from a game position is kept beside the main line', { t
     // Numbered on from the game: White's second move, not "1.".
     assert.match(variation[0], /^2\. e3-f4/);
     assert.equal(await page.$eval('#tree .mv.current', (n) => n.dataset.variation), '1');
-    assert.equal(await page.$$eval('#tree .tree-line.main > .mv', (ns) => ns.length), 4, 'the main line stays');
+    assert.equal(await page.$$eval('#tree .tree-line.main > .move-row .mv[data-node]', (ns) => ns.length), 4, 'the main line stays');
     assert.equal(new URL(page.url()).searchParams.get('ply'), null, 'a side line has no ply link');
     // Back to the main line by a click.
     await page.click(`#tree .mv[data-node="${main[3]}"]`);
@@ -140,24 +140,24 @@ test('a record read from PDN opens with its comments and variations', { timeout:
     await page.goto(site.server.url + '/analysis?game=' + id + '&ply=0');
     await page.waitForSelector('svg.board[data-node]');
     assert.equal(await page.$eval('#move-comment', (n) => n.textContent), 'A club game', 'the intro at the start');
-    assert.equal(await page.$$eval('#tree .tree-line.main > .mv', (ns) => ns.length), 4, 'the game is the main line');
+    assert.equal(await page.$$eval('#tree .tree-line.main > .move-row .mv[data-node]', (ns) => ns.length), 4, 'the game is the main line');
     // The variation replaces Black's first move, and holds one of its own.
     const lines = await texts(page, '#tree .tree-line.variation .mv');
     assert.deepEqual(lines.map((t) => t.trim().split(/\s+/).pop()), ['f6-g5', 'd4-c5', 'g3-h4']);
     assert.equal(await page.locator('#tree .tree-line.variation .tree-line.variation').count(), 1, 'nested');
     // A move's comment shows when the move is shown.
-    await page.click('#tree .tree-line.main > .mv >> nth=0');
+    await page.click('#tree .tree-line.main > .move-row .mv[data-node] >> nth=0');
     await page.waitForFunction(() => document.querySelector('#move-comment').textContent === 'The centre');
     assert.equal(await page.$eval('#move-comment', (n) => n.hidden), false);
-    await page.click('#tree .tree-line.main > .mv >> nth=2');
+    await page.click('#tree .tree-line.main > .move-row .mv[data-node] >> nth=2');
     await page.waitForFunction(() => document.querySelector('#move-comment').textContent === '?');
     // The mark shows in the tree too, after the move.
-    assert.equal(await page.$eval('#tree .tree-line.main > .mv >> nth=2', (n) => n.querySelector('.move-mark')?.textContent), '?');
+    assert.equal(await page.$eval('#tree .tree-line.main > .move-row .mv[data-node] >> nth=2', (n) => n.querySelector('.move-mark')?.textContent), '?');
     const inVariation = await page.$$eval('#tree .tree-line.variation .mv', (ns) => ns.map((n) => n.dataset.node));
     await page.click(`#tree .mv[data-node="${inVariation[1]}"]`);
     await page.waitForFunction(() => document.querySelector('#move-comment').textContent === 'Also good');
     // A move without a comment hides the box.
-    await page.click('#tree .tree-line.main > .mv >> nth=3');
+    await page.click('#tree .tree-line.main > .move-row .mv[data-node] >> nth=3');
     await page.waitForFunction(() => document.querySelector('#move-comment').hidden);
     assert.equal(await page.locator('#tree .mv.commented').count(), 3, 'c3-d4, d4:f6 and d4-c5 carry notes');
   } finally {

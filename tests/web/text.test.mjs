@@ -35,6 +35,22 @@ test('scores become numbers for the bar and the graph', () => {
   assert.equal(T.scoreValue(''), null);
 });
 
+test('a win the engine sees is told in the page\'s words; numbers stay as they are', () => {
+  assert.equal(T.scoreText('White wins in 9'), 'White wins in 9');
+  assert.equal(T.scoreText('Black wins in 1'), 'Black wins in 1');
+  assert.equal(T.scoreText('+0.35'), '+0.35');
+  assert.equal(T.scoreText('?'), '?');
+  assert.equal(T.scoreText(undefined), '');
+  useCatalogue('ru', readFileSync(new URL('../../crates/server/locales/ru.ftl', import.meta.url), 'utf8'));
+  try {
+    assert.equal(T.scoreText('White wins in 9'), 'Белые выигрывают за 9 ходов');
+    assert.equal(T.scoreText('Black wins in 2'), 'Чёрные выигрывают за 2 хода');
+    assert.equal(T.scoreText('White wins in 21'), 'Белые выигрывают за 21 ход');
+  } finally {
+    useCatalogue('en', readFileSync(new URL('../../crates/server/locales/en.ftl', import.meta.url), 'utf8'));
+  }
+});
+
 test('results read as the rulebooks write them; an aborted game has no winner', () => {
   assert.equal(T.resultText({ score: '1-0', winner: 'white', reason: 'Black has no move' }), '1-0 White wins. Black has no move');
   assert.equal(T.resultText({ score: '1-1', winner: null, reason: 'Agreed' }), '1-1 Draw. Agreed');

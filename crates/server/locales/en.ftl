@@ -305,6 +305,9 @@ text-left-hours-minutes = { $hours } h { $minutes } min left
 text-left-hours = { $hours } h left
 text-left-minutes = { $minutes } min left
 text-left-under-minute = less than a minute left
+# White's score when the engine sees a win; $moves: the winner's moves, "White wins in 4".
+text-score-white-wins-in = White wins in { $moves }
+text-score-black-wins-in = Black wins in { $moves }
 
 # The game's status (state.js)
 state-aborted = The game was aborted.

@@ -339,6 +339,19 @@ text-left-hours-minutes = осталось { $hours } ч { $minutes } мин
 text-left-hours = осталось { $hours } ч
 text-left-minutes = осталось { $minutes } мин
 text-left-under-minute = осталось меньше минуты
+# White's score when the engine sees a win; $moves: the winner's moves, "White wins in 4".
+text-score-white-wins-in =
+    Белые выигрывают за { $moves ->
+        [one] { $moves } ход
+        [few] { $moves } хода
+       *[many] { $moves } ходов
+    }
+text-score-black-wins-in =
+    Чёрные выигрывают за { $moves ->
+        [one] { $moves } ход
+        [few] { $moves } хода
+       *[many] { $moves } ходов
+    }
 
 # Состояние партии (state.js)
 state-aborted = Партия прервана.

@@ -6,8 +6,8 @@ import { el, append, clear, button } from './dom.js';
 import { api, seats, gamePath, prefs } from './api.js';
 import { Board } from './board.js';
 import { MoveTree } from './tree.js';
-import { towerText, variantName, moveLabel } from './text.js';
-import { evalBar, evalGraph } from './analysis.js';
+import { towerText, variantName, moveLabel, scoreText } from './text.js';
+import { evalBar, evalGraph, moveCell } from './analysis.js';
 import { t, language } from './i18n.js';
 
 const LINES = 3;
@@ -312,12 +312,18 @@ class AnalysisBoard {
     return (start.number || 1) + Math.floor(ply / 2);
   }
 
+  // The main line in rows as on the game page (number | White's move | Black's move, each
+  // move's score in its cell), so that no score however long moves a move to the wrong
+  // column; a side line is a block of its own under the row of the move it replaces, written
+  // on as text, and the main line goes on after it in a new row ("3. … e7-f6").
   drawTree() {
     const box = this.moveList;
     clear(box);
     const items = this.tree.layout();
-    let holder = el('div', { class: 'tree-line main' });
-    box.appendChild(holder);
+    const main = el('div', { class: 'tree-line main' });
+    box.appendChild(main);
+    let holder = main;
+    let row = null;
     const stack = [];
     for (const item of items) {
       if (item.open) {
@@ -325,6 +331,7 @@ class AnalysisBoard {
         const v = el('div', { class: 'tree-line variation', dataset: { depth: String(item.variation) } });
         holder.appendChild(v);
         holder = v;
+        if (item.variation === 1) row = null;
         continue;
       }
       if (item.close) {
@@ -333,14 +340,14 @@ class AnalysisBoard {
       }
       const node = this.tree.node(item.id);
       const m = node.move;
-      const showNumber = m.color === 'white' || holder.childElementCount === 0 || (holder.lastChild && holder.lastChild.classList && holder.lastChild.classList.contains('tree-line'));
+      const inMain = holder === main;
+      const showNumber = !inMain && (m.color === 'white' || holder.childElementCount === 0 || (holder.lastChild && holder.lastChild.classList && holder.lastChild.classList.contains('tree-line')));
       const b = el('button', {
         type: 'button',
         class: 'mv' + (item.id === this.at ? ' current' : '') + (item.variation ? ' var' : ''),
         dataset: { node: String(item.id), variation: String(item.variation) },
         role: 'listitem',
       }, showNumber ? moveLabel(this.numberOf(item.id), m.color) + ' ' : '', m.text);
-      if (this.scores[item.id] !== undefined) b.appendChild(el('span', { class: 'eval' }, ' ' + this.scores[item.id]));
       if (this.comments.has(item.id)) {
         const comment = this.comments.get(item.id);
         // A move's mark (!, ?, !?, ...) shows after it in the tree, as in print.
@@ -350,7 +357,17 @@ class AnalysisBoard {
         b.title = comment;
       }
       b.addEventListener('click', () => this.show(item.id));
-      holder.appendChild(b);
+      if (inMain) {
+        if (!row || m.color === 'white') {
+          row = el('div', { class: 'move-row' }, el('span', { class: 'num' }, this.numberOf(item.id) + '.'));
+          if (m.color === 'black') row.appendChild(el('span', { class: 'mv empty' }, '…'));
+          main.appendChild(row);
+        }
+        row.appendChild(moveCell(b, this.scores[item.id]));
+      } else {
+        if (this.scores[item.id] !== undefined) b.appendChild(el('span', { class: 'eval' }, ' ' + scoreText(this.scores[item.id])));
+        holder.appendChild(b);
+      }
     }
     const cur = box.querySelector('.mv.current');
     if (cur && cur.scrollIntoView) cur.scrollIntoView({ block: 'nearest' });
@@ -384,7 +401,7 @@ class AnalysisBoard {
     const ol = el('ol', { class: 'lines' });
     for (const line of lines) {
       ol.appendChild(el('li', null,
-        el('b', { class: 'score' }, line.score_white), ' ',
+        el('b', { class: 'score' }, scoreText(line.score_white)), ' ',
         el('button', { type: 'button', class: 'line-play link', title: t('analysis-play-line'), onclick: () => this.playLine(line) },
           (line.moves || []).join(' '))));
     }

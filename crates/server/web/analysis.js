@@ -2,7 +2,7 @@
 // evaluation over a game. Views only: they draw what they are given.
 
 import { el, svgEl } from './dom.js';
-import { scoreValue } from './text.js';
+import { scoreValue, scoreText } from './text.js';
 import { t } from './i18n.js';
 
 /** The lines of an analysis (`data` from /api/analyse) for the side `turn`; `onLine(line)` when a line is clicked. */
@@ -30,9 +30,9 @@ export function evalBar(text) {
   const v = scoreValue(text, 5);
   const share = v === null ? 50 : 50 + v * 9;
   const bar = el('div', { class: 'eval-bar', id: 'eval-bar', role: 'img',
-    'aria-label': text ? t('analysis-eval-label', { score: text }) : t('analysis-no-eval') });
+    'aria-label': text ? t('analysis-eval-label', { score: scoreText(text) }) : t('analysis-no-eval') });
   bar.appendChild(el('div', { class: 'eval-white', style: 'height: ' + share.toFixed(1) + '%' }));
-  bar.appendChild(el('span', { class: 'eval-text' }, text || '…'));
+  bar.appendChild(el('span', { class: 'eval-text' }, text ? scoreText(text) : '…'));
   bar.dataset.score = text || '';
   return bar;
 }
@@ -68,4 +68,20 @@ export function evalGraph(scores, plies, current, onPly) {
     });
   }
   return svg;
+}
+
+/**
+ * A move list's cell: the move's button `b` and, when there is one, its score from "analyse
+ * each move" (`score`: White's score as the engine writes it), small and in the page's
+ * language. The score goes under the move when the two do not fit side by side, and is cut
+ * short (the whole of it in its title) when it does not fit even there: a cell never widens
+ * its column, so a row keeps its number, White's move and Black's move.
+ */
+export function moveCell(b, score) {
+  const cell = el('span', { class: 'mv-cell' }, b);
+  if (score !== undefined) {
+    const text = scoreText(score);
+    cell.appendChild(el('span', { class: 'eval', title: text, dataset: { score: String(score) } }, text));
+  }
+  return cell;
 }

@@ -9,7 +9,7 @@ import { premoveMatch } from './selection.js';
 import * as S from './state.js';
 import { colourName, otherColor, towerText, formatClock, resultText, variantName, modeName,
   moveLabel, positionLines, timeOfGame, timeLeftText, perMoveText, reasonText } from './text.js';
-import { analysisView, evalBar, evalGraph } from './analysis.js';
+import { analysisView, evalBar, evalGraph, moveCell } from './analysis.js';
 import { play as playSound, soundElements } from './sound.js';
 import { ChatPanel } from './chat.js';
 import { seatName } from './account.js';
@@ -160,13 +160,15 @@ class GamePage {
     this.clockBottom = el('span', { class: 'clock', role: 'timer' });
     this.timeLeft = el('span', { class: 'clock days', id: 'time-left' });
     const boardWrap = el('div', { class: 'board-wrap' }, this.topName,
-      el('div', { class: 'board-row' }, this.barBox, this.board.svg), this.bottomName, this.inspector);
+      el('div', { class: 'board-row' }, this.barBox, this.board.svg), this.bottomName);
     const side = el('aside', { class: 'side' },
       this.title, this.tournamentLink, this.status, this.deadline, this.firstMove, this.forced, this.thinking, this.result, this.after, this.viewNote,
       this.message, this.conn, this.chooserBox, this.drawBox, this.abandonBox,
       this.moveForm, el('div', { class: 'moves-box' }, this.moveList), navButtons,
       this.controls, this.chat.node, this.analysis, this.links, this.positionList, this.announce);
-    append(this.app, el('div', { class: 'game' }, boardWrap, side));
+    // The inspector: right under the board on a phone, at the top of the side column when
+    // there is one (so that it is on the screen beside a board as tall as the window).
+    append(this.app, el('div', { class: 'game game-page' }, boardWrap, this.inspector, side));
     this.moveForm.addEventListener('submit', async (ev) => {
       ev.preventDefault();
       const text = this.moveInput.value.trim();
@@ -656,8 +658,7 @@ class GamePage {
       }, m.text);
       b.addEventListener('click', () => this.goTo(i));
       // A move and its score share one cell, so a row keeps its three columns.
-      row.appendChild(el('span', { class: 'mv-cell' }, b,
-        this.scores[i] !== undefined ? el('span', { class: 'eval' }, this.scores[i]) : null));
+      row.appendChild(moveCell(b, this.scores[i]));
     }
     if (s.result) list.appendChild(el('li', { class: 'move-row final' }, s.result.score));
     if (this.view === null) {

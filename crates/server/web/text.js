@@ -175,6 +175,17 @@ export function scoreValue(text, limit = 5) {
   return Math.max(-limit, Math.min(limit, n));
 }
 
+/** White's score as the engine writes it, in the page's language: "White wins in 4" becomes
+ * the catalogue's words; a number of men ("+0.35") and anything else stays as it is. */
+export function scoreText(text) {
+  if (text === undefined || text === null) return '';
+  const s = String(text).trim();
+  const m = s.match(/^(white|black) wins in (\d+)$/i);
+  if (!m) return s;
+  const moves = Number(m[2]);
+  return m[1].toLowerCase() === 'white' ? t('text-score-white-wins-in', { moves }) : t('text-score-black-wins-in', { moves });
+}
+
 /** The move number and dots before a move: "12." for White, "12…" for Black. */
 export function moveLabel(number, color) {
   return number + (color === 'black' ? '…' : '.');
