@@ -137,7 +137,11 @@ function ruleCard(variant, rule) {
       const data = await api('POST', '/api/position',
         { variant, towers: rule.towers, turn: rule.turn, moves: [move.text] });
       if (mine !== ticket) return;
-      await board.animate(rule.towers, move, data.position.towers,
+      // In Russian draughts the pieces taken stay on the board until the capture is over
+      // (the Turkish strike), so they vanish only at its end; in Bashni each goes under the
+      // capturing tower as it is jumped.
+      const shown = variant === 'russian' ? Object.assign({}, move, { captured: [] }) : move;
+      await board.animate(rule.towers, shown, data.position.towers,
         { last: move.path, captured: move.captured });
       if (mine !== ticket) return;
       board.svg.dataset.state = 'played';
