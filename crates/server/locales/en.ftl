@@ -732,10 +732,10 @@ rules-russian-win-text = You win when your opponent cannot move: all their piece
 rules-draw-agreed-russian = The players agree to a draw. A draw may be offered once each side has made at least 20 moves.
 rules-draw-repetition = The same position, with the same side to move, appears for the third time.
 rules-draw-lone-king = Three or more pieces against a lone king (for example three kings that hold the big road a1-h8): if the stronger side has not taken the king with its 15th move, the game is drawn.
-rules-draw-big-road = Three pieces, none of them on the big road a1-h8, against a lone king on the big road: drawn if the king has not been taken with the stronger side’s 5th move.
+rules-draw-big-road = Three pieces, none of them on the big road a1-h8, against a lone king on the big road: drawn if the stronger side has not taken the king with its 5th move.
 rules-draw-kings-balance = Both sides have kings and nothing is captured or crowned: drawn after 5 moves with 2 or 3 pieces on the board, after 30 moves with 4 or 5, after 60 moves with 6 or 7.
 rules-draw-kings-only = Only kings are moved, no man moves and nothing is captured: drawn after 15 moves with 4 or 5 pieces on the board, after 25 moves with 6 or 7.
-rules-draw-counting = Here a move means a move of each side. A count starts when its position arises, and a capture or a crowning starts it again. The site counts these moves and declares the draw by itself.
+rules-draw-counting = Moves are counted for each side: 15 moves means 15 by White and 15 by Black (where the stronger side is named, its own moves). A count starts when its position arises, and a capture or a crowning starts it again. If the move that ends a count also leaves a side without a move, the win stands. The site counts these moves and declares the draw by itself.
 
 rules-prisoners-title = Taking prisoners
 rules-prisoners-text = A captured checker is not taken off the board: it goes under the piece that captured it, as a prisoner. This is how towers grow. Here c3:e5 puts the black checker under the white one.
