@@ -19,7 +19,7 @@ const FROM_CATALOGUES = ['main.js', 'settings.js', 'home.js', 'i18n.js',
   'lobby.js', 'seeks.js', 'tournaments.js', 'ratings.js', 'rating-chart.js', 'player.js', 'your-turn.js',
   'account-seat.js',
   'study.js', 'analysis-board.js', 'analysis.js', 'tree.js', 'chat.js', 'join.js', 'login.js',
-  'account.js', 'board.js', 'towers.js', 'dom.js', 'api.js', 'sound.js', 'selection.js'];
+  'account.js', 'board.js', 'towers.js', 'dom.js', 'api.js', 'sound.js', 'selection.js', 'rules.js'];
 
 function catalogue(lang) {
   return readFileSync(join(locales, lang + '.ftl'), 'utf8');

@@ -828,3 +828,89 @@ dom-copy-by-hand = Select the link and copy it.
 
 api-unreachable = Cannot reach the server.
 api-status = The server answered { $status }.
+
+## Rules page (rules.js)
+
+rules-page-title = Rules – Bashni
+rules-heading = Rules
+rules-intro = Two games are played here: Russian draughts and Bashni, draughts with towers. Bashni is Russian draughts in which a captured checker is not taken off the board, so read the rules of Russian draughts first and then what Bashni changes. Every rule has a small board: press “Show” to see its move, or make a move on it yourself.
+rules-contents = The games
+rules-russian-heading = Russian draughts
+rules-bashni-heading = Bashni
+rules-russian-intro = The board has 8 × 8 squares, and only the 32 dark ones are used; the dark corner a1 is on White’s left. Each side starts with 12 men on the dark squares of its three nearest rows: White on rows 1 to 3, Black on rows 6 to 8. White moves first, then the players take turns.
+rules-bashni-intro = Bashni starts like Russian draughts and moves the same way: men and kings, compulsory capture with a free choice between captures, crowning during a capture. The difference is that captured checkers never leave the board: they are taken prisoner.
+rules-show = Show
+rules-again = Start again
+rules-try = Press “Show”, or make a move yourself.
+# $rule: the rule's title.
+rules-board-label = Board for the rule “{ $rule }”
+rules-played = Played: { $move }.
+# $winner: white or black.
+rules-outcome-win = { $winner ->
+    [white] Black has no move: White wins.
+   *[black] White has no move: Black wins.
+}
+rules-draws-heading = Draws
+
+rules-man-moves-title = How a man moves
+rules-man-moves-text = A man moves one square diagonally forward, onto a free square. Here White plays c3-d4.
+rules-crowning-title = A man becomes a king
+rules-crowning-text = A man that reaches the far row (row 8 for White, row 1 for Black) becomes a king. If it gets there by an ordinary move, the move ends there. Here c7-d8 makes a king.
+rules-king-moves-title = How a king moves
+rules-king-moves-text = A king moves diagonally forward or backward across any number of free squares: it flies. It cannot jump over pieces of its own side. Here the king goes from c1 to h6 in one move.
+rules-capture-compulsory-title = Capturing is compulsory
+rules-capture-compulsory-text = A man takes an enemy piece next to it on a diagonal by jumping over it to the free square just behind; the piece taken leaves the board. Whoever can capture must capture. When there are several captures, you may choose any of them, however many pieces it takes. Here White could take two pieces with e3:g5:e7, but chooses e3:c5 and takes one; the quiet move a1-b2 is not allowed.
+rules-capture-backwards-title = Men capture backward too
+rules-capture-backwards-text = A man moves only forward, but it captures both forward and backward. Here the man on e5 takes d4 backward: e5:c3.
+rules-capture-several-title = Several pieces in one move
+rules-capture-several-text = If after a jump the piece can take again, it must go on in the same move, turning if needed, until there is nothing more to take. It may not stop halfway. Here c1:e3:g5:e7 takes three pieces.
+rules-king-captures-title = How a king captures
+rules-king-captures-text = A king takes an enemy piece at any distance along a diagonal if there is a free square behind it, and may land on any free square behind it. But if from some of those squares it can capture again, it must land on one of them and go on. Here the king takes d4, must stop on f6, and then takes g5: a1:f6:h4.
+rules-turkish-strike-title = The “Turkish strike”
+rules-turkish-strike-text = The pieces taken leave the board only when the whole capture is over. Until then they stay where they are: none may be jumped twice, and they block the way. Here the king takes four pieces, e1:a5:d8:f6:d4, and must stop on d4: c3 has been jumped already, and c5 cannot be taken because b6, taken earlier, still stands behind it.
+rules-crowned-in-capture-title = Crowned during a capture
+rules-crowned-in-capture-text = A man that reaches the far row during a capture becomes a king at once and, if it can, goes on capturing as a king in the same move. Here b6:d8:h4: on d8 the man becomes a king and takes f6 from a distance.
+rules-russian-win-title = How the game is won
+rules-russian-win-text = You win when your opponent cannot move: all their pieces have been taken, or the ones left are blocked. (A player may also resign.) Here after a3-b4 the black man on a5 can neither move nor capture.
+
+rules-draw-agreed-russian = The players agree to a draw. A draw may be offered once each side has made at least 20 moves.
+rules-draw-repetition = The same position, with the same side to move, appears for the third time.
+rules-draw-lone-king = Three or more pieces against a lone king (for example three kings that hold the big road a1-h8): if the stronger side has not taken the king with its 15th move, the game is drawn.
+rules-draw-big-road = Three pieces, none of them on the big road a1-h8, against a lone king on the big road: drawn if the stronger side has not taken the king with its 5th move.
+rules-draw-kings-balance = Both sides have kings and nothing is captured or crowned: drawn after 5 moves with 2 or 3 pieces on the board, after 30 moves with 4 or 5, after 60 moves with 6 or 7.
+rules-draw-kings-only = Only kings are moved, no man moves and nothing is captured: drawn after 15 moves with 4 or 5 pieces on the board, after 25 moves with 6 or 7.
+rules-draw-counting = Moves are counted for each side: 15 moves means 15 by White and 15 by Black (where the stronger side is named, its own moves). A count starts when its position arises, and a capture or a crowning starts it again. If the move that ends a count also leaves a side without a move, the win stands. The site counts these moves and declares the draw by itself.
+
+rules-prisoners-title = Taking prisoners
+rules-prisoners-text = A captured checker is not taken off the board: it goes under the piece that captured it, as a prisoner. This is how towers grow. Here c3:e5 puts the black checker under the white one.
+rules-tower-moves-title = A tower obeys its top checker
+rules-tower-moves-text = A tower is a stack of checkers on one square. It belongs to the side whose checker is on top and moves like that checker: one square forward with a man on top, flying with a king on top. A tower always moves whole, prisoners and all. Here the white tower with two black prisoners plays c3-d4.
+rules-top-taken-title = Only the top is taken
+rules-top-taken-text = A capture takes only the top checker of the tower jumped. The rest stays on its square and belongs to the side whose checker is now on top: the tower changes hands. Here c3:e5 takes the black checker off d4; the two white checkers under it are free, and d4 is White’s again.
+rules-king-freed-title = A king inside a tower
+rules-king-freed-text = A captured king stays a king under the tower, but it has no say there. Once freed, it moves as a king again. Here White takes the black man off d4, and the white king under it is free.
+rules-tower-captures-several-title = Several prisoners in one move
+rules-tower-captures-several-text = In a multiple capture each checker goes under the capturing tower at once, jump by jump, in the order taken. So the same tower may be jumped again later in the move while an enemy checker is still on top of it, but never straight back on the very next jump. Here c3:e5:c7:a5:c3:e5 jumps d4 twice and takes five prisoners. Going round the other way, c3:a5:c7:e5:c3 has to stop on c3: jumping d4 again would mean going straight back.
+rules-tower-crowning-title = A tower is crowned
+rules-tower-crowning-text = When a tower reaches the far row, only its top checker becomes a king; the checkers below stay as they were. Here c7-d8 crowns the top, and the white man under it stays a man.
+rules-bashni-win-title = How the game is won
+rules-bashni-win-text = Nothing ever leaves the board, so you win by taking the top of every enemy tower or by blocking them: the side that cannot move loses. Here c3:e5 takes the last black top; d4 becomes White’s, and Black has nothing left to move.
+
+rules-draw-agreed = The players agree to a draw.
+rules-draw-repetition-towers = The same position (every tower with all its checkers, and the same side to move) appears for the third time.
+rules-draw-fifteen-moves = Each side has made 15 moves in which nothing was captured and nothing was crowned.
+rules-draw-claimed = These last two are not automatic: the player to move claims the draw, and the game page offers the claim when it can be made.
+
+# The first-game hint and the rules links of the other pages.
+nav-rules = Rules
+home-rules-title = New to the game?
+home-rules-text = How the pieces move and capture, with a board for each rule.
+home-rules-link = Read the rules
+game-rules-link = { $variant ->
+    [bashni] Rules of Bashni
+   *[russian] Rules of Russian draughts
+}
+first-game-hint-title = Your first game
+first-game-hint-move = To move, click or tap one of your pieces and then the square it should go to, or drag it there.
+first-game-hint-capture = Capturing is compulsory: if you can take, you must.
+first-game-hint-dismiss = Got it

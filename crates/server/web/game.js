@@ -2,7 +2,7 @@
 // The state is the server's; this controller only shows it and sends what the player does.
 
 import { el, append, clear, button, absoluteUrl, copyText } from './dom.js';
-import { api, seats, gamePath, createGame, ApiError } from './api.js';
+import { api, seats, prefs, gamePath, createGame, ApiError } from './api.js';
 import { Board } from './board.js';
 import { GameSocket } from './socket.js';
 import { premoveMatch } from './selection.js';
@@ -17,6 +17,14 @@ import { ratedText, ratingChangeText } from './ratings.js';
 import { t } from './i18n.js';
 
 const LOW_TIME_MS = 20000;
+
+// The hint for a newcomer's first game: shown while this browser has played no game to its
+// end and the hint was never put away.
+const FIRST_GAME_DONE = 'first-game-hint';
+export const firstGameHint = {
+  wanted: (id) => prefs.get(FIRST_GAME_DONE, '') !== 'done' && seats.ids().every((other) => other === id),
+  done: () => prefs.set(FIRST_GAME_DONE, 'done'),
+};
 
 // Whether a position is the usual start: 12 men each, on their first three rows, White to move.
 function isUsualStart(pos) {
@@ -126,6 +134,17 @@ class GamePage {
     const e = (name, node) => { this[name] = node; return node; };
     e('title', el('h1', { class: 'game-title' }, t('game-title')));
     e('tournamentLink', el('a', { id: 'tournament-link', class: 'tournament-link', hidden: true }));
+    e('rulesLink', el('a', { id: 'rules-link', class: 'rules-link', href: '/rules' }));
+    e('hintRulesLink', el('a', { id: 'first-game-rules', href: '/rules' }));
+    e('hint', el('section', { id: 'first-game-hint', class: 'card first-game-hint', hidden: true, 'aria-labelledby': 'first-game-hint-title' },
+      el('h2', { id: 'first-game-hint-title' }, t('first-game-hint-title')),
+      el('p', null, t('first-game-hint-move')),
+      el('p', null, t('first-game-hint-capture')),
+      el('p', null, this.hintRulesLink),
+      el('button', { type: 'button', id: 'first-game-dismiss', onclick: () => {
+        firstGameHint.done();
+        this.hint.hidden = true;
+      } }, t('first-game-hint-dismiss'))));
     e('topName', el('div', { class: 'player top' }));
     e('bottomName', el('div', { class: 'player bottom' }));
     e('inspector', el('p', { id: 'inspector', class: 'inspector', 'aria-live': 'polite' }, t('game-inspector-hint')));
@@ -162,7 +181,7 @@ class GamePage {
     const boardWrap = el('div', { class: 'board-wrap' }, this.topName,
       el('div', { class: 'board-row' }, this.barBox, this.board.svg), this.bottomName);
     const side = el('aside', { class: 'side' },
-      this.title, this.tournamentLink, this.status, this.deadline, this.firstMove, this.forced, this.thinking, this.result, this.after, this.viewNote,
+      this.title, this.tournamentLink, this.rulesLink, this.hint, this.status, this.deadline, this.firstMove, this.forced, this.thinking, this.result, this.after, this.viewNote,
       this.message, this.conn, this.chooserBox, this.drawBox, this.abandonBox,
       this.moveForm, el('div', { class: 'moves-box' }, this.moveList), navButtons,
       this.controls, this.chat.node, this.analysis, this.links, this.positionList, this.announce);
@@ -448,6 +467,7 @@ class GamePage {
       if (this.tournamentLink.textContent !== text) this.tournamentLink.textContent = text;
     }
     this.title.dataset.rated = String(!!s.rated);
+    this.drawRulesLinks();
     if (this.flipped === null) this.board.setFlipped(this.you === 'black');
     else this.board.setFlipped(this.flipped);
     this.drawBoard(prev);
@@ -464,6 +484,20 @@ class GamePage {
     this.tickClocks();
     // The inspector follows the position shown: a move may have changed its tower.
     if (this.inspected) this.showInspector(this.inspected);
+  }
+
+  // The rules of this game, and the first-game hint while it is wanted: a player's first game
+  // to its end puts it away for good, as does its button.
+  drawRulesLinks() {
+    const s = this.state;
+    const href = '/rules#' + s.variant;
+    const text = t('game-rules-link', { variant: s.variant });
+    for (const link of [this.rulesLink, this.hintRulesLink]) {
+      link.href = href;
+      if (link.textContent !== text) link.textContent = text;
+    }
+    if (s.result && this.holdsSeat()) firstGameHint.done();
+    this.hint.hidden = !(this.holdsSeat() && !s.result && firstGameHint.wanted(this.id));
   }
 
   drawBoard(prev) {

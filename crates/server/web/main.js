@@ -18,6 +18,7 @@ let m;
 if (path === '/') (await import('./home.js')).homePage(app);
 else if (path === '/study') (await import('./study.js')).studyPage(app);
 else if (path === '/analysis') (await import('./analysis-board.js')).analysisPage(app);
+else if (path === '/rules') (await import('./rules.js')).rulesPage(app);
 else if (path === '/login') (await import('./login.js')).loginPage(app);
 else if ((m = path.match(/^\/players\/([^/]+)$/))) {
   (await import('./player.js')).playerPage(app, decodeURIComponent(m[1]));
