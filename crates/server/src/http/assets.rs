@@ -52,6 +52,7 @@ const FILES: &[(&str, &str)] = &[
     ("ratings.js", include_str!("../../web/ratings.js")),
     ("rating-chart.js", include_str!("../../web/rating-chart.js")),
     ("i18n.js", include_str!("../../web/i18n.js")),
+    ("rules.js", include_str!("../../web/rules.js")),
     (
         "fluent-bundle.js",
         include_str!("../../web/fluent-bundle.js"),
