@@ -64,3 +64,39 @@ test('an English browser gets English, and another language falls back to Englis
     }
   }
 });
+
+test('an account keeps its language: a new browser that logs in is shown the page in it', { timeout: 60000 }, async () => {
+  const first = await newPage(site.browser, { locale: 'en-US' });
+  const second = await newPage(site.browser, { locale: 'en-US' });
+  try {
+    const { page } = first;
+    await page.goto(site.server.url + '/login');
+    await page.fill('#signup-name', 'Vera');
+    await page.fill('#signup-password', 'correct horse');
+    await page.fill('#signup-again', 'correct horse');
+    await page.click('#signup');
+    await page.waitForSelector('#player-name');
+    await page.click('#settings summary');
+    await Promise.all([page.waitForEvent('load'), page.selectOption('#setting-language', 'ru')]);
+    await page.waitForSelector('#player-name');
+    assert.equal(await page.getAttribute('html', 'lang'), 'ru');
+    // The store has it.
+    const kept = await page.evaluate(async () => (await fetch('/api/account')).json());
+    assert.equal(kept.language, 'ru');
+
+    // Another browser, set to English, logs in: the account's Russian follows.
+    const other = second.page;
+    await other.goto(site.server.url + '/login');
+    assert.equal(await other.getAttribute('html', 'lang'), 'en');
+    await other.fill('#login-name', 'Vera');
+    await other.fill('#login-password', 'correct horse');
+    await other.click('#login');
+    await other.waitForFunction(() => document.documentElement.lang === 'ru', null, { timeout: 20000 });
+    await other.waitForSelector('#nav-lobby');
+    assert.equal(await other.textContent('#nav-lobby'), 'Лобби');
+    assert.equal(first.page.__errors, undefined, String(first.page.__errors));
+  } finally {
+    await first.context.close();
+    await second.context.close();
+  }
+});

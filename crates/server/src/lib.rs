@@ -110,6 +110,10 @@ pub fn router(app: Arc<App>) -> Router {
             get(http::accounts::show).delete(http::accounts::delete),
         )
         .route("/api/account/signup", post(http::accounts::signup))
+        .route(
+            "/api/account/language",
+            axum::routing::put(http::accounts::set_language),
+        )
         .route("/api/account/login", post(http::accounts::login))
         .route("/api/account/logout", post(http::accounts::logout))
         .route("/api/account/logout-all", post(http::accounts::logout_all))

@@ -880,3 +880,45 @@ async fn refusals_speak_the_language_the_request_asks_for() -> Result<(), Error>
     }
     Ok(())
 }
+
+/// The language an account chose is kept by the store and follows it to another browser;
+/// a guest has nowhere to keep one, and only a language the site speaks is taken.
+#[tokio::test]
+async fn an_account_keeps_its_language() -> Result<(), Error> {
+    let app = App::new(Store::in_memory()?, roomy());
+    let mut home = Visitor::new(&app, 70);
+    assert_eq!(
+        home.signup("Vera", "correct horse").await?.0,
+        StatusCode::CREATED
+    );
+    assert_eq!(home.who().await?.1["language"], Value::Null);
+    let put = |language: &str| json!({ "language": language });
+    let (status, answer) = home
+        .call("PUT", "/api/account/language", None, Some(put("ru")))
+        .await?;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["language"], "ru");
+    let (status, answer) = home
+        .call("PUT", "/api/account/language", None, Some(put("de")))
+        .await?;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");
+    assert!(
+        answer["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("en or ru"))
+    );
+    // Another browser: the account's language comes with it.
+    let mut phone = Visitor::new(&app, 71);
+    assert_eq!(
+        phone.login("Vera", "correct horse").await?.0,
+        StatusCode::OK
+    );
+    assert_eq!(phone.who().await?.1["language"], "ru");
+    // A guest cannot keep one.
+    let mut guest = Visitor::new(&app, 72);
+    let (status, _) = guest
+        .call("PUT", "/api/account/language", None, Some(put("en")))
+        .await?;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    Ok(())
+}

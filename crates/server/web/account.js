@@ -2,8 +2,8 @@
 // shows it, and how the page shows a seat held by an account. Anyone can play without one.
 
 import { el, clear } from './dom.js';
-import { api } from './api.js';
-import { t } from './i18n.js';
+import { api, prefs } from './api.js';
+import { t, language } from './i18n.js';
 
 /** The name a deleted account's seats show (no account can have it: it has a space). */
 export const DELETED_NAME = 'deleted player';
@@ -31,6 +31,7 @@ export function currentAccount() {
     // null: this browser has not logged in; undefined: it cannot remember, so ask.
     asked = remembered() === null ? Promise.resolve(null) : api('GET', '/api/account').then((account) => {
       remember(account.name);
+      followLanguage(account);
       return account;
     }).catch((e) => {
       if (e.status === 401) remember(null);
@@ -38,6 +39,21 @@ export function currentAccount() {
     });
   }
   return asked;
+}
+
+// The language an account chose follows it to every browser it logs in from: the page is
+// shown again in it when this browser had another.
+function followLanguage(account) {
+  if (account && account.language && account.language !== language) {
+    prefs.set('lang', account.language);
+    location.reload();
+  }
+}
+
+/** Keeps `lang` as the logged-in account's language (nothing for a guest). */
+export async function keepLanguage(lang) {
+  const account = await currentAccount();
+  if (account) await api('PUT', '/api/account/language', { language: lang });
 }
 
 /** Notes a log-in (or a new account) in this browser. */

@@ -5,6 +5,7 @@ import { el, field, select } from './dom.js';
 import { prefs } from './api.js';
 import { soundOn, setSound } from './sound.js';
 import { t, language, LANGUAGES, switchLanguage } from './i18n.js';
+import { keepLanguage } from './account.js';
 
 /** The board colour sets. */
 export function boardThemes() {
@@ -40,11 +41,23 @@ export function settingsPanel() {
   theme.addEventListener('change', () => { prefs.set('boardTheme', theme.value); applySettings(); });
   size.addEventListener('input', () => { prefs.set('boardSize', size.value); applySettings(); });
   sound.addEventListener('change', () => setSound(sound.checked));
-  lang.addEventListener('change', () => switchLanguage(lang.value));
+  const langError = el('p', { class: 'error', id: 'setting-language-error', role: 'alert', hidden: true });
+  // An account keeps the choice first; when that fails, nothing changes.
+  lang.addEventListener('change', async () => {
+    try {
+      await keepLanguage(lang.value);
+      switchLanguage(lang.value);
+    } catch (e) {
+      lang.value = language;
+      langError.textContent = e.message;
+      langError.hidden = false;
+    }
+  });
   return el('details', { class: 'settings', id: 'settings' },
     el('summary', null, t('settings')),
     el('div', { class: 'settings-box' },
       field(t('settings-language'), lang),
+      langError,
       field(t('settings-page-colours'), scheme),
       field(t('settings-board-colours'), theme),
       field(t('settings-board-size'), size),

@@ -205,8 +205,48 @@ pub async fn logout_all(
 }
 
 /// Who is logged in.
-pub async fn show(LoggedIn(account): LoggedIn) -> Json<Value> {
-    Json(account_json(&account))
+pub async fn show(
+    State(app): State<Arc<App>>,
+    LoggedIn(account): LoggedIn,
+) -> Result<Json<Value>, ApiError> {
+    let mut answer = account_json(&account);
+    answer["language"] = json!(app.database.player_language(account.id).await?);
+    Ok(Json(answer))
+}
+
+/// `PUT /api/account/language`: `{"language": "en" | "ru"}`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LanguageRequest {
+    language: String,
+}
+
+/// Keeps the language the logged-in account chose for the site, so that it follows the
+/// player to any browser they log in from.
+pub async fn set_language(
+    State(app): State<Arc<App>>,
+    LoggedIn(account): LoggedIn,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let request: LanguageRequest = parse_body(body)?;
+    let language = crate::texts::Language::from_code(&request.language).ok_or_else(|| {
+        ApiError::bad_request(format!(
+            "language: expected en or ru, not {:?}",
+            request.language.chars().take(16).collect::<String>()
+        ))
+    })?;
+    if !app
+        .database
+        .set_player_language(account.id, language.code())
+        .await?
+    {
+        return Err(ApiError::texted(
+            StatusCode::UNAUTHORIZED,
+            "not_logged_in",
+            Text::new("error-not-logged-in", Vec::new()),
+        ));
+    }
+    Ok(Json(json!({"language": language.code()})))
 }
 
 /// Deletes the logged-in account, after its password is given again.

@@ -201,6 +201,9 @@ const INSERT_SESSION: &str = "INSERT INTO sessions \
 const END_EXPIRED: &str = "DELETE FROM sessions WHERE expires_ms <= $1";
 const END_SESSION: &str = "DELETE FROM sessions WHERE id_hash = $1";
 const END_SESSIONS: &str = "DELETE FROM sessions WHERE player_id = $1";
+const PLAYER_LANGUAGE: &str = "SELECT language FROM players WHERE id = $1";
+const SET_PLAYER_LANGUAGE: &str =
+    "UPDATE players SET language = $2 WHERE id = $1 AND deleted_ms IS NULL";
 const FIND_SESSION: &str = "SELECT s.player_id, p.name, p.created_ms, s.last_seen_ms \
     FROM sessions s JOIN players p ON p.id = s.player_id \
     WHERE s.id_hash = $1 AND s.expires_ms > $2 AND p.deleted_ms IS NULL";
@@ -447,6 +450,24 @@ impl Store {
         Ok(())
     }
 
+    fn player_language(&self, player_id: i64) -> Result<Option<String>, StoreError> {
+        let connection = self.lock();
+        let mut statement = connection.prepare_cached(&sqlite(PLAYER_LANGUAGE))?;
+        let mut rows = statement.query(params![player_id])?;
+        Ok(match rows.next()? {
+            Some(row) => row.get(0)?,
+            None => None,
+        })
+    }
+
+    fn set_player_language(&self, player_id: i64, code: &str) -> Result<bool, StoreError> {
+        let changed = self
+            .lock()
+            .prepare_cached(&sqlite(SET_PLAYER_LANGUAGE))?
+            .execute(params![player_id, code])?;
+        Ok(changed == 1)
+    }
+
     fn delete_player(&self, player_id: i64, now: i64) -> Result<Vec<(String, u64)>, StoreError> {
         let mut connection = self.lock();
         let transaction = connection.transaction()?;
@@ -681,6 +702,21 @@ impl PgStore {
         Ok(())
     }
 
+    async fn player_language(&self, player_id: i64) -> Result<Option<String>, StoreError> {
+        let client = self.pool.get().await?;
+        let statement = client.prepare_cached(PLAYER_LANGUAGE).await?;
+        Ok(match client.query_opt(&statement, &[&player_id]).await? {
+            Some(row) => row.try_get(0)?,
+            None => None,
+        })
+    }
+
+    async fn set_player_language(&self, player_id: i64, code: &str) -> Result<bool, StoreError> {
+        let client = self.pool.get().await?;
+        let statement = client.prepare_cached(SET_PLAYER_LANGUAGE).await?;
+        Ok(client.execute(&statement, &[&player_id, &code]).await? == 1)
+    }
+
     async fn delete_player(
         &self,
         player_id: i64,
@@ -843,6 +879,30 @@ impl Database {
             self,
             |store| store.end_sessions(player_id),
             store.end_sessions(player_id)
+        )
+    }
+
+    /// The language (`en`, `ru`) the account `player_id` chose, if it chose one.
+    pub async fn player_language(&self, player_id: i64) -> Result<Option<String>, StoreError> {
+        on_backend!(
+            self,
+            |store| store.player_language(player_id),
+            store.player_language(player_id)
+        )
+    }
+
+    /// Keeps `code` as the language of the account `player_id`; `false` when there is no
+    /// such account (or it was deleted).
+    pub async fn set_player_language(
+        &self,
+        player_id: i64,
+        code: &str,
+    ) -> Result<bool, StoreError> {
+        let code = code.to_string();
+        on_backend!(
+            self,
+            |store| store.set_player_language(player_id, &code),
+            store.set_player_language(player_id, &code)
         )
     }
 

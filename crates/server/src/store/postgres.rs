@@ -157,6 +157,8 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE games ADD COLUMN notes TEXT NOT NULL DEFAULT '';",
     // 15: whether a chat line's writer is an account (a guest's is not).
     "ALTER TABLE chat ADD COLUMN account BOOLEAN NOT NULL DEFAULT FALSE;",
+    // 16: the language an account chose for the site (`en`, `ru`), if it chose one.
+    "ALTER TABLE players ADD COLUMN language TEXT;",
 ];
 
 /// How long a server holds an engine job without renewing it, in ms.

@@ -126,6 +126,8 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE games ADD COLUMN notes TEXT NOT NULL DEFAULT '';",
     // 14: whether a chat line's writer is an account (a guest's is not).
     "ALTER TABLE chat ADD COLUMN account INTEGER NOT NULL DEFAULT 0;",
+    // 15: the language an account chose for the site (`en`, `ru`), if it chose one.
+    "ALTER TABLE players ADD COLUMN language TEXT;",
 ];
 
 /// The games in an SQLite file.
