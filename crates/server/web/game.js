@@ -37,6 +37,14 @@ function isUsualStart(pos) {
   });
 }
 
+
+// A seat nobody named is stored under its colour's English name (White, Black): it is shown
+// as the colour in the page's language.
+function playerName(player, color) {
+  const name = player && player.name;
+  return !name || name.toLowerCase() === color ? colourName(color) : name;
+}
+
 /** The game page of game `id`. */
 export function gamePage(app, id) {
   return new GamePage(app, id);
@@ -526,7 +534,7 @@ class GamePage {
     const p = s[color] || {};
     return el('div', { class: 'player-row', dataset: { color } },
       el('span', { class: 'dot ' + color }),
-      el('span', { class: 'name', dataset: { color } }, seatName(p.name || colourName(color), s[color + '_player'])),
+      el('span', { class: 'name', dataset: { color } }, seatName(playerName(p, color), s[color + '_player'])),
       p.joined === false ? el('span', { class: 'waiting' }, ' ' + t('game-player-waiting')) : null,
       this.you === color ? el('span', { class: 'you' }, ' ' + t('game-player-you')) : null,
       s.mode === 'friend' && p.joined !== false && typeof p.online === 'boolean'
@@ -829,14 +837,14 @@ class GamePage {
     const a = s.abandon;
     const left = Math.max(0, a.claim_in_ms - (performance.now() - this.receivedAt));
     const secs = Math.ceil(left / 1000);
-    const name = (s[a.side] && s[a.side].name) || colourName(a.side);
+    const name = playerName(s[a.side], a.side);
     let text;
     if (this.abandonButtons) {
       text = left > 0 ? t('game-abandon-left-wait', { name, seconds: secs }) : t('game-abandon-left-now', { name });
       this.abandonButtons.hidden = left > 0;
     } else {
       const other = otherColor(a.side);
-      const otherName = (s[other] && s[other].name) || colourName(other);
+      const otherName = playerName(s[other], other);
       text = left > 0 ? t('game-abandon-offline-wait', { name, other: otherName, seconds: secs })
         : t('game-abandon-offline-now', { name, other: otherName });
     }
