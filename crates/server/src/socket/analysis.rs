@@ -7,7 +7,6 @@
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use axum::extract::ws::{WebSocket, WebSocketUpgrade};
 use axum::extract::{Extension, State};
 use axum::response::Response;
 use bashni_engine::{Limits, Past, StopToken};
@@ -26,7 +25,9 @@ use crate::app::actions::{self, AnalysisLine, analysis_line};
 use crate::app::engines::PoolRefusal;
 use crate::http::error::ApiError;
 use crate::http::games::{Client, read_position};
-use crate::socket::{Conversation, Said, converse, error_reply, read_message, upgrade};
+use crate::socket::{
+    Conversation, Said, WebSocket, WebSocketUpgrade, converse, error_reply, read_message,
+};
 
 /// Opens the analysis socket.
 pub async fn handler(
@@ -34,7 +35,7 @@ pub async fn handler(
     State(app): State<Arc<App>>,
     Extension(Client(client)): Extension<Client>,
 ) -> Response {
-    upgrade(ws).on_upgrade(move |socket| run(app, client, socket))
+    ws.on_upgrade(move |socket| run(app, client, socket))
 }
 
 /// A client's message.

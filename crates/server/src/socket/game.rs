@@ -5,7 +5,6 @@
 use std::sync::Arc;
 
 use axum::extract::rejection::QueryRejection;
-use axum::extract::ws::{WebSocket, WebSocketUpgrade};
 use axum::extract::{Extension, Path, Query, State};
 use axum::response::Response;
 use serde::Deserialize;
@@ -19,7 +18,7 @@ use crate::game::round::Seat;
 use crate::http::error::ApiError;
 use crate::http::games::Client;
 use crate::http::session::Viewer;
-use crate::socket::{Conversation, Said, converse, error_reply, upgrade};
+use crate::socket::{Conversation, Said, WebSocket, WebSocketUpgrade, converse, error_reply};
 
 /// The socket's address options.
 #[derive(Deserialize, Default)]
@@ -48,7 +47,7 @@ pub async fn handler(
         account: viewer.map(|account| (account.id, account.name)),
     };
     let slot = app.slot(&id).await?;
-    Ok(upgrade(ws).on_upgrade(move |socket| run(app, slot, socket, state_first, client)))
+    Ok(ws.on_upgrade(move |socket| run(app, slot, socket, state_first, client)))
 }
 
 /// The messages of the game socket besides the game actions ([`actions::GameAction`]):
