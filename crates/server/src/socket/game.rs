@@ -123,9 +123,9 @@ async fn run(
     let mut opening = Vec::new();
     if state_first {
         app.catch_up(&slot).await;
-        opening.push(talk.bound.state(&slot).await.into());
+        opening.push(talk.bound.state(&slot).await);
         if let Some(history) = chat_history(&app, &slot, None).await {
-            opening.push(history.into());
+            opening.push(history);
         }
     }
     converse(&app, socket, "a game socket", opening, &mut talk).await;

@@ -1,7 +1,8 @@
 //! WebSockets: the game, lobby and analysis sockets. They read messages, call the domain and
 //! send its answers; nothing here decides a rule. One loop serves all three
 //! ([`converse`]): the limits on frames, the pings, the server's stop, and for each socket
-//! its own news and answers ([`Conversation`]).
+//! its own news and answers ([`Conversation`]). The WebSocket itself, compressed when the
+//! client offers permessage-deflate, is `wire`'s.
 
 pub mod analysis;
 pub mod game;
@@ -249,6 +250,8 @@ pub(crate) async fn screen(
         Some(Ok(Message::Close(_))) | None => return Screened::Close,
         Some(Err(error)) => {
             tracing::debug!("{what}: {error}");
+            // The library has closed the socket already (1009 for a frame over four times the
+            // limit, 1002 or 1007 for a broken one): this close only stands in for it.
             close(sink, close_code::SIZE, "message too big or malformed").await;
             return Screened::Refused;
         }
