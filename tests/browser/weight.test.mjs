@@ -3,6 +3,7 @@
 // diagnostic) and held under a budget.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer, connect } from 'node:net';
 import {
   useSite, api, openGameAs,
 } from './harness.mjs';
@@ -21,6 +22,40 @@ async function meter(page) {
   return m;
 }
 
+// A relay in front of the server that counts what the server sends on connections that
+// became WebSockets, as it goes over the wire: compressed when permessage-deflate was agreed
+// (the browser's frame events above give the text after it is inflated). `extensions` is the
+// server's Sec-WebSocket-Extensions answer, if any.
+async function wireMeter(port) {
+  const w = { ws: 0, extensions: null };
+  const relay = createServer((client) => {
+    const server = connect(port, '127.0.0.1');
+    let upgraded = false;
+    client.pipe(server);
+    server.on('data', (chunk) => {
+      if (upgraded) {
+        w.ws += chunk.length;
+      } else if (chunk.subarray(0, 12).toString() === 'HTTP/1.1 101') {
+        upgraded = true;
+        const end = chunk.indexOf('\r\n\r\n') + 4;
+        const head = chunk.subarray(0, end).toString();
+        const found = head.match(/^sec-websocket-extensions:\s*(.*)$/im);
+        w.extensions = found ? found[1].trim() : null;
+        w.ws += chunk.length - end;
+      }
+      client.write(chunk);
+    });
+    server.on('end', () => client.end());
+    server.on('error', () => client.destroy());
+    client.on('error', () => server.destroy());
+    client.on('close', () => server.destroy());
+  });
+  await new Promise((resolve) => relay.listen(0, '127.0.0.1', resolve));
+  w.url = 'http://127.0.0.1:' + relay.address().port;
+  w.close = () => relay.close();
+  return w;
+}
+
 async function quiet(page) {
   await page.waitForLoadState('networkidle');
   await page.waitForTimeout(300);
@@ -36,9 +71,10 @@ test('the game page: cold, warm, and the socket per move pair at ply 30', async 
   }
   const context = await site.browser.newContext({ viewport: { width: 1200, height: 900 }, reducedMotion: 'reduce' });
   const page = await context.newPage();
+  const wire = await wireMeter(site.server.port);
   try {
     const m = await meter(page);
-    await openGameAs(page, site.server.url, created);
+    await openGameAs(page, wire.url, created);
     m.reset();
     // Cold: a new context has an empty cache, so open the game in a second one.
     const coldContext = await site.browser.newContext({ viewport: { width: 1200, height: 900 } });
@@ -60,6 +96,7 @@ test('the game page: cold, warm, and the socket per move pair at ply 30', async 
     // Two plies on the seated page: what its socket receives.
     await quiet(page);
     m.reset();
+    wire.ws = 0;
     for (let i = 0; i < 2; i++) {
       const st = await api(site.server.url, 'GET', '/api/games/' + created.id, undefined, created.token);
       await api(site.server.url, 'POST', '/api/games/' + created.id + '/move', { move: st.legal_moves[0].text, ply: st.ply }, created.token);
@@ -67,10 +104,12 @@ test('the game page: cold, warm, and the socket per move pair at ply 30', async 
     await page.waitForFunction(() => document.querySelector('svg.board')?.dataset.plies === '32');
     await page.waitForTimeout(300);
     t.diagnostic('socket bytes for one move pair at ply 30: ' + m.ws);
+    t.diagnostic('on the wire: ' + wire.ws + ' (' + (wire.extensions || 'no extension') + ')');
     assert.ok(warm < 12000, 'warm game page ' + warm + ' bytes');
     assert.ok(m.ws > 0 && m.ws < 20000, 'move pair ' + m.ws + ' bytes');
   } finally {
     await context.close();
+    wire.close();
   }
 });
 

@@ -770,7 +770,7 @@ async fn presence_shows_who_is_there_and_a_claim_ends_an_abandoned_game() -> Res
     assert_eq!(
         over["result"],
         json!({"score": "1-0", "winner": "white", "reason": "Black left the game",
-               "code": "abandoned"})
+               "code": "abandoned", "details": {"side": "black"}})
     );
     assert!(over["abandon"].is_null());
     assert!(over["clock"]["running"].is_null());

@@ -7,7 +7,6 @@
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use axum::extract::ws::{WebSocket, WebSocketUpgrade};
 use axum::extract::{Extension, State};
 use axum::response::Response;
 use bashni_engine::{Limits, Past, StopToken};
@@ -27,7 +26,8 @@ use crate::app::engines::PoolRefusal;
 use crate::http::error::ApiError;
 use crate::http::games::{Client, read_position};
 use crate::socket::{
-    Conversation, Said, converse, error_reply, in_language, read_message, upgrade,
+    Conversation, Said, WebSocket, WebSocketUpgrade, converse, error_reply, in_language,
+    read_message,
 };
 use crate::texts::Language;
 
@@ -38,7 +38,7 @@ pub async fn handler(
     Extension(Client(client)): Extension<Client>,
     Extension(language): Extension<Language>,
 ) -> Response {
-    upgrade(ws).on_upgrade(move |socket| in_language(language, run(app, client, socket)))
+    ws.on_upgrade(move |socket| in_language(language, run(app, client, socket)))
 }
 
 /// A client's message.

@@ -5,7 +5,6 @@
 use std::sync::Arc;
 
 use axum::extract::rejection::QueryRejection;
-use axum::extract::ws::{WebSocket, WebSocketUpgrade};
 use axum::extract::{Extension, Path, Query, State};
 use axum::response::Response;
 use serde::Deserialize;
@@ -19,7 +18,9 @@ use crate::game::round::Seat;
 use crate::http::error::ApiError;
 use crate::http::games::Client;
 use crate::http::session::Viewer;
-use crate::socket::{Conversation, Said, converse, error_reply, in_language, upgrade};
+use crate::socket::{
+    Conversation, Said, WebSocket, WebSocketUpgrade, converse, error_reply, in_language,
+};
 use crate::texts::Language;
 
 /// The socket's address options.
@@ -54,7 +55,7 @@ pub async fn handler(
         account: viewer.map(|account| (account.id, account.name)),
     };
     let slot = app.slot(&id).await?;
-    Ok(upgrade(ws).on_upgrade(move |socket| {
+    Ok(ws.on_upgrade(move |socket| {
         in_language(language, run(app, slot, socket, state_first, client))
     }))
 }
@@ -132,9 +133,9 @@ async fn run(
     let mut opening = Vec::new();
     if state_first {
         app.catch_up(&slot).await;
-        opening.push(talk.bound.state(&slot).await.into());
+        opening.push(talk.bound.state(&slot).await);
         if let Some(history) = chat_history(&app, &slot, None).await {
-            opening.push(history.into());
+            opening.push(history);
         }
     }
     converse(&app, socket, "a game socket", opening, &mut talk).await;

@@ -5,7 +5,6 @@
 use std::net::IpAddr;
 use std::sync::Arc;
 
-use axum::extract::ws::{Utf8Bytes, WebSocket, WebSocketUpgrade, close_code};
 use axum::extract::{Extension, State};
 use axum::response::Response;
 use serde::Deserialize;
@@ -22,7 +21,8 @@ use crate::http::games::Client;
 use crate::http::session::{Viewer, session_id};
 use crate::lobby::{Lobby, LobbyEvent, Quick, rated_refusal, read_clock, read_name, read_settings};
 use crate::socket::{
-    Conversation, Said, close, converse, error_reply, in_language, read_message, upgrade,
+    Conversation, Said, WebSocket, WebSocketUpgrade, close, close_code, converse, error_reply,
+    in_language, read_message,
 };
 use crate::texts::Language;
 
@@ -40,8 +40,7 @@ pub async fn handler(
         .as_ref()
         .and_then(|_| session_id(&headers))
         .map(session_hash);
-    upgrade(ws)
-        .on_upgrade(move |socket| in_language(language, run(app, client, account, session, socket)))
+    ws.on_upgrade(move |socket| in_language(language, run(app, client, account, session, socket)))
 }
 
 /// A client's message.
@@ -104,7 +103,7 @@ async fn run(
         events: joined.events,
         personal: joined.personal,
     };
-    let opening = vec![Utf8Bytes::from(joined.list)];
+    let opening = vec![joined.list];
     converse(&app, socket, "a lobby socket", opening, &mut talk).await;
     let _in_flight = app.in_flight();
     Lobby::of(&app).leave(&app, &talk.owner).await;

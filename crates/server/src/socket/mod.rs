@@ -1,17 +1,18 @@
 //! WebSockets: the game, lobby and analysis sockets. They read messages, call the domain and
 //! send its answers; nothing here decides a rule. One loop serves all three
 //! ([`converse`]): the limits on frames, the pings, the server's stop, and for each socket
-//! its own news and answers ([`Conversation`]).
+//! its own news and answers ([`Conversation`]). The WebSocket itself, compressed when the
+//! client offers permessage-deflate, is `wire`'s.
 
 pub mod analysis;
 pub mod game;
 pub mod lobby;
+mod wire;
 
 use std::future::Future;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade, close_code};
 use futures_util::stream::SplitSink;
 use futures_util::{SinkExt, StreamExt};
 use serde::de::DeserializeOwned;
@@ -21,6 +22,9 @@ use crate::app::App;
 use crate::http::error::ApiError;
 use crate::limits::MessageRate;
 use crate::texts::Language;
+
+use wire::{CloseFrame, Message};
+pub(crate) use wire::{WebSocket, WebSocketUpgrade, close_code};
 
 /// The largest message a client may send; a larger one closes the socket (code 1009).
 pub const MAX_MESSAGE_BYTES: usize = 16 * 1024;
@@ -35,19 +39,8 @@ pub const MAX_REFUSED_MESSAGES: u32 = 100;
 
 type Sink = SplitSink<WebSocket, Message>;
 
-/// The socket's buffers and limits. Frames up to four times the limit are read, so that
-/// the client hears why it is closed. Small buffers: a socket mostly waits, and thousands of
-/// them are open at once.
-pub(crate) fn upgrade(ws: WebSocketUpgrade) -> WebSocketUpgrade {
-    ws.read_buffer_size(8 * 1024)
-        .write_buffer_size(0)
-        .max_write_buffer_size(1024 * 1024)
-        .max_message_size(4 * MAX_MESSAGE_BYTES)
-        .max_frame_size(4 * MAX_MESSAGE_BYTES)
-}
-
 /// Sends a text message; `false` when the socket is gone.
-pub(crate) async fn send_text(sink: &mut Sink, text: impl Into<Utf8Bytes>) -> bool {
+pub(crate) async fn send_text(sink: &mut Sink, text: impl Into<String>) -> bool {
     sink.send(Message::Text(text.into())).await.is_ok()
 }
 
@@ -55,7 +48,7 @@ pub(crate) async fn send_text(sink: &mut Sink, text: impl Into<Utf8Bytes>) -> bo
 pub(crate) async fn close(sink: &mut Sink, code: u16, reason: &'static str) {
     let frame = CloseFrame {
         code,
-        reason: Utf8Bytes::from_static(reason),
+        reason: reason.to_owned(),
     };
     let _ = sink.send(Message::Close(Some(frame))).await;
 }
@@ -63,7 +56,7 @@ pub(crate) async fn close(sink: &mut Sink, code: u16, reason: &'static str) {
 /// What a socket tells its client of a piece of news, or after answering a message.
 pub(crate) enum Said {
     /// These messages, in order.
-    Texts(Vec<Utf8Bytes>),
+    Texts(Vec<String>),
     /// Nothing.
     Nothing,
     /// The socket is closed with this code and reason.
@@ -74,13 +67,13 @@ pub(crate) enum Said {
 
 impl Said {
     /// One message.
-    pub(crate) fn text(text: impl Into<Utf8Bytes>) -> Said {
+    pub(crate) fn text(text: impl Into<String>) -> Said {
         Said::Texts(vec![text.into()])
     }
 
     /// Several messages.
     pub(crate) fn texts(texts: Vec<String>) -> Said {
-        Said::Texts(texts.into_iter().map(Utf8Bytes::from).collect())
+        Said::Texts(texts)
     }
 }
 
@@ -109,7 +102,7 @@ pub(crate) async fn converse<C: Conversation>(
     app: &Arc<App>,
     socket: WebSocket,
     what: &'static str,
-    opening: Vec<Utf8Bytes>,
+    opening: Vec<String>,
     conversation: &mut C,
 ) {
     let (mut sink, mut stream) = socket.split();
@@ -143,7 +136,7 @@ pub(crate) async fn converse<C: Conversation>(
                 match screen(incoming, &mut sink, &mut rate, &mut refused, what).await {
                     Screened::Text(text) => {
                         let _in_flight = app.in_flight();
-                        conversation.answer(text.as_str()).await
+                        conversation.answer(&text).await
                     }
                     Screened::Skip => Said::Nothing,
                     Screened::Close => Said::End,
@@ -165,7 +158,7 @@ pub(crate) async fn converse<C: Conversation>(
 /// unread would reset it, and the client could lose the close frame and its reason.
 pub(crate) async fn linger<S>(stream: &mut S)
 where
-    S: futures_util::Stream<Item = Result<Message, axum::Error>> + Unpin,
+    S: futures_util::Stream<Item = Result<Message, wire::Error>> + Unpin,
 {
     let drain = async {
         let mut errors = 0u32;
@@ -231,7 +224,7 @@ fn message_id(text: &str) -> Value {
 /// A frame from a client after the socket's limits (see [`screen`]).
 pub(crate) enum Screened {
     /// A text message to answer.
-    Text(Utf8Bytes),
+    Text(String),
     /// Nothing to answer (a pong, a refused or binary frame, already answered).
     Skip,
     /// The socket is closed by the client, or gone.
@@ -247,7 +240,7 @@ pub(crate) enum Screened {
 /// `too_many`, and after [`MAX_REFUSED_MESSAGES`] refusals the socket is closed; a binary
 /// frame is answered that messages are JSON text. `what` names the socket in the log.
 pub(crate) async fn screen(
-    incoming: Option<Result<Message, axum::Error>>,
+    incoming: Option<Result<Message, wire::Error>>,
     sink: &mut Sink,
     rate: &mut MessageRate,
     refused: &mut u32,
@@ -258,6 +251,8 @@ pub(crate) async fn screen(
         Some(Ok(Message::Close(_))) | None => return Screened::Close,
         Some(Err(error)) => {
             tracing::debug!("{what}: {error}");
+            // The library has closed the socket already (1009 for a frame over four times the
+            // limit, 1002 or 1007 for a broken one): this close only stands in for it.
             close(sink, close_code::SIZE, "message too big or malformed").await;
             return Screened::Refused;
         }
