@@ -592,7 +592,7 @@ async fn a_game_may_be_aborted_until_both_sides_have_moved() -> TestResult {
     assert_eq!(
         state["result"],
         json!({"score": "*", "winner": null, "code": "aborted",
-               "reason": "Aborted before both sides had moved"})
+               "reason": "Aborted before both sides had moved", "details": {}})
     );
     assert_eq!(state["legal_moves"], json!([]));
     assert_eq!(state["clock"]["running"], Value::Null);
