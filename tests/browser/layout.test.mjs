@@ -83,7 +83,17 @@ test('long scores keep the move list in its columns, on the game page and the an
       try {
         // The game page: Analyse, then "analyse each move".
         await openGameAs(page, site.server.url, game);
+        // The engine's lines of the start position (White wins) say the win for the side that
+        // wins, in the page's language.
+        await page.click('#nav-first');
         await page.click('#analyse');
+        await page.waitForSelector('.analysis-result .score');
+        const lineScores = await page.$$eval('.analysis-result .score', (ns) => ns.map((n) => n.textContent));
+        assert.ok(lineScores.length > 0, what + ': the lines of the engine');
+        for (const s of lineScores) {
+          assert.match(s, locale === 'ru-RU' ? /^(Белые|Чёрные) выигрывают за \d+/ : /^(White|Black) wins in \d+$/, what + ': ' + s);
+        }
+        await page.click('#nav-last');
         await page.click('#analyse-each');
         await page.waitForFunction((n) => document.querySelectorAll('#moves .eval').length >= n, game.plies, { timeout: 30000 });
         const onGame = await drawnList(page, '#moves');

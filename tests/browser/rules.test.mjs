@@ -26,6 +26,8 @@ const AFTER_SHOW = {
   'tower-captures-several': { c3: null, d6: null, b6: null, b4: null, d4: 'b', e5: 'wbbbbb' },
   'tower-crowning': { c7: null, d8: 'Wwb' },
   'bashni-win': { d4: 'w', e5: 'wb' },
+  'big-road-draw': { d4: null, h8: 'B', c1: 'W', e1: 'W', g1: 'W' },
+  'quiet-draw': { c1: null, h6: 'W', f8: 'B' },
 };
 
 /** The towers on a rule's board: {square: tower}. */

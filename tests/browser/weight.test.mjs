@@ -11,14 +11,32 @@ import {
 const site = useSite();
 
 // Counts the bytes a page receives: every response (headers and body, as sent) and every
-// WebSocket frame.
+// WebSocket frame; `responses` counts all the page's files, `requests` those asked of the
+// server (the rest came from the browser's cache without a word to the server), `revalidated`
+// those answered 304.
 async function meter(page) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
-  const m = { http: 0, ws: 0, responses: 0 };
-  cdp.on('Network.loadingFinished', (e) => { m.http += e.encodedDataLength; m.responses++; });
+  const m = { http: 0, ws: 0, responses: 0, cached: new Set(), revalidated: 0, assetsAsked: [], asked: [] };
+  cdp.on('Network.loadingFinished', (e) => { m.http += e.encodedDataLength; });
+  cdp.on('Network.requestServedFromCache', (e) => { m.cached.add(e.requestId); });
+  cdp.on('Network.responseReceived', (e) => {
+    // The page's own sounds are made in the browser (blob: addresses): not the network.
+    if (!e.response.url.startsWith('http')) return;
+    m.responses++;
+    if (e.response.fromDiskCache || e.response.fromPrefetchCache) m.cached.add(e.requestId);
+    const path = new URL(e.response.url).pathname;
+    if (!m.cached.has(e.requestId)) m.asked.push(path + ' ' + e.response.status);
+    const asset = path.startsWith('/assets/');
+    if (asset && !m.cached.has(e.requestId)) m.assetsAsked.push(e.response.url);
+    if (e.response.status === 304) m.revalidated++;
+  });
   cdp.on('Network.webSocketFrameReceived', (e) => { m.ws += e.response.payloadData.length; });
-  m.reset = () => { m.http = 0; m.ws = 0; m.responses = 0; };
+  m.reset = () => {
+    m.http = 0; m.ws = 0; m.responses = 0; m.cached = new Set(); m.revalidated = 0; m.assetsAsked = []; m.asked = [];
+  };
+  m.text = () => m.http + ' bytes in ' + m.responses + ' responses (' + (m.responses - m.cached.size) +
+    ' asked of the server, ' + m.revalidated + ' revalidated, ' + m.cached.size + ' from the cache)';
   return m;
 }
 
@@ -83,13 +101,18 @@ test('the game page: cold, warm, and the socket per move pair at ply 30', async 
     await cold.goto(site.server.url + '/g/' + created.id);
     await cold.waitForSelector('svg.board[data-version]');
     await quiet(cold);
-    t.diagnostic('game page cold: ' + mc.http + ' bytes in ' + mc.responses + ' responses, socket ' + mc.ws);
+    t.diagnostic('game page cold: ' + mc.text() + ', socket ' + mc.ws);
     // Warm: the same page again.
     mc.reset();
     await cold.reload();
     await cold.waitForSelector('svg.board[data-version]');
     await quiet(cold);
-    t.diagnostic('game page warm: ' + mc.http + ' bytes in ' + mc.responses + ' responses, socket ' + mc.ws);
+    t.diagnostic('game page warm: ' + mc.text() + ', socket ' + mc.ws);
+    t.diagnostic('asked on the warm visit: ' + mc.asked.join(', '));
+    // Hashed names everywhere: a second visit asks the server for no file of the page, and
+    // revalidates nothing but the shell.
+    assert.deepEqual(mc.assetsAsked, [], 'files asked again on a warm visit');
+    assert.ok(mc.revalidated <= 1, mc.revalidated + ' revalidated');
     const warm = mc.http;
     await coldContext.close();
 
@@ -125,13 +148,14 @@ test('the home page with 30 games', async (t) => {
     await page.goto(site.server.url + '/');
     await page.waitForSelector('#recent li');
     await quiet(page);
-    t.diagnostic('home page cold: ' + m.http + ' bytes in ' + m.responses + ' responses');
+    t.diagnostic('home page cold: ' + m.text());
     const cold = m.http;
     m.reset();
     await page.reload();
     await page.waitForSelector('#recent li');
     await quiet(page);
-    t.diagnostic('home page warm: ' + m.http + ' bytes in ' + m.responses + ' responses');
+    t.diagnostic('home page warm: ' + m.text());
+    assert.deepEqual(m.assetsAsked, [], 'files asked again on a warm visit');
     assert.ok(cold < 150000, 'home page cold ' + cold + ' bytes');
     assert.ok(m.http < cold / 2, 'a second visit takes much less');
   } finally {

@@ -914,3 +914,7 @@ first-game-hint-title = Your first game
 first-game-hint-move = To move, click or tap one of your pieces and then the square it should go to, or drag it there.
 first-game-hint-capture = Capturing is compulsory: if you can take, you must.
 first-game-hint-dismiss = Got it
+rules-big-road-draw-title = A draw: the king on the big road
+rules-big-road-draw-text = Three white kings against one black king that holds the big road a1-h8 cannot catch it: the king only runs along the road. When the stronger side has not taken the king by its 5th move, the game is drawn (6.1.8.5). Here Black plays d4-h8.
+rules-quiet-draw-title = A draw: 15 quiet moves
+rules-quiet-draw-text = Only kings are left, and neither can take the other. When each side has made 15 moves with nothing captured and nothing crowned, the player to move may claim a draw (1.13). Here White plays c1-h6, one of those quiet moves.

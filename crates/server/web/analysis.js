@@ -13,11 +13,15 @@ export function analysisView(data, turn, onLine) {
   const ol = el('ol', { class: 'lines' });
   for (const line of data.lines || []) {
     const moves = el('span', { class: 'line' }, (line.moves || []).join(' '));
+    // A number is the side to move's; a win is said for the side that wins, in the page's
+    // language ("White wins in 4").
+    const numeric = /^[+-]?\d/.test(line.score);
     const li = el('li', null,
-      el('b', { class: 'score' }, line.score),
-      turn === 'black' && /^[+-]?\d/.test(line.score)
-        ? ' ' + t('analysis-score-for-black', { white: line.score_white }) + ' '
-        : ' ' + t('analysis-score-for', { turn }) + ' ',
+      el('b', { class: 'score' }, numeric || !line.score_white ? line.score : scoreText(line.score_white)),
+      !numeric && line.score_white ? ' '
+        : turn === 'black' && numeric
+          ? ' ' + t('analysis-score-for-black', { white: line.score_white }) + ' '
+          : ' ' + t('analysis-score-for', { turn }) + ' ',
       onLine ? el('button', { type: 'button', class: 'line-play link', title: t('analysis-play-line-on-board'), onclick: () => onLine(line) }, moves) : moves);
     ol.appendChild(li);
   }

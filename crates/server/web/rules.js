@@ -31,6 +31,8 @@ export const RUSSIAN_RULES = [
     towers: { b6: 'w', c7: 'b', f6: 'b', h8: 'b' } },
   { name: 'russian-win', turn: 'white', show: 'a3-b4',
     towers: { a3: 'w', c3: 'w', a5: 'b' } },
+  { name: 'big-road-draw', turn: 'black', show: 'd4-h8',
+    towers: { d4: 'B', c1: 'W', e1: 'W', g1: 'W' } },
 ];
 
 export const BASHNI_RULES = [
@@ -48,6 +50,8 @@ export const BASHNI_RULES = [
     towers: { c7: 'wwb', h6: 'b' } },
   { name: 'bashni-win', turn: 'white', show: 'c3:e5',
     towers: { c3: 'w', d4: 'bw' } },
+  { name: 'quiet-draw', turn: 'white', show: 'c1-h6',
+    towers: { c1: 'W', f8: 'B' } },
 ];
 
 // The draw rules, each the catalogue's `rules-<name>`.
