@@ -148,6 +148,26 @@ tournament-too-few-players = { $system ->
     } starts with at least { $least } players; it has { $players }
 tournament-no-pairing = no first round can be paired
 
+## Records read from PDN (the upload's notes)
+
+pdn-too-many-games = only the first { $most } games of a file are read
+pdn-too-long = the game has { $plies } plies; the server keeps games of at most { $most }
+# $variant: russian or bashni; $how: asked (the game chosen on the page), only_fit or both_fit.
+pdn-no-game-type = no GameType; read as { $variant ->
+        [russian] Russian draughts
+       *[bashni] Bashni
+    }{ $how ->
+        [only_fit] : replays only under its rules
+        [both_fit] : replays under both games' rules, and records without GameType are nearly always Russian draughts
+       *[asked] {""}, as asked
+    }
+pdn-warning-encoding = line { $line }, column { $column }: the line is not UTF-8; read as { $encoding }
+pdn-warning-text-skipped = line { $line }, column { $column }: text that is not PDN skipped, up to line { $last }
+pdn-warning-tag-name = line { $line }, column { $column }: tag name { $written } read as { $read }
+pdn-warning-setup-as-fen = line { $line }, column { $column }: a position set up before the first move; read as the FEN tag
+pdn-warning-remark = line { $line }, column { $column }: parentheses around words that are no moves; kept as a comment
+pdn-warning-capture-quiet = line { $line }, column { $column }: the capture { $written } is written as a quiet move; read as { $read }
+
 ## The start page
 
 home-new-game = New game

@@ -173,6 +173,26 @@ tournament-too-few-players = { $system ->
     } начинается не меньше чем с { $least } игроками; сейчас { $players }
 tournament-no-pairing = первый тур нельзя составить
 
+## Записи из PDN (замечания к загрузке)
+
+pdn-too-many-games = из файла читаются только первые { $most } партий
+pdn-too-long = в партии { $plies } полуходов; сервер хранит партии не длиннее { $most }
+# $variant: russian или bashni; $how: asked (игра выбрана на странице), only_fit или both_fit.
+pdn-no-game-type = нет тега GameType; прочитано как { $variant ->
+        [russian] русские шашки
+       *[bashni] башни
+    }{ $how ->
+        [only_fit] : партия проходит только по их правилам
+        [both_fit] : партия проходит по правилам обеих игр, а записи без GameType почти всегда — русские шашки
+       *[asked] {""}, как выбрано
+    }
+pdn-warning-encoding = строка { $line }, позиция { $column }: строка не в UTF-8; прочитана как { $encoding }
+pdn-warning-text-skipped = строка { $line }, позиция { $column }: текст, который не PDN, пропущен до строки { $last }
+pdn-warning-tag-name = строка { $line }, позиция { $column }: тег { $written } прочитан как { $read }
+pdn-warning-setup-as-fen = строка { $line }, позиция { $column }: позиция, заданная до первого хода, прочитана как тег FEN
+pdn-warning-remark = строка { $line }, позиция { $column }: в скобках слова, а не ходы; оставлены как комментарий
+pdn-warning-capture-quiet = строка { $line }, позиция { $column }: взятие { $written } записано как тихий ход; прочитано как { $read }
+
 ## Главная страница
 
 home-new-game = Новая партия

@@ -115,3 +115,32 @@ async fn a_sockets_refusals_come_in_its_pages_language() -> TestResult {
     }
     Ok(())
 }
+
+#[tokio::test]
+async fn a_records_notes_come_in_the_language_asked_for() -> TestResult {
+    let app = memory_app()?;
+    let untagged = "[event \"Club\"]\n1. c3-d4 f6-e5 2. d4:f6 g7:e5 3. b2-c3 f6-g5 *\n";
+    let request = Request::builder()
+        .method("POST")
+        .uri("/api/pdn")
+        .header("content-type", "text/plain")
+        .header("accept-language", "ru")
+        .body(Body::from(untagged))?;
+    let response = router(Arc::clone(&app)).oneshot(request).await?;
+    assert_eq!(response.status(), StatusCode::OK);
+    let bytes = response.into_body().collect().await?.to_bytes();
+    let answer: Value = serde_json::from_slice(&bytes)?;
+    let notes = &answer["games"][0]["warnings"];
+    assert_eq!(
+        notes[0],
+        "нет тега GameType; прочитано как башни: партия проходит только по их правилам",
+        "{answer}"
+    );
+    assert!(
+        notes[1]
+            .as_str()
+            .is_some_and(|n| n.starts_with("строка 1, позиция") && n.contains("event") && n.contains("Event")),
+        "{answer}"
+    );
+    Ok(())
+}

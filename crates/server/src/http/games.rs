@@ -23,6 +23,7 @@ use crate::app::actions::{self, ColorChoice, MAX_UPLOAD_GAMES, NewGame};
 use crate::app::{Answer, App, StateText};
 use crate::game::round::{MAX_PLIES, Mode};
 use crate::game::secret::{is_game_id, typed_name};
+use crate::texts::{Language, Text, text};
 use crate::http::error::ApiError;
 use crate::http::session::Viewer;
 use crate::store::{GameSummary, ListFilter, ListStatus};
@@ -428,6 +429,7 @@ pub fn pdn_download(file: &str, text: String) -> Response {
 pub async fn upload(
     State(app): State<Arc<App>>,
     Extension(Client(client)): Extension<Client>,
+    Extension(language): Extension<Language>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let bytes = body.map_err(|rejection| {
@@ -443,17 +445,14 @@ pub async fn upload(
     while let Some(read) = reader.next_game() {
         let index = games.len() + 1;
         if index > MAX_UPLOAD_GAMES {
-            games.push(json!({"index": index, "error": format!(
-                "only the first {MAX_UPLOAD_GAMES} games of a file are read"
-            )}));
+            let words = text!("pdn-too-many-games", most = MAX_UPLOAD_GAMES).words(language);
+            games.push(json!({"index": index, "error": words}));
             break;
         }
         let replayed = read.map_err(|e| e.to_string()).and_then(|raw| {
             if raw.moves.len() > MAX_PLIES {
-                return Err(format!(
-                    "the game has {} plies; the server keeps games of at most {MAX_PLIES}",
-                    raw.moves.len()
-                ));
+                let too_long = text!("pdn-too-long", plies = raw.moves.len(), most = MAX_PLIES);
+                return Err(too_long.words(language));
             }
             // A game without GameType is of the game it replays under.
             let replayed = replay_record(&raw, None).map_err(|e| e.to_string())?;
@@ -461,8 +460,16 @@ pub async fn upload(
                 return Err(stop.to_string());
             }
             // What was read leniently, and how the game was found, is said with the game.
-            let mut notes: Vec<String> = replayed.variant_reason().into_iter().collect();
-            notes.extend(replayed.warnings.iter().map(ToString::to_string));
+            let mut notes: Vec<String> = variant_note(&replayed)
+                .map(|note| note.words(language))
+                .into_iter()
+                .collect();
+            notes.extend(
+                replayed
+                    .warnings
+                    .iter()
+                    .map(|warning| warning_text(warning).words(language)),
+            );
             Ok((raw, replayed.game, notes))
         });
         let outcome = match replayed {
@@ -485,6 +492,60 @@ pub async fn upload(
         return Err(ApiError::bad_request("the file holds no game"));
     }
     Ok(Json(json!({ "games": games })))
+}
+
+/// How the game of a record without `GameType` was chosen, as a text of the catalogues.
+fn variant_note(replayed: &bashni_pdn::Replayed) -> Option<Text> {
+    use bashni_pdn::VariantSource;
+    let variant = replayed.game.variant().name();
+    let how = match replayed.source {
+        VariantSource::Tag => return None,
+        VariantSource::Default => "asked",
+        VariantSource::OnlyFit => "only_fit",
+        VariantSource::BothFit => "both_fit",
+    };
+    Some(text!("pdn-no-game-type", variant = variant, how = how))
+}
+
+/// What a record's reader read leniently, as a text of the catalogues with its place.
+fn warning_text(warning: &bashni_pdn::Warning) -> Text {
+    use bashni_pdn::WarningKind;
+    let (line, column) = (warning.line, warning.column);
+    match &warning.kind {
+        WarningKind::Encoding { encoding } => text!(
+            "pdn-warning-encoding",
+            line = line,
+            column = column,
+            encoding = *encoding
+        ),
+        WarningKind::TextSkipped { last_line } => text!(
+            "pdn-warning-text-skipped",
+            line = line,
+            column = column,
+            last = *last_line
+        ),
+        WarningKind::TagName { written, read } => text!(
+            "pdn-warning-tag-name",
+            line = line,
+            column = column,
+            written = written.as_str(),
+            read = *read
+        ),
+        WarningKind::SetupAsFen => {
+            text!("pdn-warning-setup-as-fen", line = line, column = column)
+        }
+        WarningKind::RemarkInParentheses => {
+            text!("pdn-warning-remark", line = line, column = column)
+        }
+        WarningKind::CaptureWrittenQuiet { written, read } => text!(
+            "pdn-warning-capture-quiet",
+            line = line,
+            column = column,
+            written = written.as_str(),
+            read = read.as_str()
+        ),
+        _ => Text::api_words(warning.to_string()),
+    }
 }
 
 /// `POST /api/position` and the position part of `POST /api/analyse`.
