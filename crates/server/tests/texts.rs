@@ -132,14 +132,15 @@ async fn a_records_notes_come_in_the_language_asked_for() -> TestResult {
     let answer: Value = serde_json::from_slice(&bytes)?;
     let notes = &answer["games"][0]["warnings"];
     assert_eq!(
-        notes[0],
-        "нет тега GameType; прочитано как башни: партия проходит только по их правилам",
+        notes[0], "нет тега GameType; прочитано как башни: партия проходит только по их правилам",
         "{answer}"
     );
     assert!(
         notes[1]
             .as_str()
-            .is_some_and(|n| n.starts_with("строка 1, позиция") && n.contains("event") && n.contains("Event")),
+            .is_some_and(|n| n.starts_with("строка 1, позиция")
+                && n.contains("event")
+                && n.contains("Event")),
         "{answer}"
     );
     Ok(())

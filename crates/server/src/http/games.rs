@@ -23,10 +23,10 @@ use crate::app::actions::{self, ColorChoice, MAX_UPLOAD_GAMES, NewGame};
 use crate::app::{Answer, App, StateText};
 use crate::game::round::{MAX_PLIES, Mode};
 use crate::game::secret::{is_game_id, typed_name};
-use crate::texts::{Language, Text, text};
 use crate::http::error::ApiError;
 use crate::http::session::Viewer;
 use crate::store::{GameSummary, ListFilter, ListStatus};
+use crate::texts::{Language, Text, text};
 
 /// The header that carries a seat's token.
 pub const TOKEN_HEADER: &str = "x-seat-token";
