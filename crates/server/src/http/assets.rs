@@ -60,12 +60,15 @@ const FILES: &[(&str, &str)] = &[
 ];
 
 /// The module that carries a catalogue ([`crate::texts::CATALOGUES`]) to the page:
-/// `export default "...";`.
+/// `export default "...";`, without the catalogue's comments (lines that start with `#`;
+/// a message's own lines never do), which are for translators, not for the page.
 fn catalogue_module(text: &str) -> String {
-    format!(
-        "export default {};\n",
-        serde_json::Value::String(text.to_string())
-    )
+    let messages: String = text
+        .lines()
+        .filter(|line| !line.starts_with('#'))
+        .flat_map(|line| [line, "\n"])
+        .collect();
+    format!("export default {};\n", serde_json::Value::String(messages))
 }
 
 /// The modules every view imports.
@@ -364,6 +367,14 @@ mod tests {
         let map = &built.shell[start..end];
         let hash = base64::engine::general_purpose::STANDARD.encode(sha256(map));
         assert!(built.csp.contains(&format!("'sha256-{hash}'")));
+    }
+
+    #[test]
+    fn a_catalogues_module_keeps_its_messages_and_drops_its_comments() {
+        let module = catalogue_module("## Section\n# $n: a number\nhello = Hello, { $n }\nmulti =\n    two lines\n");
+        assert!(module.starts_with("export default \""), "{module}");
+        assert!(module.contains("hello = Hello, { $n }\\nmulti =\\n    two lines"), "{module}");
+        assert!(!module.contains("Section") && !module.contains("a number"), "{module}");
     }
 
     #[test]
