@@ -23,6 +23,7 @@ test('a variation played from a game position is kept beside the main line', { t
   try {
     await page.goto(site.server.url + '/analysis?game=' + g.id + '&ply=2');
     await page.waitForSelector('svg.board[data-node]');
+    await page.waitForFunction(() => document.querySelectorAll('#tree .tree-line.main > .move-row .mv[data-node]').length === 4);
     const main = await page.$$eval('#tree .tree-line.main > .move-row .mv[data-node]', (ns) => ns.map((n) => n.dataset.node));
     assert.equal(main.length, 4, 'the game is the main line');
     assert.equal(await page.$eval('#tree .mv.current', (n) => n.dataset.node), main[1], '?ply=2 shows the second move');

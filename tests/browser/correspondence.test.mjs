@@ -74,7 +74,7 @@ test('a correspondence game keeps its deadline across a server restart and shows
     // B joins: White's first deadline starts, three days from now.
     const joinedAt = Date.now();
     await b.page.goto(invite);
-    await b.page.waitForFunction(() => /3 days per move/.test(document.getElementById('join-info').textContent));
+    await b.page.waitForFunction(() => /3 days per move/.test((document.getElementById('join-info')?.textContent ?? '')));
     await b.page.fill('#join-name', 'Boris');
     await b.page.click('#join');
     await b.page.waitForURL(new RegExp('/g/' + id + '$'));

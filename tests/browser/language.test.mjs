@@ -44,7 +44,7 @@ test('the server says why it refuses in the page\'s language', async () => {
     await page.fill('#login-name', 'Nobody');
     await page.fill('#login-password', 'not the password');
     await page.press('#login-password', 'Enter');
-    await page.waitForFunction(() => document.getElementById('login-error').textContent !== '');
+    await page.waitForFunction(() => (document.getElementById('login-error')?.textContent ?? '') !== '');
     assert.equal(await page.textContent('#login-error'), 'Неверное имя или пароль');
   } finally {
     await context.close();

@@ -127,7 +127,7 @@ test('the tower inspector is on the screen without scrolling, beside the board o
         // A tap shows a tower on a phone, pointing at it on a desktop.
         if (size.touch) await page.tap('[data-square="c3"]');
         else await page.hover('[data-square="c3"]');
-        await page.waitForFunction(() => /^c3: /.test(document.getElementById('inspector').textContent));
+        await page.waitForFunction(() => /^c3: /.test((document.getElementById('inspector')?.textContent ?? '')));
         const boxes = await page.evaluate(() => {
           const box = (n) => { const b = n.getBoundingClientRect(); return { top: b.top, bottom: b.bottom, left: b.left, right: b.right, width: b.width }; };
           return {

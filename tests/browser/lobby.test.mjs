@@ -9,7 +9,7 @@ const site = useSite({ args: ['--first-move-secs', '3600'] });
 
 async function openLobby(page, name) {
   await page.waitForSelector('#seeks');
-  await page.waitForFunction(() => document.getElementById('lobby-status').textContent.startsWith('Press Play'));
+  await page.waitForFunction(() => (document.getElementById('lobby-status')?.textContent ?? '').startsWith('Press Play'));
   await page.fill('#lobby-name', name);
 }
 
@@ -35,7 +35,7 @@ test('a seek posted in one browser is taken in another, and both play', { timeou
     await a.page.selectOption('#seek-color', 'white');
     await a.page.click('#seek-post');
     await a.page.waitForSelector('#seeks tr.own button.cancel');
-    await a.page.waitForFunction(() => document.getElementById('lobby-status').textContent.includes('Waiting for an opponent (5+3)'));
+    await a.page.waitForFunction(() => (document.getElementById('lobby-status')?.textContent ?? '').includes('Waiting for an opponent (5+3)'));
 
     // B sees it appear, with who, game, clock, type and colour.
     const row = b.page.locator('#seeks tr[data-seek]');
@@ -51,7 +51,7 @@ test('a seek posted in one browser is taken in another, and both play', { timeou
     // A rated seek waits for accounts: the page says so and nothing is posted.
     await a.page.check('#seek-rated');
     await a.page.click('#seek-post');
-    await a.page.waitForFunction(() => /account/.test(document.getElementById('lobby-error').textContent));
+    await a.page.waitForFunction(() => /account/.test((document.getElementById('lobby-error')?.textContent ?? '')));
     assert.equal(await a.page.locator('#seeks tr.own').count(), 1);
 
     // B presses Play: both go to the same game, with opposite colours.

@@ -51,7 +51,7 @@ test('a rated seek is played to a result and both ratings change', { timeout: 12
     for (const p of [a.page, b.page]) {
       await p.goto(site.server.url + '/lobby');
       await p.waitForSelector('#seeks');
-      await p.waitForFunction(() => document.getElementById('lobby-status').textContent.startsWith('Press Play'));
+      await p.waitForFunction(() => (document.getElementById('lobby-status')?.textContent ?? '').startsWith('Press Play'));
     }
     // Anna posts a rated seek: Russian draughts, 3+2, she plays White.
     await a.page.selectOption('#seek-variant', 'russian');

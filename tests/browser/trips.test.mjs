@@ -57,7 +57,7 @@ test('the one who offered a draw hears that it was declined', async () => {
     await a.page.click('#draw-offer');
     await a.page.waitForFunction(() => window.__bashniState && window.__bashniState.draw_offer === 'white');
     await api(site.server.url, 'POST', '/api/games/' + white.id + '/draw', { action: 'decline' }, black.token);
-    await a.page.waitForFunction(() => document.getElementById('message').textContent !== ''
+    await a.page.waitForFunction(() => (document.getElementById('message')?.textContent ?? '') !== ''
       && window.__bashniState && !window.__bashniState.draw_offer);
     assert.equal(await a.page.textContent('#message'), 'Your draw offer was declined.');
   } finally {

@@ -53,7 +53,21 @@ round-not-your-turn = it is { $mover ->
         [white] White's
        *[black] Black's
     } turn
-round-move-not-legal = { $mv } is not a legal move here
+round-move-not-legal = the move { $mv } is not legal here
+round-move-unreadable = { $mv } cannot be read as a move (column { $column })
+# $why: why the move is not legal; $square: the square it names; $legal: the legal moves, or "none".
+round-move-illegal = the move { $mv } is not legal: { $why ->
+        [no_tower] the side to move has no tower on { $square }
+        [capture] a capture is compulsory
+        [no_capture] there is nothing to capture
+        [no_crowning] no man is crowned on { $square }
+        [no_moves] the side to move has no legal move
+       *[no_way] no legal move goes that way
+    }; legal moves: { $legal ->
+        [none] none
+       *[other] { $legal }
+    }
+round-move-ambiguous = the move { $mv } is ambiguous: it could be { $moves }
 round-flagged = { $mover ->
         [white] White
        *[black] Black
@@ -167,6 +181,21 @@ pdn-warning-tag-name = line { $line }, column { $column }: tag name { $written }
 pdn-warning-setup-as-fen = line { $line }, column { $column }: a position set up before the first move; read as the FEN tag
 pdn-warning-remark = line { $line }, column { $column }: parentheses around words that are no moves; kept as a comment
 pdn-warning-capture-quiet = line { $line }, column { $column }: the capture { $written } is written as a quiet move; read as { $read }
+
+# Account refusals. $whose: address (from this address) or name (for this name from this address).
+account-name-length = name: { $least } to { $most } characters
+account-name-hidden = name: { $code } shows as nothing or changes the text around it; use letters, digits, _ and -
+account-name-character = name: { $character } is not allowed; use letters, digits, _ and -
+account-name-no-letter = name: needs at least one letter
+account-name-alphabets = name: mixes letters of different alphabets (such as Latin and Cyrillic)
+account-name-reserved = name: { $name } is kept for the site; choose another
+account-password-length = password: { $least } to { $most } characters
+account-too-many-logins = too many log-in attempts { $whose ->
+        [name] for this name from your address
+       *[address] from your address
+    } (at most { $most } a minute); wait a minute and try again
+account-too-many-logins-spread = too many log-in attempts for this name from many addresses; log in from an address you used before, or wait an hour
+account-too-many-signups = too many new accounts from your address (at most { $most } a minute); wait a minute and try again
 
 ## The start page
 

@@ -52,7 +52,21 @@ round-not-your-turn = сейчас ход { $mover ->
         [white] белых
        *[black] чёрных
     }
-round-move-not-legal = { $mv } — здесь нет такого хода
+round-move-not-legal = ход { $mv } здесь невозможен
+round-move-unreadable = { $mv } не читается как ход (позиция { $column })
+# $why: почему ход невозможен; $square: поле; $legal: возможные ходы или "none".
+round-move-illegal = ход { $mv } невозможен: { $why ->
+        [no_tower] у стороны, чей ход, нет шашки на { $square }
+        [capture] бить обязательно
+        [no_capture] бить нечего
+        [no_crowning] на { $square } шашка не становится дамкой
+        [no_moves] у стороны, чей ход, нет ходов
+       *[no_way] туда не идёт ни один ход
+    }; возможные ходы: { $legal ->
+        [none] нет
+       *[other] { $legal }
+    }
+round-move-ambiguous = ход { $mv } неоднозначен: это может быть { $moves }
 round-flagged = у { $mover ->
         [white] белых
        *[black] чёрных
@@ -192,6 +206,21 @@ pdn-warning-tag-name = строка { $line }, позиция { $column }: те�
 pdn-warning-setup-as-fen = строка { $line }, позиция { $column }: позиция, заданная до первого хода, прочитана как тег FEN
 pdn-warning-remark = строка { $line }, позиция { $column }: в скобках слова, а не ходы; оставлены как комментарий
 pdn-warning-capture-quiet = строка { $line }, позиция { $column }: взятие { $written } записано как тихий ход; прочитано как { $read }
+
+# Отказы учётных записей. $whose: address (с этого адреса) или name (для этого имени с этого адреса).
+account-name-length = имя: от { $least } до { $most } знаков
+account-name-hidden = имя: { $code } не видно или меняет текст вокруг; используйте буквы, цифры, _ и -
+account-name-character = имя: { $character } нельзя; используйте буквы, цифры, _ и -
+account-name-no-letter = имя: нужна хотя бы одна буква
+account-name-alphabets = имя: смешаны буквы разных алфавитов (например, латиница и кириллица)
+account-name-reserved = имя: { $name } занято самим сайтом; выберите другое
+account-password-length = пароль: от { $least } до { $most } знаков
+account-too-many-logins = слишком много попыток входа { $whose ->
+        [name] с этим именем с вашего адреса
+       *[address] с вашего адреса
+    } (не больше { $most } в минуту); подождите минуту и попробуйте снова
+account-too-many-logins-spread = слишком много попыток войти с этим именем с разных адресов; войдите с адреса, с которого входили раньше, или подождите час
+account-too-many-signups = слишком много новых учётных записей с вашего адреса (не больше { $most } в минуту); подождите минуту и попробуйте снова
 
 ## Главная страница
 

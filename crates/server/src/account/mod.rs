@@ -20,6 +20,7 @@ use unicode_security::{GeneralSecurityProfile, MixedScript};
 
 use crate::limits::AddressRates;
 use crate::store::SessionRow;
+use crate::texts::{Text, text};
 
 /// The cookie that holds the session id.
 pub const COOKIE: &str = "bashni_session";
@@ -50,44 +51,42 @@ pub struct Account {
 /// The name a person chose, checked: NFKC-normalised, 3 to 20 letters, digits, `_` and `-`,
 /// letters of one script only (digits, `_` and `-` go with any). Returns the name and its
 /// key (see [`name_key`]), or what is wrong with it.
-pub fn account_name(typed: &str) -> Result<(String, String), String> {
+pub fn account_name(typed: &str) -> Result<(String, String), Text> {
     let name: String = typed.trim().nfkc().collect();
     let count = name.chars().count();
     if !(MIN_NAME_CHARS..=MAX_NAME_CHARS).contains(&count) {
-        return Err(format!(
-            "name: {MIN_NAME_CHARS} to {MAX_NAME_CHARS} characters"
+        return Err(text!(
+            "account-name-length",
+            least = MIN_NAME_CHARS,
+            most = MAX_NAME_CHARS
         ));
     }
     if let Some(c) = name
         .chars()
         .find(|&c| crate::game::secret::is_hidden_format(c))
     {
-        return Err(format!(
-            "name: U+{:04X} shows as nothing or changes the text around it; use letters, \
-             digits, _ and -",
-            u32::from(c)
-        ));
+        let code = format!("U+{:04X}", u32::from(c));
+        return Err(text!("account-name-hidden", code = code));
     }
     let allowed = |c: char| c == '_' || c == '-' || (c.is_alphanumeric() && c.identifier_allowed());
     if let Some(c) = name.chars().find(|&c| !allowed(c)) {
-        return Err(format!(
-            "name: {c:?} is not allowed; use letters, digits, _ and -"
+        return Err(text!(
+            "account-name-character",
+            character = format!("{c:?}")
         ));
     }
     if !name.chars().any(char::is_alphabetic) {
-        return Err("name: needs at least one letter".into());
+        return Err(text!("account-name-no-letter"));
     }
     if !name.as_str().is_single_script() {
-        return Err(
-            "name: mixes letters of different alphabets (such as Latin and Cyrillic)".into(),
-        );
+        return Err(text!("account-name-alphabets"));
     }
     let key = name_key(&name);
     if RESERVED_NAMES
         .iter()
         .any(|reserved| name_key(reserved) == key)
     {
-        return Err(format!("name: {name} is kept for the site; choose another"));
+        return Err(text!("account-name-reserved", name = name.as_str()));
     }
     Ok((name, key))
 }
@@ -114,9 +113,9 @@ pub use crate::names::{keys_to_change, name_key};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AccountError {
     /// The request is malformed (a name, a password).
-    Invalid(String),
+    Invalid(Text),
     /// Too many attempts or new accounts.
-    TooMany(String),
+    TooMany(Text),
     /// The server failed (random numbers, a password hash).
     Failed(String),
 }
@@ -124,9 +123,8 @@ pub enum AccountError {
 impl std::fmt::Display for AccountError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            AccountError::Invalid(message)
-            | AccountError::TooMany(message)
-            | AccountError::Failed(message) => f.write_str(message),
+            AccountError::Invalid(text) | AccountError::TooMany(text) => text.fmt(f),
+            AccountError::Failed(message) => f.write_str(message),
         }
     }
 }
@@ -139,8 +137,10 @@ pub fn check_password(password: &str) -> Result<(), AccountError> {
     if (MIN_PASSWORD_CHARS..=MAX_PASSWORD_CHARS).contains(&count) {
         Ok(())
     } else {
-        Err(AccountError::Invalid(format!(
-            "password: {MIN_PASSWORD_CHARS} to {MAX_PASSWORD_CHARS} characters"
+        Err(AccountError::Invalid(text!(
+            "account-password-length",
+            least = MIN_PASSWORD_CHARS,
+            most = MAX_PASSWORD_CHARS
         )))
     }
 }
@@ -318,10 +318,11 @@ impl Accounts {
         self.ended.subscribe()
     }
 
-    fn refused(&self, whose: &str) -> AccountError {
-        AccountError::TooMany(format!(
-            "too many log-in attempts {whose} (at most {} a minute); wait a minute and try again",
-            self.per_minute
+    fn refused(&self, whose: &'static str) -> AccountError {
+        AccountError::TooMany(text!(
+            "account-too-many-logins",
+            whose = whose,
+            most = self.per_minute
         ))
     }
 
@@ -335,7 +336,7 @@ impl Accounts {
         let now = Instant::now();
         if !self.by_address.allow(client, 1, now) {
             tracing::warn!(%client, "limit: too many log-in attempts from one address");
-            return Err(self.refused("from your address"));
+            return Err(self.refused("address"));
         }
         let key: String = key.chars().take(64).collect();
         if !self
@@ -343,15 +344,13 @@ impl Accounts {
             .allow((key.clone(), client), 1, now)
         {
             tracing::warn!(%client, "limit: too many log-in attempts for one name");
-            return Err(self.refused("for this name from your address"));
+            return Err(self.refused("name"));
         }
         if !self.is_known(&key, client) && !self.by_name.allow(key, 1, now) {
             tracing::warn!(%client, "limit: too many log-in attempts for one name, from many addresses");
-            return Err(AccountError::TooMany(
-                "too many log-in attempts for this name from many addresses; log in from \
-                 an address you used before, or wait an hour"
-                    .into(),
-            ));
+            return Err(AccountError::TooMany(text!(
+                "account-too-many-logins-spread"
+            )));
         }
         Ok(())
     }
@@ -385,10 +384,9 @@ impl Accounts {
             Ok(())
         } else {
             tracing::warn!(%client, "limit: too many new accounts from one address");
-            Err(AccountError::TooMany(format!(
-                "too many new accounts from your address (at most {} a minute); wait a minute \
-                 and try again",
-                self.per_minute
+            Err(AccountError::TooMany(text!(
+                "account-too-many-signups",
+                most = self.per_minute
             )))
         }
     }
@@ -483,7 +481,7 @@ mod tests {
             assert!(
                 refused
                     .as_ref()
-                    .is_err_and(|why| why.contains("kept for the site")),
+                    .is_err_and(|why| why.to_string().contains("kept for the site")),
                 "{reserved}: {refused:?}"
             );
         }
@@ -519,7 +517,7 @@ mod tests {
             assert!(account_name(bad).is_err(), "{bad:?} was taken");
         }
         assert!(
-            account_name("\u{430}dmin").is_err_and(|e| e.contains("alphabets")),
+            account_name("\u{430}dmin").is_err_and(|e| e.to_string().contains("alphabets")),
             "a mixed name is refused for mixing"
         );
     }

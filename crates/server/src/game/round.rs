@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use bashni_engine::Level;
-use bashni_rules::notation::parse_move;
+use bashni_rules::notation::{MoveTextError, parse_move};
 use bashni_rules::{
     Clock, Color, Game, GameError, GameResult, Move, Outcome, Position, Reason, TimeControl,
     Variant,
@@ -189,6 +189,53 @@ impl RoundError {
             | RoundError::Illegal { message: text, .. } => Some(text.clone()),
             RoundError::Stale { seen, now } => Some(text!("round-stale", seen = *seen, now = *now)),
         }
+    }
+}
+
+/// Why a typed move cannot be played, as a text of the catalogues: it cannot be read, it
+/// fits no legal move (and why, with the legal moves), or it fits more than one.
+pub fn move_text_error(text: &str, error: &MoveTextError) -> Text {
+    use bashni_rules::notation::IllegalReason;
+    match error {
+        MoveTextError::Syntax { at, .. } | MoveTextError::Square { at, .. } => {
+            text!("round-move-unreadable", mv = text, column = at + 1)
+        }
+        MoveTextError::Illegal {
+            reason,
+            legal,
+            names,
+            ..
+        } => {
+            let (why, square) = match reason {
+                IllegalReason::NoTowerOfSide(square) => {
+                    ("no_tower", square.written(*names).to_string())
+                }
+                IllegalReason::CaptureCompulsory => ("capture", String::new()),
+                IllegalReason::NoCapture => ("no_capture", String::new()),
+                IllegalReason::NoCrowning(square) => {
+                    ("no_crowning", square.written(*names).to_string())
+                }
+                IllegalReason::NoMoves => ("no_moves", String::new()),
+                IllegalReason::NoSuchMove => ("no_way", String::new()),
+            };
+            let legal = if legal.is_empty() {
+                "none".to_string()
+            } else {
+                legal.join(", ")
+            };
+            text!(
+                "round-move-illegal",
+                mv = text,
+                why = why,
+                square = square,
+                legal = legal
+            )
+        }
+        MoveTextError::Ambiguous { candidates, .. } => text!(
+            "round-move-ambiguous",
+            mv = text,
+            moves = candidates.join(" / ")
+        ),
     }
 }
 
@@ -745,13 +792,13 @@ impl Round {
             )));
         }
         let position = *self.game.position();
-        let mv = parse_move(&position, text).map_err(|_| self.move_error(text))?;
+        let mv = parse_move(&position, text).map_err(|e| self.move_error(text, &e))?;
         self.apply(mv, claim_draw, now)
     }
 
-    fn move_error(&self, text: &str) -> RoundError {
+    fn move_error(&self, text: &str, error: &MoveTextError) -> RoundError {
         RoundError::Illegal {
-            message: text!("round-move-not-legal", mv = text),
+            message: move_text_error(text, error),
             legal: self
                 .game
                 .legal_moves()

@@ -102,7 +102,8 @@ pub async fn signup(
 ) -> Result<Response, ApiError> {
     require_same_site(&app.settings, &headers)?;
     let request: Credentials = parse_body(body)?;
-    let (name, key) = account_name(&request.name).map_err(ApiError::bad_request)?;
+    let (name, key) = account_name(&request.name)
+        .map_err(|text| ApiError::texted(StatusCode::BAD_REQUEST, "bad_request", text))?;
     check_password(&request.password)?;
     // Looked up first so that a taken name costs no password hash (nor counts as a try).
     if let Some(taken) = app.database.player_by_name(&name).await? {

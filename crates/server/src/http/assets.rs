@@ -371,10 +371,18 @@ mod tests {
 
     #[test]
     fn a_catalogues_module_keeps_its_messages_and_drops_its_comments() {
-        let module = catalogue_module("## Section\n# $n: a number\nhello = Hello, { $n }\nmulti =\n    two lines\n");
+        let module = catalogue_module(
+            "## Section\n# $n: a number\nhello = Hello, { $n }\nmulti =\n    two lines\n",
+        );
         assert!(module.starts_with("export default \""), "{module}");
-        assert!(module.contains("hello = Hello, { $n }\\nmulti =\\n    two lines"), "{module}");
-        assert!(!module.contains("Section") && !module.contains("a number"), "{module}");
+        assert!(
+            module.contains("hello = Hello, { $n }\\nmulti =\\n    two lines"),
+            "{module}"
+        );
+        assert!(
+            !module.contains("Section") && !module.contains("a number"),
+            "{module}"
+        );
     }
 
     #[test]

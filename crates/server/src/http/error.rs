@@ -173,8 +173,12 @@ impl From<crate::account::AccountError> for ApiError {
     fn from(error: crate::account::AccountError) -> ApiError {
         use crate::account::AccountError;
         match error {
-            AccountError::Invalid(message) => ApiError::bad_request(message),
-            AccountError::TooMany(message) => ApiError::too_many(message),
+            AccountError::Invalid(text) => {
+                ApiError::texted(StatusCode::BAD_REQUEST, "bad_request", text)
+            }
+            AccountError::TooMany(text) => {
+                ApiError::texted(StatusCode::TOO_MANY_REQUESTS, "too_many", text)
+            }
             AccountError::Failed(message) => ApiError::internal(message),
         }
     }
