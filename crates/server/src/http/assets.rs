@@ -254,42 +254,24 @@ pub async fn asset(
     let Some((plain, hashed, text)) = found else {
         // Development: a file new in the page's folder is served before it is built in.
         return match from_dir(&app, &name).filter(|_| is_page_file(&name)) {
-            Some(text) => plain_file(&name, text, &headers),
+            Some(text) => file(&name, text, &headers, "no-cache"),
             None => (StatusCode::NOT_FOUND, "no such file").into_response(),
         };
     };
-    let immutable = *hashed == name;
-    let text = if immutable {
-        text.clone()
+    if *hashed == name {
+        file(plain, text.clone(), &headers, IMMUTABLE)
     } else {
-        from_dir(&app, plain).unwrap_or_else(|| text.clone())
-    };
-    if !immutable {
-        return plain_file(plain, text, &headers);
+        let text = from_dir(&app, plain).unwrap_or_else(|| text.clone());
+        file(plain, text, &headers, "no-cache")
     }
-    let etag = format!("\"{}\"", &hex(&sha256(&text))[..20]);
-    let cache = IMMUTABLE;
-    let common = [
-        (header::CACHE_CONTROL, cache.to_string()),
-        (header::ETAG, etag.clone()),
-        (header::X_CONTENT_TYPE_OPTIONS, "nosniff".to_string()),
-    ];
-    if matches(&headers, &etag) {
-        return (StatusCode::NOT_MODIFIED, common).into_response();
-    }
-    let mut response = (common, text).into_response();
-    response.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static(content_type(plain)),
-    );
-    response
 }
 
-/// A file by its plain name: checked again on each use.
-fn plain_file(name: &str, text: String, headers: &HeaderMap) -> Response {
+/// A file of the page named `name`, cached as `cache` says (kept for good under a hashed
+/// name, checked again on each use under its plain name).
+fn file(name: &str, text: String, headers: &HeaderMap, cache: &'static str) -> Response {
     let etag = format!("\"{}\"", &hex(&sha256(&text))[..20]);
     let common = [
-        (header::CACHE_CONTROL, "no-cache".to_string()),
+        (header::CACHE_CONTROL, cache.to_string()),
         (header::ETAG, etag.clone()),
         (header::X_CONTENT_TYPE_OPTIONS, "nosniff".to_string()),
     ];
