@@ -41,6 +41,7 @@ try {
       await page.goto(server.url + path);
       await page.waitForSelector(ready);
       await page.waitForLoadState('networkidle');
+      await page.evaluate(() => window.scrollTo(0, 0));
       const file = join(folder, `${name}-${lang}-${sizeName}.png`);
       await page.screenshot({ path: file });
       console.log(file);

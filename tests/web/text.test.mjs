@@ -109,3 +109,17 @@ test('why a game ended is said from its code in the page language; a record keep
     useCatalogue('en', readFileSync(new URL('../../crates/server/locales/en.ftl', import.meta.url), 'utf8'));
   }
 });
+
+test('a seat nobody named shows its colour; a chosen name stays', () => {
+  assert.equal(T.playerName('White', 'white'), 'White');
+  assert.equal(T.playerName(null, 'black'), 'Black');
+  assert.equal(T.playerName('Anna', 'white'), 'Anna');
+  assert.equal(T.playerName('black', 'black', 'the other'), 'the other');
+  useCatalogue('ru', readFileSync(new URL('../../crates/server/locales/ru.ftl', import.meta.url), 'utf8'));
+  try {
+    assert.notEqual(T.playerName('White', 'white'), 'White');
+    assert.equal(T.playerName('White', 'black'), 'White', 'a player may call themselves White on the other side');
+  } finally {
+    useCatalogue('en', readFileSync(new URL('../../crates/server/locales/en.ftl', import.meta.url), 'utf8'));
+  }
+});

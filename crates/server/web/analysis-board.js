@@ -6,7 +6,7 @@ import { el, append, clear, button } from './dom.js';
 import { api, seats, gamePath, prefs } from './api.js';
 import { Board } from './board.js';
 import { MoveTree } from './tree.js';
-import { towerText, variantName, moveLabel, scoreText } from './text.js';
+import { towerText, variantName, moveLabel, scoreText, playerName } from './text.js';
 import { evalBar, evalGraph, moveCell } from './analysis.js';
 import { t, language } from './i18n.js';
 
@@ -149,7 +149,7 @@ class AnalysisBoard {
     engineToggle.addEventListener('change', () => { this.engineOn = engineToggle.checked; this.analyse(); });
     const title = this.state
       ? t('analysis-title-game', { variant: variantName(this.variant),
-        white: this.state.white.name || t('analysis-white'), black: this.state.black.name || t('analysis-black') })
+        white: playerName(this.state.white.name, 'white', t('analysis-white')), black: playerName(this.state.black.name, 'black', t('analysis-black')) })
       : t('analysis-title-position', { variant: variantName(this.variant) });
     const nav = el('div', { class: 'nav-buttons' },
       el('button', { type: 'button', id: 'nav-first', title: t('analysis-first-title'), onclick: () => this.show(0) }, t('analysis-first')),

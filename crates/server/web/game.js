@@ -8,7 +8,7 @@ import { GameSocket } from './socket.js';
 import { premoveMatch } from './selection.js';
 import * as S from './state.js';
 import { colourName, otherColor, towerText, formatClock, resultText, variantName, modeName,
-  moveLabel, positionLines, timeOfGame, timeLeftText, perMoveText, reasonText } from './text.js';
+  moveLabel, positionLines, timeOfGame, timeLeftText, perMoveText, reasonText, playerName } from './text.js';
 import { analysisView, evalBar, evalGraph, moveCell } from './analysis.js';
 import { play as playSound, soundElements } from './sound.js';
 import { ChatPanel } from './chat.js';
@@ -38,12 +38,6 @@ function isUsualStart(pos) {
 }
 
 
-// A seat nobody named is stored under its colour's English name (White, Black): it is shown
-// as the colour in the page's language.
-function playerName(player, color) {
-  const name = player && player.name;
-  return !name || name.toLowerCase() === color ? colourName(color) : name;
-}
 
 /** The game page of game `id`. */
 export function gamePage(app, id) {
@@ -534,7 +528,7 @@ class GamePage {
     const p = s[color] || {};
     return el('div', { class: 'player-row', dataset: { color } },
       el('span', { class: 'dot ' + color }),
-      el('span', { class: 'name', dataset: { color } }, seatName(playerName(p, color), s[color + '_player'])),
+      el('span', { class: 'name', dataset: { color } }, seatName(playerName(p && p.name, color), s[color + '_player'])),
       p.joined === false ? el('span', { class: 'waiting' }, ' ' + t('game-player-waiting')) : null,
       this.you === color ? el('span', { class: 'you' }, ' ' + t('game-player-you')) : null,
       s.mode === 'friend' && p.joined !== false && typeof p.online === 'boolean'
@@ -837,14 +831,14 @@ class GamePage {
     const a = s.abandon;
     const left = Math.max(0, a.claim_in_ms - (performance.now() - this.receivedAt));
     const secs = Math.ceil(left / 1000);
-    const name = playerName(s[a.side], a.side);
+    const name = playerName(s[a.side] && s[a.side].name, a.side);
     let text;
     if (this.abandonButtons) {
       text = left > 0 ? t('game-abandon-left-wait', { name, seconds: secs }) : t('game-abandon-left-now', { name });
       this.abandonButtons.hidden = left > 0;
     } else {
       const other = otherColor(a.side);
-      const otherName = playerName(s[other], other);
+      const otherName = playerName(s[other] && s[other].name, other);
       text = left > 0 ? t('game-abandon-offline-wait', { name, other: otherName, seconds: secs })
         : t('game-abandon-offline-now', { name, other: otherName });
     }

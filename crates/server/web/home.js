@@ -2,7 +2,7 @@
 
 import { el, append, clear, field, select } from './dom.js';
 import { api, seats, prefs, createGame } from './api.js';
-import { TIME_PRESETS, levelOptions, timeBody, variantName, modeName, DAYS_PER_MOVE } from './text.js';
+import { TIME_PRESETS, levelOptions, timeBody, variantName, modeName, DAYS_PER_MOVE, playerName } from './text.js';
 import { yourTurnSection } from './your-turn.js';
 import { currentAccount } from './account.js';
 import { t } from './i18n.js';
@@ -11,9 +11,9 @@ const PAGE = 10;
 
 /** A game in a list: its picture, players, and how far it is. */
 export function gameItem(g) {
-  const nameOf = (p, fallback) => (typeof p === 'string' ? p : (p && p.name)) || fallback;
-  const w = nameOf(g.white, t('game-item-white'));
-  const b = nameOf(g.black, t('game-item-black'));
+  const nameOf = (p, color, fallback) => playerName(typeof p === 'string' ? p : (p && p.name), color, fallback);
+  const w = nameOf(g.white, 'white', t('game-item-white'));
+  const b = nameOf(g.black, 'black', t('game-item-black'));
   const status = !g.result ? t('game-item-in-play') : (g.result === '*' ? t('game-item-aborted') : g.result);
   // The server's picture of the position; the version in the address makes it cacheable for good.
   const thumb = el('img', {

@@ -60,6 +60,15 @@ export function colourName(c) {
   return c === 'white' ? t('text-white') : t('text-black');
 }
 
+/**
+ * A seat's name as the page shows it: a seat nobody named is stored under its colour's
+ * English name (White, Black) and is shown as `fallback`, by default the colour in the
+ * page's language.
+ */
+export function playerName(name, color, fallback = colourName(color)) {
+  return !name || String(name).toLowerCase() === color ? fallback : String(name);
+}
+
 /** "white man", "black king". */
 export function checkerName(ch) {
   if (ch === 'W') return t('text-white-king');
