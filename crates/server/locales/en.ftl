@@ -175,6 +175,18 @@ pdn-no-game-type = no GameType; read as { $variant ->
         [both_fit] : replays under both games' rules, and records without GameType are nearly always Russian draughts
        *[asked] {""}, as asked
     }
+pdn-move-place = game { $game } ({ $variant ->
+        [russian] Russian draughts
+       *[bashni] Bashni
+    }){ $variation ->
+        [yes] , in a variation
+       *[no] {""}
+    }, move { $number }{ $dots } { $mv } (line { $line }, column { $column })
+pdn-stop-unknown-move = the move is not known; replay stops here
+pdn-stop-setup = a position is set up after this move; replay stops here
+pdn-game-type-missing = game { $game }: no GameType tag: expected GameType "25" (Russian draughts) or "60" (Bashni)
+pdn-game-type-unsupported = game { $game }: unsupported GameType "{ $value }": expected 25 (Russian draughts) or 60 (Bashni)
+pdn-no-game-fits = game { $game }: no GameType, and the record replays under neither game's rules: { $further }; and { $other }
 pdn-warning-encoding = line { $line }, column { $column }: the line is not UTF-8; read as { $encoding }
 pdn-warning-text-skipped = line { $line }, column { $column }: text that is not PDN skipped, up to line { $last }
 pdn-warning-tag-name = line { $line }, column { $column }: tag name { $written } read as { $read }

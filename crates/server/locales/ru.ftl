@@ -200,6 +200,18 @@ pdn-no-game-type = нет тега GameType; прочитано как { $varian
         [both_fit] : партия проходит по правилам обеих игр, а записи без GameType почти всегда — русские шашки
        *[asked] {""}, как выбрано
     }
+pdn-move-place = партия { $game } ({ $variant ->
+        [russian] русские шашки
+       *[bashni] башни
+    }){ $variation ->
+        [yes] , в варианте
+       *[no] {""}
+    }, ход { $number }{ $dots } { $mv } (строка { $line }, позиция { $column })
+pdn-stop-unknown-move = ход неизвестен; разбор останавливается здесь
+pdn-stop-setup = после этого хода задана позиция; разбор останавливается здесь
+pdn-game-type-missing = партия { $game }: нет тега GameType: нужен GameType "25" (русские шашки) или "60" (башни)
+pdn-game-type-unsupported = партия { $game }: GameType "{ $value }" не поддерживается: нужен 25 (русские шашки) или 60 (башни)
+pdn-no-game-fits = партия { $game }: нет тега GameType, и запись не проходит ни по правилам одной из игр: { $further }; и { $other }
 pdn-warning-encoding = строка { $line }, позиция { $column }: строка не в UTF-8; прочитана как { $encoding }
 pdn-warning-text-skipped = строка { $line }, позиция { $column }: текст, который не PDN, пропущен до строки { $last }
 pdn-warning-tag-name = строка { $line }, позиция { $column }: тег { $written } прочитан как { $read }

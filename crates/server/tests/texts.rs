@@ -209,3 +209,34 @@ async fn a_sign_up_refusal_comes_in_the_language_asked_for() -> TestResult {
     }
     Ok(())
 }
+
+#[tokio::test]
+async fn a_records_errors_come_in_the_language_asked_for() -> TestResult {
+    let app = memory_app()?;
+    let broken = "[GameType \"25\"]\n1. c3-d4 f6-e5 2. a1-h8 *\n";
+    for (language, place, why) in [
+        (
+            "ru",
+            "партия 1 (русские шашки), ход 2. a1-h8 (строка 2, позиция",
+            "ход a1-h8 невозможен: ",
+        ),
+        (
+            "en",
+            "game 1 (Russian draughts), move 2. a1-h8 (line 2, column",
+            "the move a1-h8 is not legal: ",
+        ),
+    ] {
+        let request = Request::builder()
+            .method("POST")
+            .uri("/api/pdn")
+            .header("content-type", "text/plain")
+            .header("accept-language", language)
+            .body(Body::from(broken))?;
+        let response = router(Arc::clone(&app)).oneshot(request).await?;
+        let bytes = response.into_body().collect().await?.to_bytes();
+        let answer: Value = serde_json::from_slice(&bytes)?;
+        let error = answer["games"][0]["error"].as_str().ok_or("no error")?;
+        assert!(error.starts_with(place) && error.contains(why), "{answer}");
+    }
+    Ok(())
+}

@@ -455,9 +455,10 @@ pub async fn upload(
                 return Err(too_long.words(language));
             }
             // A game without GameType is of the game it replays under.
-            let replayed = replay_record(&raw, None).map_err(|e| e.to_string())?;
+            let replayed =
+                replay_record(&raw, None).map_err(|e| replay_error_words(&e, language))?;
             if let Some(stop) = replayed.stop {
-                return Err(stop.to_string());
+                return Err(replay_error_words(&stop, language));
             }
             // What was read leniently, and how the game was found, is said with the game.
             let mut notes: Vec<String> = variant_note(&replayed)
@@ -492,6 +493,77 @@ pub async fn upload(
         return Err(ApiError::bad_request("the file holds no game"));
     }
     Ok(Json(json!({ "games": games })))
+}
+
+/// Where a move of a record stands, in `language`: "game 2 (Bashni), move 12... c3-d4 (line
+/// 30, column 7)".
+fn move_place_words(place: &bashni_pdn::MovePlace, language: Language) -> String {
+    text!(
+        "pdn-move-place",
+        game = place.game,
+        variant = place.variant.name(),
+        variation = if place.in_variation { "yes" } else { "no" },
+        number = u64::from(place.number),
+        dots = if place.color == Color::White {
+            "."
+        } else {
+            "..."
+        },
+        mv = place.text.as_str(),
+        line = place.line,
+        column = place.column
+    )
+    .words(language)
+}
+
+/// Why a record could not be replayed, in `language`. The reader's own words about a FEN
+/// tag it cannot read stay as they are (they quote the tag).
+fn replay_error_words(error: &bashni_pdn::ReplayError, language: Language) -> String {
+    use bashni_pdn::{GameTypeError, ReplayError, StopReason};
+    let at = |place, why: Text| {
+        format!(
+            "{}: {}",
+            move_place_words(place, language),
+            why.words(language)
+        )
+    };
+    match error {
+        ReplayError::Move { place, error } => at(
+            place,
+            crate::game::round::move_text_error(&place.text, error),
+        ),
+        ReplayError::AfterEnd { place, .. } => at(place, text!("round-game-over")),
+        ReplayError::Stopped { place, reason } => at(
+            place,
+            match reason {
+                StopReason::UnknownMove => text!("pdn-stop-unknown-move"),
+                StopReason::Setup => text!("pdn-stop-setup"),
+            },
+        ),
+        ReplayError::GameType { game, error } => match error {
+            GameTypeError::Missing => text!("pdn-game-type-missing", game = *game),
+            GameTypeError::Unsupported(value) => {
+                text!(
+                    "pdn-game-type-unsupported",
+                    game = *game,
+                    value = value.as_str()
+                )
+            }
+        }
+        .words(language),
+        ReplayError::NoGameFits {
+            game,
+            further,
+            other,
+        } => text!(
+            "pdn-no-game-fits",
+            game = *game,
+            further = replay_error_words(further, language),
+            other = replay_error_words(other, language)
+        )
+        .words(language),
+        other => other.to_string(),
+    }
 }
 
 /// How the game of a record without `GameType` was chosen, as a text of the catalogues.
