@@ -27,5 +27,6 @@ scripts/cluster-load.sh --server "$target/debug/bashni" --games 30 --plies 30 --
 # second for 3 s; fails if a socket misses a change.
 "$target/debug/examples/lobby_load" --server "$target/debug/bashni" --sockets 100 --posters 10 \
     --rate 20 --duration-ms 3000 --settle-ms 1000
+scripts/repeat-test.sh
 node --test tests/web/
 tests/browser/run.sh
