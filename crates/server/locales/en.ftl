@@ -37,6 +37,11 @@ error-wrong-login = the name or the password is wrong
 error-name-taken = the name { $name } is taken; choose another
 error-name-looks-taken = the name { $name } looks too much like { $taken }, which is taken; choose another
 error-wrong-password = the password is wrong; the account was not deleted
+error-store-busy = the database is busy; nothing was changed, try again
+error-store-full = the server's disk is full; nothing was changed
+error-store-stale = the game changed meanwhile; nothing was changed, look at it again
+error-store-corrupt = the stored game cannot be read
+error-store-failed = the game could not be stored; nothing was changed
 
 # Words of the API that are the same in every language (what only a program sends wrong).
 api-words = { $words }

@@ -127,7 +127,10 @@ async fn a_sockets_refusals_come_in_its_pages_language() -> TestResult {
         )
         .await?;
         let refused = loop {
-            let message = socket.next().await.ok_or("socket closed")??;
+            // Bounded: a refusal that never comes fails the test instead of hanging it.
+            let message = tokio::time::timeout(std::time::Duration::from_secs(10), socket.next())
+                .await?
+                .ok_or("socket closed")??;
             let value: Value = serde_json::from_str(message.to_text()?)?;
             if value["type"] == "error" && value["id"] == 1 {
                 break value;

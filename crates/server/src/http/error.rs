@@ -49,12 +49,6 @@ impl ApiError {
         }
     }
 
-    /// 409 with the code `stale`: the action was made for a position or version the game has
-    /// left; nothing was changed.
-    pub fn stale(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::CONFLICT, "stale", message)
-    }
-
     /// 400: the request cannot be read.
     pub fn bad_request(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::BAD_REQUEST, "bad_request", message)
@@ -88,11 +82,6 @@ impl ApiError {
     /// 413: too big.
     pub fn too_large(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "too_large", message)
-    }
-
-    /// 422: an unreadable or illegal move.
-    pub fn illegal(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "illegal_move", message)
     }
 
     /// 429: too many requests or connections.
@@ -148,23 +137,31 @@ impl From<crate::store::StoreError> for ApiError {
     fn from(error: crate::store::StoreError) -> ApiError {
         use crate::store::StoreErrorKind;
         match error.kind {
-            StoreErrorKind::Busy => ApiError::new(
+            StoreErrorKind::Busy => ApiError::texted(
                 StatusCode::SERVICE_UNAVAILABLE,
                 "unavailable",
-                "the database is busy; nothing was changed, try again",
+                crate::texts::text!("error-store-busy"),
             ),
-            StoreErrorKind::Full => ApiError::new(
+            StoreErrorKind::Full => ApiError::texted(
                 StatusCode::INSUFFICIENT_STORAGE,
                 "unavailable",
-                "the server's disk is full; nothing was changed",
+                crate::texts::text!("error-store-full"),
             ),
-            StoreErrorKind::Stale => {
-                ApiError::stale("the game changed meanwhile; nothing was changed, look at it again")
-            }
-            StoreErrorKind::Corrupt => ApiError::internal("the stored game cannot be read"),
-            StoreErrorKind::Other => {
-                ApiError::internal("the game could not be stored; nothing was changed")
-            }
+            StoreErrorKind::Stale => ApiError::texted(
+                StatusCode::CONFLICT,
+                "stale",
+                crate::texts::text!("error-store-stale"),
+            ),
+            StoreErrorKind::Corrupt => ApiError::texted(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "internal",
+                crate::texts::text!("error-store-corrupt"),
+            ),
+            StoreErrorKind::Other => ApiError::texted(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "internal",
+                crate::texts::text!("error-store-failed"),
+            ),
         }
     }
 }
