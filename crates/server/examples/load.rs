@@ -757,19 +757,23 @@ struct LiteState {
     result: Option<serde::de::IgnoredAny>,
 }
 
-/// A state without `start`, whose moves begin at ply `moves_from`.
+/// The fields of a state that changed, whose moves begin at ply `moves_from`.
 #[derive(serde::Deserialize)]
 struct LiteUpdate {
     moves_from: usize,
     moves: Vec<LiteMove>,
-    turn: String,
-    legal_moves: Vec<LiteMove>,
+    turn: Option<String>,
+    legal_moves: Option<Vec<LiteMove>>,
+    /// A game's result never goes away once it is there.
     result: Option<serde::de::IgnoredAny>,
 }
 
+/// A move as the socket sends it: its notation, or an object with it.
 #[derive(serde::Deserialize)]
-struct LiteMove {
-    text: String,
+#[serde(untagged)]
+enum LiteMove {
+    Text(String),
+    Record { text: String },
 }
 
 /// What a client knows of its game.
@@ -781,7 +785,12 @@ struct View {
 }
 
 fn texts(moves: Vec<LiteMove>) -> Vec<String> {
-    moves.into_iter().map(|m| m.text).collect()
+    moves
+        .into_iter()
+        .map(|m| match m {
+            LiteMove::Text(text) | LiteMove::Record { text } => text,
+        })
+        .collect()
 }
 
 struct Random(u64);
@@ -1100,16 +1109,21 @@ async fn play_seat(play: Arc<Play>, seat: Seat, seed: u64) -> Result<(), Error> 
                         {
                             let mut record = play.record()?;
                             for (i, mv) in update.moves.iter().enumerate() {
-                                record.tell(&seat.game, update.moves_from + i, &mv.text);
+                                let (LiteMove::Text(text) | LiteMove::Record { text }) = mv;
+                                record.tell(&seat.game, update.moves_from + i, text);
                             }
                         }
                         match &mut view {
                             Some(view) if update.moves_from <= view.moves.len() => {
                                 view.moves.truncate(update.moves_from);
                                 view.moves.extend(texts(update.moves));
-                                view.turn = update.turn;
-                                view.legal = texts(update.legal_moves);
-                                view.over = update.result.is_some();
+                                if let Some(turn) = update.turn {
+                                    view.turn = turn;
+                                }
+                                if let Some(legal) = update.legal_moves {
+                                    view.legal = texts(legal);
+                                }
+                                view.over |= update.result.is_some();
                                 counted_at = view.moves.len();
                                 changed = true;
                             }
@@ -1559,6 +1573,19 @@ fn run() -> Result<(), Error> {
         .map(|ms| (ms, true))
         .or(options.kill_instance_after_ms.map(|ms| (ms, false)));
     let mut killed_instance = None;
+    // The largest the SQLite log grows while the games are played, sampled every 100 ms.
+    let wal_path = (binary.is_some() && !shared).then(|| format!("{db}-wal"));
+    let largest_wal = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let playing = Arc::new(std::sync::atomic::AtomicBool::new(true));
+    if let Some(wal) = wal_path.clone() {
+        let (largest, playing) = (Arc::clone(&largest_wal), Arc::clone(&playing));
+        std::thread::spawn(move || {
+            while playing.load(std::sync::atomic::Ordering::Relaxed) {
+                largest.fetch_max(file_kb(&wal), std::sync::atomic::Ordering::Relaxed);
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        });
+    }
     let (rss_playing, restarts, failures, uploads) = runtime.block_on(async {
         let uploads = (options.silent_uploads > 0).then(|| {
             tokio::spawn(silent_uploads(
@@ -1615,6 +1642,7 @@ fn run() -> Result<(), Error> {
         (rss_playing, restarts, failures, uploads)
     });
     let elapsed = started.elapsed();
+    playing.store(false, std::sync::atomic::Ordering::Relaxed);
     // The checks read each game from another instance than the one it was played on, when
     // there is one alive (through the balancer: wherever it sends them).
     let live: Vec<String> = match (&options.addr, &balancer) {
@@ -1683,6 +1711,12 @@ fn run() -> Result<(), Error> {
         percentile(&latencies, 0.99),
         percentile(&latencies, 1.0)
     );
+    if wal_path.is_some() {
+        println!(
+            "largest -wal file while playing: {} kB (sampled every 100 ms)",
+            largest_wal.load(std::sync::atomic::Ordering::Relaxed)
+        );
+    }
     if let (Some(before), Some(games_kb), Some(playing)) = (rss_before, rss_games, rss_playing) {
         let n = games.len().max(1) as f64;
         let whose = match pids.len() {

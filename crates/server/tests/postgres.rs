@@ -209,6 +209,48 @@ async fn store_suite(db: &Database) -> Result<(), Error> {
         paged.extend(page.into_iter().map(|g| g.id));
     }
     assert_eq!(paged, names(all));
+    changes_made_together(db).await
+}
+
+/// Changes of many games sent at once (stored together, in group commits): each is stored
+/// or refused on its own; a change made on a version the store does not hold is refused
+/// without taking the others with it.
+async fn changes_made_together(db: &Database) -> Result<(), Error> {
+    let mut rounds = Vec::new();
+    for n in 0..24 {
+        let round = local_round(&format!("together{n}"));
+        let (_, stored) = db.insert(round.clone()).await;
+        stored?;
+        rounds.push(round);
+    }
+    let saves = rounds.iter().enumerate().map(|(n, round)| {
+        let mut next = round.clone();
+        let was = if n == 5 {
+            round.version + 7
+        } else {
+            round.version
+        };
+        async move {
+            next.play(Seat::Both, "c3-d4", false, Instant::now())
+                .map_err(|e| e.to_string())?;
+            let (_, saved) = db.save(next, Change::Move, was).await;
+            Ok::<_, String>(saved.map_err(|e| e.kind))
+        }
+    });
+    let results = futures_util::future::join_all(saves).await;
+    for (n, result) in results.into_iter().enumerate() {
+        let stored = db
+            .load(&format!("together{n}"))
+            .await?
+            .ok_or("missing game")?;
+        if n == 5 {
+            assert_eq!(result?, Err(StoreErrorKind::Stale));
+            assert_eq!(stored.game.ply(), 0);
+        } else {
+            assert_eq!(result?, Ok(()), "game {n}");
+            assert_eq!(stored.game.ply(), 1, "game {n}");
+        }
+    }
     Ok(())
 }
 

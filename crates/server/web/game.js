@@ -401,7 +401,8 @@ class GamePage {
 
   // ---- a new state
 
-  apply(state, fromRequest, force) {
+  apply(given, fromRequest, force) {
+    const state = S.complete(given);
     if (!S.takes(this.state, state, force)) return;
     const prev = this.state;
     if (fromRequest && state.you && this.token) this.you = state.you;

@@ -3,19 +3,29 @@
 
 import { colourName } from './text.js';
 import { t } from './i18n.js';
+import { complete } from './derive.js';
+
+export { complete };
 
 /**
- * A state with an update merged in: the update carries everything but the start position,
- * and the moves from `moves_from` on. Null when the update does not fit (it starts after the
- * moves we have): then the whole state must be asked for again.
+ * A state with an update merged in: the update carries the fields that changed, and the
+ * moves from `moves_from` on; what it leaves out the page derives (see derive.js). Null when
+ * the update does not fit (it starts after the moves we have): then the whole state must be
+ * asked for again.
  */
 export function mergeUpdate(state, update) {
   if (!state || update.moves_from > state.moves.length) return null;
-  const next = Object.assign({}, update);
-  next.start = state.start;
+  const next = Object.assign({}, state, update);
   next.moves = state.moves.slice(0, update.moves_from).concat(update.moves);
   delete next.moves_from;
-  return next;
+  // The position now follows from the moves; legal moves sent earlier are read again
+  // against it when the moves changed and the update did not send them.
+  if (!('position' in update)) delete next.position;
+  const moved = update.moves.length > 0 || update.moves_from < state.moves.length;
+  if (moved && !('legal_moves' in update)) {
+    next.legal_moves = (state.legal_moves || []).map((m) => (m.claims_draw ? { text: m.text, claims_draw: true } : m.text));
+  }
+  return complete(next);
 }
 
 /**

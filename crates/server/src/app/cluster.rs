@@ -51,7 +51,7 @@ impl App {
         if let Some(stop) = live.engine_stop.take() {
             stop.stop();
         }
-        self.publish(slot, live, same);
+        self.publish(slot, live);
     }
 
     /// Brings game `id` up to `version` if it is in memory and older: from the change the

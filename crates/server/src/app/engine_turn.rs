@@ -117,8 +117,7 @@ impl App {
             if let Some((searching, ..)) = &job {
                 live.thinking = *searching;
                 live.engine_stop = Some(stop.clone());
-                let ply = live.round.game.ply();
-                self.publish(slot, &live, ply);
+                self.publish(slot, &live);
             }
             job.map(|job| (job, live.round.version))
         };

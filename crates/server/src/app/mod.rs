@@ -19,7 +19,7 @@ use time::Time;
 
 pub use error::ActionError;
 pub use settings::Settings;
-pub use slot::{Acted, Answer, Event, GameSlot, Listening, Live, StateText, seat_index};
+pub use slot::{Acted, Answer, Event, GameSlot, Live, StateText};
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, AtomicU64, AtomicUsize, Ordering};
@@ -37,8 +37,9 @@ use bashni_rules::Color;
 
 use crate::game::room::Room;
 use crate::game::round::{Round, RoundError, Seat};
+use crate::game::shown::Shown;
 use crate::game::view::Seen;
-use crate::game::view::{GameStateView, game_state, move_record, update_view};
+use crate::game::view::{Form, Looker, game_state, move_records, short_record, update_view};
 use crate::limits::AddressRates;
 use crate::store::{Change, Database, StoreError, StoreErrorKind};
 use engines::{EnginePool, Priority};
@@ -401,7 +402,6 @@ impl App {
             return Err(ActionError::Store(error));
         }
         let next = next.ok_or_else(|| ActionError::Unavailable("the store failed".into()))?;
-        let moves_from = live.round.game.ply().min(next.game.ply());
         live.round = next;
         slot.guard_board(&live.round);
         live.sync_records();
@@ -409,19 +409,18 @@ impl App {
             // Whatever the engine was computing was for the game before this change.
             stop.stop();
         }
-        self.publish(slot, live, moves_from);
+        self.publish(slot, live);
         Ok(())
     }
 
     /// Tells the sockets about the round as it is now.
-    pub(crate) fn publish(&self, slot: &GameSlot, live: &Live, moves_from: usize) {
+    pub(crate) fn publish(&self, slot: &GameSlot, live: &Live) {
         if slot.events.receiver_count() == 0 {
             return;
         }
         let number = slot.published.fetch_add(1, Ordering::SeqCst) + 1;
         let _ = slot.events.send(Arc::new(Event::Update {
             version: live.round.version,
-            texts: live.update_texts(moves_from, &slot.listening),
             number,
         }));
     }

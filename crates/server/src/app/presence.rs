@@ -296,7 +296,7 @@ impl App {
             let after = presence.seen(&live.round, now);
             drop(presence);
             if before != after {
-                self.publish(slot, &live, live.round.game.ply());
+                self.publish(slot, &live);
             }
             (live.round.id.clone(), turned)
         };
@@ -380,7 +380,7 @@ impl App {
             let changed = presence.seen(&live.round, now) != before;
             drop(presence);
             if changed {
-                self.publish(slot, &live, live.round.game.ply());
+                self.publish(slot, &live);
             }
         }
     }

@@ -1,15 +1,13 @@
-//! A game in memory: its round under a lock, the events its sockets hear, who listens.
+//! A game in memory: its round under a lock, and the events its sockets hear.
 
 use super::*;
 
-/// What a socket is told after a change: the update as each seat sees it.
+/// What a game's sockets hear: a change, a chat line, a mute.
 pub enum Event {
-    /// The game changed; one text per seat (see [`seat_index`]).
+    /// The game changed: each socket sends its client what changed for it.
     Update {
         /// The version after the change.
         version: u64,
-        /// The update message for a watcher, White, Black and both seats.
-        texts: [String; 4],
         /// Its number among the game's updates (see [`GameSlot::published`]).
         number: u64,
     },
@@ -30,25 +28,12 @@ pub enum Event {
     },
 }
 
-/// Where a seat's text is in [`Event::Update`].
-pub fn seat_index(seat: Option<Seat>) -> usize {
-    match seat {
-        None | Some(Seat::Engine) => 0,
-        Some(Seat::White) => 1,
-        Some(Seat::Black) => 2,
-        Some(Seat::Both) => 3,
-    }
-}
-
 /// A game held in memory.
 pub struct GameSlot {
     /// The game.
     pub live: tokio::sync::Mutex<Live>,
     /// Every change, as the update each seat is sent.
     pub events: broadcast::Sender<Arc<Event>>,
-    /// How many sockets listen as each seat (see [`seat_index`]); updates are made only
-    /// for seats somebody listens as.
-    pub(super) listening: [AtomicUsize; 4],
     /// What features keep on this game (its chat as this server knows it).
     pub parts: Parts,
     /// Who is there (shared with [`Live`], whose states show it).
@@ -71,7 +56,6 @@ impl GameSlot {
         Arc::new(GameSlot {
             live: tokio::sync::Mutex::new(Live::new(round, Arc::clone(&presence), time)),
             events,
-            listening: Default::default(),
             parts: Parts::default(),
             presence,
             published: AtomicU64::new(0),
@@ -97,16 +81,6 @@ impl GameSlot {
         self.first_move_by
             .store(first_move_by(round), Ordering::Relaxed);
     }
-
-    /// Counts a socket listening as `seat` until the returned guard is dropped.
-    pub fn listen(self: &Arc<Self>, seat: Option<Seat>) -> Listening {
-        let index = seat_index(seat);
-        self.listening[index].fetch_add(1, Ordering::Relaxed);
-        Listening {
-            slot: Arc::clone(self),
-            index,
-        }
-    }
 }
 
 /// When `round`'s time for a first move runs out, or `i64::MAX`.
@@ -114,23 +88,12 @@ pub(super) fn first_move_by(round: &Round) -> i64 {
     round.first_move_due().map_or(i64::MAX, |(_, by)| by)
 }
 
-/// A socket counted as listening for one seat's updates.
-pub struct Listening {
-    pub(super) slot: Arc<GameSlot>,
-    pub(super) index: usize,
-}
-
-impl Drop for Listening {
-    fn drop(&mut self) {
-        self.slot.listening[self.index].fetch_sub(1, Ordering::Relaxed);
-    }
-}
-
 /// A round in memory and what goes with it there.
 pub struct Live {
     /// The round, always as stored.
     pub round: Round,
-    /// The JSON record of each move (kept so a state is cheap to make).
+    /// The socket's record of each move ([`short_record`]), kept so a state is cheap to
+    /// make.
     pub(super) records: Vec<Box<RawValue>>,
     /// Whether an engine task looks after this game's move or draw answer.
     pub(super) engine_busy: bool,
@@ -166,7 +129,7 @@ impl Live {
         let ply = self.round.game.ply();
         self.records.truncate(ply);
         while self.records.len() < ply {
-            match move_record(&self.round.game, self.records.len()) {
+            match short_record(&self.round.game, self.records.len()) {
                 Some(record) => self.records.push(record),
                 None => break,
             }
@@ -179,53 +142,43 @@ impl Live {
         (presence::lock(&self.presence).seen(&self.round, now), now)
     }
 
-    /// The whole state as `seat` sees it.
-    pub fn state(&self, seat: Option<Seat>) -> GameStateView<'_> {
-        game_state(
-            &self.round,
-            &self.records,
+    fn looker<'a>(
+        &self,
+        records: &'a [Box<RawValue>],
+        seat: Option<Seat>,
+        form: Form,
+    ) -> Looker<'a> {
+        Looker {
+            records,
             seat,
-            self.thinking,
-            self.time.now(),
-            self.seen(),
-        )
+            engine_thinking: self.thinking,
+            now: self.time.now(),
+            seen: self.seen(),
+            form,
+        }
     }
 
-    /// The whole state as `seat` sees it, as JSON text.
+    /// The whole state as `seat` sees it, every position spelt out (the HTTP API), as JSON
+    /// text.
     pub fn state_text(&self, seat: Option<Seat>) -> StateText {
+        let records = move_records(&self.round.game);
+        let view = game_state(&self.round, self.looker(&records, seat, Form::Full));
         StateText {
-            json: serde_json::to_string(&self.state(seat)).unwrap_or_default(),
+            json: serde_json::to_string(&view).unwrap_or_default(),
             version: self.round.version,
         }
     }
 
-    /// The socket message with the whole state as `seat` sees it.
-    pub fn state_message(&self, seat: Option<Seat>) -> String {
-        serde_json::json!({"type": "state", "state": self.state(seat)}).to_string()
+    /// The socket message with the whole state as `seat` sees it; `shown` notes it.
+    pub fn state_message(&self, seat: Option<Seat>, shown: &mut Shown) -> String {
+        let view = game_state(&self.round, self.looker(&[], seat, Form::Short));
+        shown.whole(&view, &self.records)
     }
 
-    pub(super) fn update_texts(
-        &self,
-        moves_from: usize,
-        listening: &[AtomicUsize; 4],
-    ) -> [String; 4] {
-        let now = self.time.now();
-        let seen = self.seen();
-        [None, Some(Seat::White), Some(Seat::Black), Some(Seat::Both)].map(|seat| {
-            if listening[seat_index(seat)].load(Ordering::Relaxed) == 0 {
-                return String::new();
-            }
-            let update = update_view(
-                &self.round,
-                &self.records,
-                moves_from,
-                seat,
-                self.thinking,
-                now,
-                seen,
-            );
-            serde_json::json!({"type": "update", "update": update}).to_string()
-        })
+    /// The socket message with what changed since `shown` for `seat`, if anything did.
+    pub fn update_message(&self, seat: Option<Seat>, shown: &mut Shown) -> Option<String> {
+        let view = update_view(&self.round, 0, self.looker(&[], seat, Form::Short));
+        shown.update(&view, &self.records)
     }
 }
 

@@ -9,5 +9,6 @@ pub mod rated;
 pub mod room;
 pub mod round;
 pub mod secret;
+pub mod shown;
 pub mod variation;
 pub mod view;

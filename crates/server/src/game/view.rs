@@ -117,7 +117,7 @@ pub struct MoveRecord {
     pub after: PositionView,
 }
 
-/// The record of the game's moves, built once per move and kept as JSON text.
+/// The record of move `ply` with the position after it, as JSON text (the API's answers).
 pub fn move_record(game: &bashni_rules::Game, ply: usize) -> Option<Box<RawValue>> {
     let before = game.positions().get(ply)?;
     let after = game.positions().get(ply + 1)?;
@@ -130,6 +130,62 @@ pub fn move_record(game: &bashni_rules::Game, ply: usize) -> Option<Box<RawValue
         after: PositionView::of(after),
     };
     serde_json::value::to_raw_value(&record).ok()
+}
+
+/// Every move's record with the position after it (the API's whole states).
+pub fn move_records(game: &bashni_rules::Game) -> Vec<Box<RawValue>> {
+    (0..game.ply())
+        .map_while(|ply| move_record(game, ply))
+        .collect()
+}
+
+/// A move as a socket sends it: its notation in full and abbreviated. The client derives
+/// the rest (its squares, its number, the position after it) from the position before.
+#[derive(Serialize)]
+struct ShortRecord {
+    text: String,
+    short: String,
+}
+
+/// The socket's record of move `ply` ([`ShortRecord`]), as JSON text; built once per move
+/// and kept while the game is in memory.
+pub fn short_record(game: &bashni_rules::Game, ply: usize) -> Option<Box<RawValue>> {
+    let before = game.positions().get(ply)?;
+    let mv = game.moves().get(ply)?;
+    let record = ShortRecord {
+        text: mv.to_string(),
+        short: write_short(before, mv),
+    };
+    serde_json::value::to_raw_value(&record).ok()
+}
+
+/// How much a state spells out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    /// Everything: each move's position after it, the position, and each legal move's
+    /// squares (the HTTP API).
+    Full,
+    /// What the client cannot derive from the start position and the moves: no positions
+    /// but the start, and legal moves by their notation only (the sockets).
+    Short,
+}
+
+/// A legal move as a socket sends it: its notation, and whether it allows a draw claim.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum ShortMove {
+    /// Most moves: the notation only.
+    Text(String),
+    /// A move that puts a position on the board a third time.
+    Claiming { text: String, claims_draw: bool },
+}
+
+/// The legal moves in the state's form.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum LegalMoves {
+    Full(Vec<MoveView>),
+    Short(Vec<ShortMove>),
 }
 
 fn seat_view(round: &Round, color: Color) -> Value {
@@ -166,9 +222,11 @@ pub struct GameStateView<'a> {
     moves: &'a [Box<RawValue>],
     /// The plies played: what an action made for this position says as its `ply`.
     ply: usize,
-    position: PositionView,
+    /// The position now (whole form only: the client derives it from the moves).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    position: Option<PositionView>,
     turn: &'static str,
-    legal_moves: Vec<MoveView>,
+    legal_moves: LegalMoves,
     must_capture: bool,
     clock: Option<Value>,
     draw_offer: Option<&'static str>,
@@ -204,17 +262,27 @@ pub struct GameStateView<'a> {
     rating: Option<Value>,
 }
 
-/// The whole state of a game as `seat` (or a watcher, `None`) sees it, with who is there
-/// (`seen`, at a time in ms since 1970).
-pub fn game_state<'a>(
-    round: &'a Round,
-    records: &'a [Box<RawValue>],
-    seat: Option<Seat>,
-    engine_thinking: bool,
-    now: Instant,
-    seen: (Seen, i64),
-) -> GameStateView<'a> {
-    let mut view = update_view(round, records, 0, seat, engine_thinking, now, seen);
+/// What a state is made for besides the round: the moves' records (in the state's form),
+/// who sees it (`seat`; a watcher is `None`), whether the engine thinks, the time now, who is
+/// there (`seen`, at a time in ms since 1970) and the state's form.
+pub struct Looker<'a> {
+    /// The records of the moves, in `form`.
+    pub records: &'a [Box<RawValue>],
+    /// Who sees the state.
+    pub seat: Option<Seat>,
+    /// Whether the engine is searching now.
+    pub engine_thinking: bool,
+    /// The server's time now.
+    pub now: Instant,
+    /// Who is there, and the time in ms since 1970.
+    pub seen: (Seen, i64),
+    /// How much the state spells out.
+    pub form: Form,
+}
+
+/// The whole state of a game as `looker` sees it.
+pub fn game_state<'a>(round: &'a Round, looker: Looker<'a>) -> GameStateView<'a> {
+    let mut view = update_view(round, 0, looker);
     view.start = Some(PositionView::of(round.game.start_position()));
     view.moves_from = None;
     view.notes = round.notes.as_ref();
@@ -225,28 +293,47 @@ pub fn game_state<'a>(
 /// position, and the records of the moves from ply `moves_from` on.
 pub fn update_view<'a>(
     round: &'a Round,
-    records: &'a [Box<RawValue>],
     moves_from: usize,
-    seat: Option<Seat>,
-    engine_thinking: bool,
-    now: Instant,
-    (seen, now_ms): (Seen, i64),
+    looker: Looker<'a>,
 ) -> GameStateView<'a> {
+    let Looker {
+        records,
+        seat,
+        engine_thinking,
+        now,
+        seen: (seen, now_ms),
+        form,
+    } = looker;
     let position = round.game.position();
     let over = round.is_over();
     let playing = !over && round.mode != Mode::Record;
-    let legal: Vec<MoveView> = if playing {
-        round
-            .game
-            .legal_moves()
-            .iter()
-            .map(|mv| MoveView {
-                claims_draw: round.game.move_allows_claim(mv),
-                ..MoveView::of(position, mv)
-            })
-            .collect()
+    let moves = if playing {
+        round.game.legal_moves()
     } else {
-        Vec::new()
+        Default::default()
+    };
+    let legal = match form {
+        Form::Full => LegalMoves::Full(
+            moves
+                .iter()
+                .map(|mv| MoveView {
+                    claims_draw: round.game.move_allows_claim(mv),
+                    ..MoveView::of(position, mv)
+                })
+                .collect(),
+        ),
+        Form::Short => LegalMoves::Short(
+            moves
+                .iter()
+                .map(|mv| match round.game.move_allows_claim(mv) {
+                    false => ShortMove::Text(mv.to_string()),
+                    true => ShortMove::Claiming {
+                        text: mv.to_string(),
+                        claims_draw: true,
+                    },
+                })
+                .collect(),
+        ),
     };
     let clock = round.control().map(|control| {
         serde_json::json!({
@@ -300,7 +387,7 @@ pub fn update_view<'a>(
         notes: None,
         moves: &records[from..],
         ply: round.game.ply(),
-        position: PositionView::of(position),
+        position: (form == Form::Full).then(|| PositionView::of(position)),
         turn: position.side_to_move().code(),
         legal_moves: legal,
         must_capture: playing && position.has_capture(),

@@ -24,6 +24,7 @@ const FILES: &[(&str, &str)] = &[
     ("api.js", include_str!("../../web/api.js")),
     ("text.js", include_str!("../../web/text.js")),
     ("state.js", include_str!("../../web/state.js")),
+    ("derive.js", include_str!("../../web/derive.js")),
     ("selection.js", include_str!("../../web/selection.js")),
     ("towers.js", include_str!("../../web/towers.js")),
     ("board.js", include_str!("../../web/board.js")),

@@ -12,9 +12,10 @@ use serde_json::{Value, json};
 use tokio::sync::broadcast::{self, error::RecvError};
 
 use crate::app::actions;
-use crate::app::{ActionError, Answer, App, Event, GameSlot, Listening, seat_index};
+use crate::app::{ActionError, Answer, App, Event, GameSlot};
 use crate::chat::{self, LineRate};
 use crate::game::round::Seat;
+use crate::game::shown::Shown;
 use crate::http::error::ApiError;
 use crate::http::games::Client;
 use crate::http::session::Viewer;
@@ -85,17 +86,17 @@ enum SocketMessage {
 /// The types the socket takes besides the game actions.
 const SOCKET_TYPES: [&str; 5] = ["seat", "state", "chat_history", "chat", "mute"];
 
-/// The socket's seat: the token it presented, the seat that token holds and the count of
-/// sockets listening as it; the chat lines it wrote as a watcher lately, and the client's
-/// address.
+/// The socket's seat: the token it presented and the seat that token holds; the chat lines
+/// it wrote as a watcher lately, the client's address, and what the client was sent.
 struct Bound {
     client: chat::Client,
     token: Option<String>,
     seat: Option<Seat>,
-    listening: Option<Listening>,
     chat_rate: LineRate,
-    /// The number of the last update the last whole state sent includes.
+    /// The number of the last update the last state or update sent includes.
     state_at: u64,
+    /// What the client was sent of the game.
+    shown: Shown,
 }
 
 impl Bound {
@@ -103,7 +104,14 @@ impl Bound {
     async fn state(&mut self, slot: &GameSlot) -> String {
         let live = slot.live.lock().await;
         self.state_at = slot.published();
-        live.state_message(self.seat)
+        live.state_message(self.seat, &mut self.shown)
+    }
+
+    /// What changed for this socket's client since it was last sent the game, if anything.
+    async fn update(&mut self, slot: &GameSlot) -> Option<String> {
+        let live = slot.live.lock().await;
+        self.state_at = slot.published();
+        live.update_message(self.seat, &mut self.shown)
     }
 }
 
@@ -122,12 +130,11 @@ async fn run(
             client,
             token: None,
             seat: None,
-            listening: None,
             chat_rate: LineRate::default(),
             state_at: 0,
+            shown: Shown::default(),
         },
     };
-    talk.bound.listening = Some(slot.listen(None));
     // With several servers, who is there is read before the first state.
     app.refresh_presence(std::slice::from_ref(&slot)).await;
     let mut opening = Vec::new();
@@ -179,16 +186,15 @@ impl Conversation for GameTalk {
             Err(RecvError::Closed) => return Said::End,
         };
         match event.as_ref() {
-            Event::Update { texts, number, .. } => {
-                let text = &texts[seat_index(bound.seat)];
+            Event::Update { number, .. } => {
                 if *number <= bound.state_at {
-                    // A whole state sent since says it already.
+                    // A state or update sent since says it already.
                     Said::Nothing
-                } else if text.is_empty() {
-                    // Made before this socket was counted: the whole state instead.
-                    Said::text(bound.state(slot).await)
                 } else {
-                    Said::text(text.clone())
+                    match bound.update(slot).await {
+                        Some(text) => Said::text(text),
+                        None => Said::Nothing,
+                    }
                 }
             }
             Event::Chat {
@@ -320,7 +326,6 @@ async fn socket_message(
             let was = bound.seat;
             bound.token = given;
             bound.seat = Some(seat);
-            bound.listening = Some(slot.listen(bound.seat));
             // Who is there changes before the seat's state is made, so it shows itself online.
             app.seat_moved(slot, was, bound.seat).await;
             let mut replies = {
@@ -329,7 +334,10 @@ async fn socket_message(
                 let ack = json!({
                     "type": "ack", "id": id, "version": live.round.version, "you": seat.name(),
                 });
-                vec![ack.to_string(), live.state_message(Some(seat))]
+                vec![
+                    ack.to_string(),
+                    live.state_message(Some(seat), &mut bound.shown),
+                ]
             };
             replies.extend(chat_history(app, slot, bound.seat).await);
             replies

@@ -5,15 +5,34 @@ use std::sync::Arc;
 use super::postgres::Heard;
 use super::{Change, GameSummary, ListFilter, PgStore, Store, StoreError, TurnSummary};
 use crate::game::round::Round;
+use crate::rating::GameRating;
 
 /// The SQLite store on a thread of its own: every call is queued and runs there, one at a
-/// time, so no async thread waits for the file and callers do not pile up on its lock.
+/// time, so no async thread waits for the file and callers do not pile up on its lock. The
+/// changes of games that are waiting together are stored in one transaction (a group
+/// commit: [`Store::save_many`]), each still on its own.
 pub(super) struct StoreThread {
     jobs: std::sync::mpsc::Sender<StoreJob>,
 }
 
+/// The most changes stored in one transaction.
+const MOST_CHANGES_AT_ONCE: usize = 64;
+
 /// A call waiting for the store's thread.
-type StoreJob = Box<dyn FnOnce(&Store) + Send>;
+enum StoreJob {
+    /// Any call.
+    Call(Box<dyn FnOnce(&Store) + Send>),
+    /// A change of a game, which may share a transaction with the changes queued with it.
+    Save(Box<SaveJob>),
+}
+
+/// A change of a game waiting to be stored, and who waits for the answer.
+struct SaveJob {
+    round: Round,
+    change: Change,
+    was: u64,
+    answer: tokio::sync::oneshot::Sender<(Round, Result<Option<GameRating>, StoreError>)>,
+}
 
 impl StoreThread {
     fn start(store: Arc<Store>) -> StoreThread {
@@ -21,11 +40,34 @@ impl StoreThread {
         let started = std::thread::Builder::new()
             .name("store".into())
             .spawn(move || {
-                for (done, job) in queue.into_iter().enumerate() {
-                    job(&store);
-                    if done % 64 == 63 {
-                        store.truncate_log_if_over();
+                let mut next = None;
+                loop {
+                    let job = match next.take() {
+                        Some(job) => job,
+                        None => match queue.recv() {
+                            Ok(job) => job,
+                            Err(_) => break,
+                        },
+                    };
+                    match job {
+                        StoreJob::Call(call) => call(&store),
+                        StoreJob::Save(first) => {
+                            // The changes queued behind it, up to the first other call.
+                            let mut batch = vec![*first];
+                            while batch.len() < MOST_CHANGES_AT_ONCE {
+                                match queue.try_recv() {
+                                    Ok(StoreJob::Save(job)) => batch.push(*job),
+                                    Ok(other) => {
+                                        next = Some(other);
+                                        break;
+                                    }
+                                    Err(_) => break,
+                                }
+                            }
+                            save_batch(&store, batch);
+                        }
                     }
+                    store.note_written();
                 }
             });
         if let Err(error) = started {
@@ -35,18 +77,54 @@ impl StoreThread {
         StoreThread { jobs }
     }
 
+    /// Stores `change` of `round` with whatever other changes wait with it; answers with the
+    /// round and what storing it gave.
+    async fn save(
+        &self,
+        round: Round,
+        change: Change,
+        was: u64,
+    ) -> Result<(Round, Result<Option<GameRating>, StoreError>), StoreError> {
+        let (answer, answered) = tokio::sync::oneshot::channel();
+        let job = SaveJob {
+            round,
+            change,
+            was,
+            answer,
+        };
+        self.jobs
+            .send(StoreJob::Save(Box::new(job)))
+            .map_err(|_| StoreError::other("the store's thread has stopped"))?;
+        answered
+            .await
+            .map_err(|_| StoreError::other("the store's thread dropped a call"))
+    }
+
     pub(super) async fn run<T: Send + 'static>(
         &self,
         work: impl FnOnce(&Store) -> T + Send + 'static,
     ) -> Result<T, StoreError> {
         let (tx, rx) = tokio::sync::oneshot::channel();
         self.jobs
-            .send(Box::new(move |store| {
+            .send(StoreJob::Call(Box::new(move |store| {
                 let _ = tx.send(work(store));
-            }))
+            })))
             .map_err(|_| StoreError::other("the store's thread has stopped"))?;
         rx.await
             .map_err(|_| StoreError::other("the store's thread dropped a call"))
+    }
+}
+
+/// Stores a batch of changes in one transaction and answers each.
+fn save_batch(store: &Store, batch: Vec<SaveJob>) {
+    let changes: Vec<(&Round, Change, u64)> = batch
+        .iter()
+        .map(|job| (&job.round, job.change, job.was))
+        .collect();
+    let results = store.save_many(&changes);
+    drop(changes);
+    for (job, result) in batch.into_iter().zip(results) {
+        let _ = job.answer.send((job.round, result));
     }
 }
 
@@ -130,21 +208,16 @@ impl Database {
     ) -> (Option<Round>, Result<(), StoreError>) {
         match &self.backend {
             Backend::Sqlite { thread, .. } => {
-                let ran = thread
-                    .run(move |store| {
-                        let saved = store.save_rated(&round, change, was);
-                        (round, saved)
-                    })
-                    .await;
+                let ran = thread.save(round, change, was).await;
                 match ran {
                     Ok((round, saved)) => (Some(rated(round, &saved)), saved.map(|_| ())),
                     Err(error) => (None, Err(error)),
                 }
             }
-            Backend::Postgres(store) => {
-                let saved = store.save_rated(&round, change, was).await;
-                (Some(rated(round, &saved)), saved.map(|_| ()))
-            }
+            Backend::Postgres(store) => match store.save_grouped(round, change, was).await {
+                Ok((round, saved)) => (Some(rated(round, &saved)), saved.map(|_| ())),
+                Err(error) => (None, Err(error)),
+            },
         }
     }
 

@@ -222,6 +222,8 @@ impl From<deadpool_postgres::PoolError> for StoreError {
 pub struct PgStore {
     pub(super) pool: Pool,
     url: String,
+    /// The changes of games for the group commit ([`PgStore::save_grouped`]).
+    saves: tokio::sync::mpsc::UnboundedSender<GroupedSave>,
 }
 
 fn game_from_row(row: &Row) -> Result<GameRow, tokio_postgres::Error> {
@@ -334,6 +336,161 @@ pub(super) async fn insert_game(
     Ok(())
 }
 
+/// A change of a game waiting for the group commit, and who waits for the answer.
+struct GroupedSave {
+    round: Round,
+    change: Change,
+    was: u64,
+    answer: tokio::sync::oneshot::Sender<(Round, Result<Option<GameRating>, StoreError>)>,
+}
+
+/// The most changes stored in one transaction.
+const MOST_CHANGES_AT_ONCE: usize = 64;
+
+/// The server's one writer of game changes: takes the changes waiting, stores them in one
+/// transaction, answers each, and again.
+async fn group_commits(pool: Pool, mut queue: tokio::sync::mpsc::UnboundedReceiver<GroupedSave>) {
+    let mut batch = Vec::with_capacity(MOST_CHANGES_AT_ONCE);
+    while queue.recv_many(&mut batch, MOST_CHANGES_AT_ONCE).await > 0 {
+        let results = save_many(&pool, &batch).await;
+        for (job, result) in batch.drain(..).zip(results) {
+            let _ = job.answer.send((job.round, result));
+        }
+    }
+}
+
+/// Stores `batch` in one transaction, each change under its own savepoint.
+async fn save_many(
+    pool: &Pool,
+    batch: &[GroupedSave],
+) -> Vec<Result<Option<GameRating>, StoreError>> {
+    let all_fail = |error: StoreError| {
+        batch
+            .iter()
+            .map(|_| Err(StoreError::new(error.kind, error.message.clone())))
+            .collect()
+    };
+    let mut client = match pool.get().await {
+        Ok(client) => client,
+        Err(error) => return all_fail(error.into()),
+    };
+    let transaction = match client.transaction().await {
+        Ok(transaction) => transaction,
+        Err(error) => return all_fail(error.into()),
+    };
+    let mut results = Vec::with_capacity(batch.len());
+    for job in batch {
+        if let Err(error) = transaction.batch_execute("SAVEPOINT change").await {
+            return all_fail(error.into());
+        }
+        let saved = save_in(&transaction, &job.round, job.change, job.was).await;
+        let end = if saved.is_ok() {
+            "RELEASE SAVEPOINT change"
+        } else {
+            "ROLLBACK TO SAVEPOINT change; RELEASE SAVEPOINT change"
+        };
+        match (transaction.batch_execute(end).await, saved) {
+            (Ok(()), saved) => results.push(saved),
+            // The transaction cannot go on: nothing of the batch is stored.
+            (Err(_), Err(error)) => return all_fail(error),
+            (Err(error), Ok(_)) => return all_fail(error.into()),
+        }
+    }
+    match transaction.commit().await {
+        Ok(()) => results,
+        Err(error) => all_fail(error.into()),
+    }
+}
+
+/// Writes `change` of `round` in the open transaction `transaction`, provided the stored game
+/// is still at `was`; returns the rating changes it makes.
+async fn save_in(
+    transaction: &impl GenericClient,
+    round: &Round,
+    change: Change,
+    was: u64,
+) -> Result<Option<GameRating>, StoreError> {
+    let game = row_of(round);
+    let was_version = was;
+    let was = i64::try_from(was).unwrap_or(i64::MAX);
+    let changed = exec(
+        transaction,
+        "UPDATE games SET white_name = $2, black_name = $3, white_token = $4, \
+                 black_token = $5, white_joined = $6, black_joined = $7, invite = $8, \
+                 white_ms = $9, black_ms = $10, result = $11, reason = $12, reason_code = $13, \
+                 draw_offer = $14, updated_ms = $15, version = $16, last_offer = $17, \
+                 rematch_by = $18, rematch_game = $19, deadline_ms = $21, to_move = $22 \
+                 WHERE id = $1 AND version = $20",
+        &[
+            &game.id,
+            &game.white.0,
+            &game.black.0,
+            &game.white.1,
+            &game.black.1,
+            &game.white.2,
+            &game.black.2,
+            &game.invite,
+            &game.white_ms,
+            &game.black_ms,
+            &game.result,
+            &game.reason,
+            &game.reason_code,
+            &game.draw_offer,
+            &game.updated_ms,
+            &game.version,
+            &game.last_offer,
+            &game.rematch_by,
+            &game.rematch_game,
+            &was,
+            &game.deadline_ms,
+            &game.to_move,
+        ],
+    )
+    .await?;
+    if changed != 1 {
+        return Err(StoreError::new(
+            StoreErrorKind::Stale,
+            format!("game {} changed meanwhile (or is not stored)", game.id),
+        ));
+    }
+    // The rest goes out at once (pipelined on the connection): one round trip.
+    let moves = async {
+        match change {
+            Change::Move => {
+                let mv = round
+                    .game
+                    .ply()
+                    .checked_sub(1)
+                    .and_then(|ply| move_row(round, ply))
+                    .ok_or_else(|| StoreError::other("a move was to be stored, but none is"))?;
+                insert_move(transaction, &game.id, &mv).await
+            }
+            Change::TakeBack(ply) => {
+                let ply = i32::try_from(ply).unwrap_or(i32::MAX);
+                exec(
+                    transaction,
+                    "DELETE FROM moves WHERE game_id = $1 AND ply >= $2",
+                    &[&game.id, &ply],
+                )
+                .await
+                .map(|_| ())
+            }
+            // Seats are taken (by an account too) only in changes of this kind.
+            Change::Game => {
+                super::players::write_seats_postgres(transaction, round).await?;
+                super::ratings::write_rated_postgres(transaction, round).await
+            }
+        }
+    };
+    let note = change_note(round, &game, change, was_version);
+    tokio::try_join!(
+        moves,
+        sync_job(transaction, round),
+        notify(transaction, &game.id, round.version, note.as_ref())
+    )?;
+    super::ratings::apply_postgres(transaction, round).await
+}
+
 async fn insert_move(
     client: &impl GenericClient,
     game: &str,
@@ -365,9 +522,12 @@ impl PgStore {
         let pool = config
             .create_pool(Some(Runtime::Tokio1), NoTls)
             .map_err(|e| StoreError::other(format!("cannot use {url}: {e}")))?;
+        let (saves, queue) = tokio::sync::mpsc::unbounded_channel();
+        tokio::spawn(group_commits(pool.clone(), queue));
         let store = PgStore {
             pool,
             url: url.to_string(),
+            saves,
         };
         store.migrate().await?;
         Ok(store)
@@ -502,89 +662,36 @@ impl PgStore {
         change: Change,
         was: u64,
     ) -> Result<Option<GameRating>, StoreError> {
-        let game = row_of(round);
         let mut client = self.pool.get().await?;
         let transaction = client.transaction().await?;
-        let was_version = was;
-        let was = i64::try_from(was).unwrap_or(i64::MAX);
-        let changed = exec(
-            &transaction,
-            "UPDATE games SET white_name = $2, black_name = $3, white_token = $4, \
-                 black_token = $5, white_joined = $6, black_joined = $7, invite = $8, \
-                 white_ms = $9, black_ms = $10, result = $11, reason = $12, reason_code = $13, \
-                 draw_offer = $14, updated_ms = $15, version = $16, last_offer = $17, \
-                 rematch_by = $18, rematch_game = $19, deadline_ms = $21, to_move = $22 \
-                 WHERE id = $1 AND version = $20",
-            &[
-                &game.id,
-                &game.white.0,
-                &game.black.0,
-                &game.white.1,
-                &game.black.1,
-                &game.white.2,
-                &game.black.2,
-                &game.invite,
-                &game.white_ms,
-                &game.black_ms,
-                &game.result,
-                &game.reason,
-                &game.reason_code,
-                &game.draw_offer,
-                &game.updated_ms,
-                &game.version,
-                &game.last_offer,
-                &game.rematch_by,
-                &game.rematch_game,
-                &was,
-                &game.deadline_ms,
-                &game.to_move,
-            ],
-        )
-        .await?;
-        if changed != 1 {
-            return Err(StoreError::new(
-                StoreErrorKind::Stale,
-                format!("game {} changed meanwhile (or is not stored)", game.id),
-            ));
-        }
-        // The rest goes out at once (pipelined on the connection): one round trip.
-        let moves = async {
-            match change {
-                Change::Move => {
-                    let mv = round
-                        .game
-                        .ply()
-                        .checked_sub(1)
-                        .and_then(|ply| move_row(round, ply))
-                        .ok_or_else(|| StoreError::other("a move was to be stored, but none is"))?;
-                    insert_move(&transaction, &game.id, &mv).await
-                }
-                Change::TakeBack(ply) => {
-                    let ply = i32::try_from(ply).unwrap_or(i32::MAX);
-                    exec(
-                        &transaction,
-                        "DELETE FROM moves WHERE game_id = $1 AND ply >= $2",
-                        &[&game.id, &ply],
-                    )
-                    .await
-                    .map(|_| ())
-                }
-                // Seats are taken (by an account too) only in changes of this kind.
-                Change::Game => {
-                    super::players::write_seats_postgres(&transaction, round).await?;
-                    super::ratings::write_rated_postgres(&transaction, round).await
-                }
-            }
-        };
-        let note = change_note(round, &game, change, was_version);
-        tokio::try_join!(
-            moves,
-            sync_job(&transaction, round),
-            notify(&transaction, &game.id, round.version, note.as_ref())
-        )?;
-        let rating = super::ratings::apply_postgres(&transaction, round).await?;
+        let rating = save_in(&transaction, round, change, was).await?;
         transaction.commit().await?;
         Ok(rating)
+    }
+
+    /// Stores `change` of `round` as [`PgStore::save_rated`] does, in one transaction with
+    /// the changes of other games waiting with it (a group commit: one commit, and so one
+    /// sync of the database's log, for many moves). Each change is still on its own: one
+    /// that fails leaves nothing and the others are stored. Answers with the round.
+    pub async fn save_grouped(
+        &self,
+        round: Round,
+        change: Change,
+        was: u64,
+    ) -> Result<(Round, Result<Option<GameRating>, StoreError>), StoreError> {
+        let (answer, answered) = tokio::sync::oneshot::channel();
+        let job = GroupedSave {
+            round,
+            change,
+            was,
+            answer,
+        };
+        self.saves
+            .send(job)
+            .map_err(|_| StoreError::other("the database's writer has stopped"))?;
+        answered
+            .await
+            .map_err(|_| StoreError::other("the database's writer dropped a change"))
     }
 
     /// Whether the database answers: a trivial query on a connection of the pool.

@@ -1,7 +1,7 @@
 //! The games in one SQLite file, with versioned migrations.
 
 use std::path::Path;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use rusqlite::{Connection, OptionalExtension, Row, params};
@@ -132,9 +132,11 @@ const MIGRATIONS: &[&str] = &[
 
 /// The games in an SQLite file.
 pub struct Store {
-    connection: Mutex<Connection>,
+    connection: Arc<Mutex<Connection>>,
     path: Option<std::path::PathBuf>,
     wal_limit_bytes: u64,
+    /// Wakes the checkpoint thread when the log has grown past its limit.
+    checkpoint_now: Option<std::sync::mpsc::SyncSender<()>>,
 }
 
 const GAME_COLUMNS: &str = "id, variant, mode, start_fen, level, engine_color, creator, \
@@ -191,19 +193,26 @@ impl Store {
     ///
     /// Checkpoints (copying the log back into the database file, with its syncs) are not
     /// left to the writer, which would stall the move that happens to cross the threshold:
-    /// a background thread runs them once a second on its own connection, and truncates the
-    /// log once it has grown past [`StoreOptions::wal_limit_bytes`], so it stays bounded.
+    /// a background thread runs them once a second on its own connection, and as soon as
+    /// the writer sees the log past [`StoreOptions::wal_limit_bytes`]. Then it copies what it
+    /// can while the writer goes on, holds the writer back only to copy the rest and
+    /// truncate the log, so the log stays bounded while games are played, not only after.
     pub fn open(path: &Path, options: StoreOptions) -> Result<Store, StoreError> {
         let connection = Connection::open(path)?;
-        let store = Store::setup(connection, options, Some(path))?;
+        let mut store = Store::setup(connection, options, Some(path))?;
         store.lock().pragma_update(None, "wal_autocheckpoint", 0)?;
         let checkpoints = Connection::open(path)?;
         checkpoints.busy_timeout(Duration::from_secs(5))?;
-        let wal = std::path::PathBuf::from(format!("{}-wal", path.display()));
-        let limit = options.wal_limit_bytes;
+        let log = Log {
+            wal: std::path::PathBuf::from(format!("{}-wal", path.display())),
+            limit: options.wal_limit_bytes,
+            writer: Arc::clone(&store.connection),
+        };
+        let (checkpoint_now, wanted) = std::sync::mpsc::sync_channel(1);
+        store.checkpoint_now = Some(checkpoint_now);
         std::thread::Builder::new()
             .name("checkpoints".into())
-            .spawn(move || checkpoint_loop(&checkpoints, &wal, limit))
+            .spawn(move || checkpoint_loop(&checkpoints, &log, &wanted))
             .map_err(|e| StoreError::other(format!("cannot start the checkpoint thread: {e}")))?;
         Ok(store)
     }
@@ -242,9 +251,10 @@ impl Store {
             tracing::info!(accounts = rekeyed, "names' keys made by the present rule");
         }
         let store = Store {
-            connection: Mutex::new(connection),
+            connection: Arc::new(Mutex::new(connection)),
             path: path.map(Path::to_path_buf),
             wal_limit_bytes: options.wal_limit_bytes,
+            checkpoint_now: None,
         };
         if let Some(mib) = options.max_mib {
             store.limit_size(mib)?;
@@ -283,23 +293,14 @@ impl Store {
             .map_or(0, |m| m.len())
     }
 
-    /// Copies the log into the database and truncates it, if it has grown past its limit.
-    /// The writer calls this between writes: a checkpoint by another connection may wait
-    /// for a gap between writes that a busy writer never leaves.
-    pub fn truncate_log_if_over(&self) {
-        let size = self.wal_bytes();
-        if size <= self.wal_limit_bytes {
-            return;
-        }
-        let done = self
-            .lock()
-            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |row| {
-                row.get::<_, i64>(0)
-            });
-        match done {
-            Ok(0) => tracing::debug!(wal_bytes = size, "the log was truncated"),
-            Ok(_) => tracing::warn!(wal_bytes = size, "the log could not be truncated yet"),
-            Err(error) => tracing::warn!("checkpoint: {error}"),
+    /// Asks the checkpoint thread to copy the log into the database and truncate it, if it
+    /// has grown past its limit. The writer calls this after its writes.
+    pub fn note_written(&self) {
+        if let Some(checkpoint_now) = &self.checkpoint_now
+            && self.wal_bytes() > self.wal_limit_bytes
+        {
+            // Full: the thread is asked already.
+            let _ = checkpoint_now.try_send(());
         }
     }
 
@@ -327,36 +328,54 @@ impl Store {
         change: Change,
         was: u64,
     ) -> Result<Option<GameRating>, StoreError> {
-        let game = row_of(round);
         let mut connection = self.lock();
         let transaction = connection.transaction()?;
-        // The version check comes first, so a stale change is told apart from a broken one.
-        update_game(&transaction, &game, was)?;
-        match change {
-            Change::Move => {
-                let mv = round
-                    .game
-                    .ply()
-                    .checked_sub(1)
-                    .and_then(|ply| move_row(round, ply))
-                    .ok_or_else(|| StoreError::other("a move was to be stored, but none is"))?;
-                insert_move(&transaction, &game.id, &mv)?;
-            }
-            Change::TakeBack(ply) => {
-                transaction.execute(
-                    "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
-                    params![game.id, ply as i64],
-                )?;
-            }
-            // Seats are taken (by an account too) only in changes of this kind.
-            Change::Game => {
-                super::players::write_seats_sqlite(&transaction, round)?;
-                super::ratings::write_rated_sqlite(&transaction, round)?;
-            }
-        }
-        let rating = super::ratings::apply_sqlite(&transaction, round)?;
+        let rating = save_in(&transaction, round, change, was)?;
         transaction.commit()?;
         Ok(rating)
+    }
+
+    /// Stores several changes in one transaction (a group commit): each as
+    /// [`Store::save_rated`] would, in order, and each on its own: a change that fails leaves
+    /// nothing, while the others are stored. When the transaction itself cannot be committed,
+    /// none is stored and each is answered with that failure.
+    pub fn save_many(
+        &self,
+        changes: &[(&Round, Change, u64)],
+    ) -> Vec<Result<Option<GameRating>, StoreError>> {
+        let mut connection = self.lock();
+        let all_fail = |error: &StoreError| {
+            changes
+                .iter()
+                .map(|_| Err(StoreError::new(error.kind, error.message.clone())))
+                .collect()
+        };
+        let transaction = match connection.transaction() {
+            Ok(transaction) => transaction,
+            Err(error) => return all_fail(&error.into()),
+        };
+        let mut results = Vec::with_capacity(changes.len());
+        for &(round, change, was) in changes {
+            let saved = transaction
+                .execute_batch("SAVEPOINT change")
+                .map_err(StoreError::from)
+                .and_then(|()| save_in(&transaction, round, change, was));
+            let ended = match saved {
+                Ok(_) => transaction.execute_batch("RELEASE change"),
+                Err(_) => transaction.execute_batch("ROLLBACK TO change; RELEASE change"),
+            };
+            match (ended, saved) {
+                (Ok(()), saved) => results.push(saved),
+                // SQLite may roll the whole transaction back itself (a full disk does):
+                // then nothing of the batch is stored, for the change's reason.
+                (Err(_), Err(error)) => return all_fail(&error),
+                (Err(error), Ok(_)) => return all_fail(&error.into()),
+            }
+        }
+        match transaction.commit() {
+            Ok(()) => results,
+            Err(error) => all_fail(&error.into()),
+        }
     }
 
     /// The game `id`, rebuilt, if there is one.
@@ -529,14 +548,61 @@ fn list_query(filter: &ListFilter) -> Option<(String, Vec<rusqlite::types::Value
     Some((sql, values))
 }
 
-/// Copies the log into the database once a second; truncates it once it is past `limit`.
-fn checkpoint_loop(connection: &Connection, wal: &Path, limit: u64) {
-    let mut warned = false;
+/// Writes `change` of `round` in `connection`'s open transaction, provided the stored game is
+/// still at `was`; returns the rating changes it makes.
+fn save_in(
+    connection: &Connection,
+    round: &Round,
+    change: Change,
+    was: u64,
+) -> Result<Option<GameRating>, StoreError> {
+    let game = row_of(round);
+    // The version check comes first, so a stale change is told apart from a broken one.
+    update_game(connection, &game, was)?;
+    match change {
+        Change::Move => {
+            let mv = round
+                .game
+                .ply()
+                .checked_sub(1)
+                .and_then(|ply| move_row(round, ply))
+                .ok_or_else(|| StoreError::other("a move was to be stored, but none is"))?;
+            insert_move(connection, &game.id, &mv)?;
+        }
+        Change::TakeBack(ply) => {
+            connection.execute(
+                "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
+                params![game.id, ply as i64],
+            )?;
+        }
+        // Seats are taken (by an account too) only in changes of this kind.
+        Change::Game => {
+            super::players::write_seats_sqlite(connection, round)?;
+            super::ratings::write_rated_sqlite(connection, round)?;
+        }
+    }
+    super::ratings::apply_sqlite(connection, round)
+}
+
+/// The write-ahead log as the checkpoint thread sees it: its file, the size past which it is
+/// truncated, and the writer's connection (held while the log is truncated).
+struct Log {
+    wal: std::path::PathBuf,
+    limit: u64,
+    writer: Arc<Mutex<Connection>>,
+}
+
+/// Copies the log into the database once a second, and truncates it once it is past its
+/// limit (woken by the writer as soon as it is) or nothing was written for a few seconds.
+fn checkpoint_loop(connection: &Connection, log: &Log, wanted: &std::sync::mpsc::Receiver<()>) {
     let mut quiet = 0;
     let mut last_version = None;
     loop {
-        std::thread::sleep(Duration::from_secs(1));
-        let size = std::fs::metadata(wal).map_or(0, |m| m.len());
+        match wanted.recv_timeout(Duration::from_secs(1)) {
+            Ok(()) | Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return,
+        }
+        let size = std::fs::metadata(&log.wal).map_or(0, |m| m.len());
         // Nothing written for a few seconds (no other connection committed): the log goes
         // back to nothing too.
         let version = connection
@@ -548,22 +614,29 @@ fn checkpoint_loop(connection: &Connection, wal: &Path, limit: u64) {
             0
         };
         last_version = version;
-        let mode = if size > limit || (quiet >= 5 && size > 0) {
-            "TRUNCATE"
-        } else {
-            "PASSIVE"
+        let checkpoint = |mode: &str| {
+            connection.query_row(&format!("PRAGMA wal_checkpoint({mode})"), [], |row| {
+                row.get::<_, i64>(0)
+            })
         };
-        let done = connection.query_row(&format!("PRAGMA wal_checkpoint({mode})"), [], |row| {
-            row.get::<_, i64>(0)
-        });
+        let done = if size > log.limit {
+            // Most of the log is copied while the writer goes on; the writer waits only
+            // for the rest and the truncation.
+            let _ = checkpoint("PASSIVE");
+            let _writer = log.writer.lock().unwrap_or_else(|p| p.into_inner());
+            checkpoint("TRUNCATE")
+        } else if quiet >= 5 && size > 0 {
+            checkpoint("TRUNCATE")
+        } else {
+            checkpoint("PASSIVE")
+        };
         match done {
-            Ok(0) => warned = false,
-            Ok(_) if size > limit && !warned => {
+            Ok(0) => {}
+            Ok(_) if size > log.limit => {
                 tracing::warn!(
                     wal_bytes = size,
                     "checkpoint: the log could not be truncated yet"
                 );
-                warned = true;
             }
             Ok(_) => {}
             Err(error) => tracing::warn!("checkpoint: {error}"),
@@ -726,6 +799,45 @@ mod tests {
 
     fn load(store: &Store, id: &str) -> Result<Round, StoreError> {
         store.load(id)?.ok_or(StoreError::other("missing"))
+    }
+
+    /// `round` with `text` played on it, and the version it was at.
+    fn moved(round: &Round, text: &str) -> Result<(Round, u64), StoreError> {
+        let mut next = round.clone();
+        next.play(Seat::Both, text, false, Instant::now())
+            .map_err(|e| StoreError::other(e.to_string()))?;
+        Ok((next, round.version))
+    }
+
+    #[test]
+    fn a_group_commit_stores_each_change_on_its_own() -> Result<(), StoreError> {
+        let store = Store::in_memory()?;
+        let first = sample();
+        let mut second = sample();
+        second.id = "g2".into();
+        store.insert(&first)?;
+        store.insert(&second)?;
+        let (a1, a1_was) = moved(&first, "c3-d4")?;
+        let (a2, a2_was) = moved(&a1, "f6-g5")?;
+        let (b1, _) = moved(&second, "c3-d4")?;
+        // The second game's change is made on a version the store does not hold.
+        let changes = [
+            (&a1, Change::Move, a1_was),
+            (&b1, Change::Move, second.version + 5),
+            (&a2, Change::Move, a2_was),
+        ];
+        let results = store.save_many(&changes);
+        assert!(results[0].is_ok(), "{:?}", results[0]);
+        assert_eq!(
+            results[1].as_ref().err().map(|e| e.kind),
+            Some(StoreErrorKind::Stale)
+        );
+        assert!(results[2].is_ok(), "{:?}", results[2]);
+        assert_eq!(load(&store, "g1")?.game.moves(), a2.game.moves());
+        assert_eq!(load(&store, "g1")?.version, a2.version);
+        assert_eq!(load(&store, "g2")?.game.ply(), 0);
+        assert_eq!(load(&store, "g2")?.version, second.version);
+        Ok(())
     }
 
     #[test]

@@ -137,6 +137,22 @@ pub async fn play_at(
     .await
 }
 
+/// `state` with a socket's `update` merged in, as a client does: the fields it carries
+/// replace the old, and the moves are cut to `moves_from` before its moves are added.
+pub fn merged(state: &Value, update: &Value) -> Value {
+    let mut next = state.as_object().cloned().unwrap_or_default();
+    let from = update["moves_from"].as_u64().unwrap_or(0) as usize;
+    let mut moves = state["moves"].as_array().cloned().unwrap_or_default();
+    moves.truncate(from);
+    moves.extend(update["moves"].as_array().cloned().unwrap_or_default());
+    for (name, value) in update.as_object().cloned().unwrap_or_default() {
+        next.insert(name, value);
+    }
+    next.insert("moves".into(), Value::Array(moves));
+    next.remove("moves_from");
+    Value::Object(next)
+}
+
 /// The texts of a state's moves.
 pub fn move_texts(state: &Value) -> Vec<String> {
     texts_of(&state["moves"])
@@ -152,7 +168,8 @@ fn texts_of(list: &Value) -> Vec<String> {
         .map(|moves| {
             moves
                 .iter()
-                .filter_map(|m| m["text"].as_str().map(String::from))
+                // A socket sends a legal move as its notation alone.
+                .filter_map(|m| m.as_str().or(m["text"].as_str()).map(String::from))
                 .collect()
         })
         .unwrap_or_default()
