@@ -7,7 +7,10 @@
 #       --think-ms 1000 --kill-instance-after-ms 15000 --bind-seat
 #
 # Every argument goes to the load example as it is (see crates/server/examples/load.rs);
-# the script adds `--instances 3 --balancer --db URL`. The load example is the one built
+# the script adds `--instances 3 --balancer --db URL` (INSTANCES=1: one server on
+# PostgreSQL, without the balancer) and names PostgreSQL's main process in
+# BASHNI_LOAD_DATABASE_PID, so that the CPU time the load example reports counts the
+# servers, HAProxy and PostgreSQL. The load example is the one built
 # next to the --server binary (target/release/examples/load for target/release/bashni),
 # or set LOAD=PATH. Build both first, e.g.
 #   cargo build --release -p bashni -p bashni-server --examples --bins
@@ -87,8 +90,16 @@ fi
 url="postgresql://bashni@localhost/bashni?host=$dir&port=$port"
 echo "PostgreSQL $("$pg_bin/postgres" --version | awk '{print $3}') at $dir (socket only), database bashni"
 
+instances="${INSTANCES:-3}"
+spread=(--instances "$instances")
+if [[ "$instances" -gt 1 ]]; then
+    spread+=(--balancer)
+fi
+BASHNI_LOAD_DATABASE_PID="$(head -n 1 "$dir/data/postmaster.pid")"
+export BASHNI_LOAD_DATABASE_PID
+
 # In the background, so that a signal reaches the trap at once (which stops the run).
-"$load" --instances 3 --balancer --db "$url" "$@" &
+"$load" "${spread[@]}" --db "$url" "$@" &
 load_pid=$!
 status=0
 wait "$load_pid" || status=$?

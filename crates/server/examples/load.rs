@@ -18,8 +18,10 @@
 //! instances round-robin (both seats of a game on the same one), and a client whose socket
 //! closes reconnects to the next instance. `--balancer` puts HAProxy (`--haproxy PATH`,
 //! default `haproxy` on the `PATH` or `/usr/sbin/haproxy`) in front of them, run in the
-//! foreground with a generated configuration: round robin, no sticky sessions, health checks
-//! on `GET /api/health` every 500 ms; every request and socket of the clients then goes
+//! foreground with a generated configuration as `docs/deploy.md` gives it: each game's
+//! requests and sockets (`/api/games/{id}/...`) go to the game's owner, by a consistent hash
+//! of the path, the rest round robin; health checks on `GET /api/health` every 500 ms; every
+//! request and socket of the clients then goes
 //! through it, and each WebSocket answer names the instance behind it, so the sockets can be
 //! counted per instance. `--kill-instance-after-ms T` kills instance 0 (SIGKILL) T ms into
 //! the run and does not start it again: its clients reconnect and play on elsewhere. Besides
@@ -28,6 +30,13 @@
 //! (servers, HAProxy) is stopped on every way out, a signal (SIGINT, SIGTERM, SIGHUP) included.
 //! `scripts/cluster-load.sh` runs it with three instances and the balancer on a throw-away
 //! PostgreSQL.
+//!
+//! **Cost.** The run reports the CPU time used while the games are played by the servers, the
+//! balancer and, with `--database-pid PID` (PostgreSQL's main process; the environment's
+//! `BASHNI_LOAD_DATABASE_PID` by default, as `scripts/cluster-load.sh` sets it), the database server
+//! with its backends (from `/proc/PID/stat`), and the whole machine's busy time (the clients
+//! too, from `/proc/stat`), each also per 1000 acknowledged moves; and with a server it
+//! started on SQLite, the largest size of the `-wal` file while playing (sampled every 100 ms).
 //!
 //! **Bytes per move pair.** Every byte a seat's client receives is counted: WebSocket text
 //! payloads and the bodies of the HTTP answers it fetches (headers and framing are not
@@ -46,7 +55,7 @@
 //! automatically): after the socket opens the client sends
 //! `{"type":"seat","id":N,"token":T}`, the server answers `{"type":"ack","id":N,...,"you":C}`
 //! and a full state for the seat, then `{"type":"update","update":U}` after each change, where
-//! `U` is a state without `start` whose `moves` are those from ply `U.moves_from` on. A full
+//! `U` holds the fields that changed and the moves from ply `U.moves_from` on. A full
 //! `state` replaces everything; when `moves_from` is past the client's list it asks for one
 //! with `{"type":"state"}`. The client then never fetches over HTTP. A server that refuses the
 //! `seat` message stops the run with a message saying so.
@@ -121,6 +130,9 @@ struct Options {
     db: Option<String>,
     balancer: bool,
     haproxy: Option<String>,
+    /// A database server's main process (PostgreSQL's postmaster), whose CPU time and its
+    /// children's count with the servers'.
+    database_pid: Option<u32>,
     kill_instance_after_ms: Option<u64>,
     silent_uploads: usize,
     upload_addresses: u8,
@@ -142,6 +154,9 @@ fn options() -> Result<Options, Error> {
         instances: 1,
         db: None,
         balancer: false,
+        database_pid: std::env::var("BASHNI_LOAD_DATABASE_PID")
+            .ok()
+            .and_then(|pid| pid.parse().ok()),
         haproxy: None,
         kill_instance_after_ms: None,
         silent_uploads: 0,
@@ -166,6 +181,7 @@ fn options() -> Result<Options, Error> {
             "--db" => options.db = Some(value()?),
             "--balancer" => options.balancer = true,
             "--haproxy" => options.haproxy = Some(value()?),
+            "--database-pid" => options.database_pid = Some(value()?.parse()?),
             "--kill-instance-after-ms" => {
                 options.kill_instance_after_ms = Some(value()?.parse()?);
             }
@@ -475,20 +491,37 @@ defaults
 frontend load
     bind 127.0.0.1:{port}
     maxconn {max_connections}
+    acl one_game path_reg ^/api/games/[^/]+
+    use_backend owners if one_game
     default_backend instances
 
+backend owners
+    balance uri depth 3
+    hash-type consistent
+    option httpchk GET /api/health
+    http-response set-header {INSTANCE_HEADER} %s
+"
+    );
+    let servers: String = instances
+        .iter()
+        .enumerate()
+        .map(|(i, instance)| {
+            format!(
+                "    server i{i} {} check inter 500 fall 2 rise 1\n",
+                instance.addr
+            )
+        })
+        .collect();
+    config.push_str(&servers);
+    config.push_str(&format!(
+        "
 backend instances
     balance roundrobin
     option httpchk GET /api/health
     http-response set-header {INSTANCE_HEADER} %s
 "
-    );
-    for (i, instance) in instances.iter().enumerate() {
-        config.push_str(&format!(
-            "    server i{i} {} check inter 500 fall 2 rise 1\n",
-            instance.addr
-        ));
-    }
+    ));
+    config.push_str(&servers);
     config
 }
 
@@ -573,6 +606,97 @@ fn rss_kb(pid: u32) -> Option<u64> {
         .nth(1)?
         .parse()
         .ok()
+}
+
+/// The CPU time (user and system, in clock ticks) of process `pid`; with `children`, also
+/// that of its children it has waited for (the backends a database server ended).
+fn cpu_ticks(pid: u32, children: bool) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The fields after the command's name, which is in parentheses and may hold spaces.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    // utime, stime, cutime, cstime are fields 14-17 of the whole line: 11-14 here.
+    let number = |i: usize| fields.get(i).and_then(|f| f.parse::<u64>().ok());
+    let own = number(11)? + number(12)?;
+    Some(match children {
+        true => own + number(13)? + number(14)?,
+        false => own,
+    })
+}
+
+/// The processes whose parent is `pid`.
+fn children_of(pid: u32) -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|child| {
+            std::fs::read_to_string(format!("/proc/{child}/stat"))
+                .ok()
+                .and_then(|stat| {
+                    let fields: Vec<String> = stat
+                        .rsplit_once(')')?
+                        .1
+                        .split_whitespace()
+                        .map(String::from)
+                        .collect();
+                    fields.get(1)?.parse::<u32>().ok()
+                })
+                == Some(pid)
+        })
+        .collect()
+}
+
+/// CPU time of the processes a run is about, in clock ticks: each process's own, and for a
+/// database server its live children's and the ones it ended.
+#[derive(Default)]
+struct CpuTicks {
+    by_process: BTreeMap<u32, u64>,
+}
+
+impl CpuTicks {
+    fn read(pids: &[u32], database: Option<u32>) -> CpuTicks {
+        let mut by_process = BTreeMap::new();
+        for &pid in pids {
+            if let Some(ticks) = cpu_ticks(pid, false) {
+                by_process.insert(pid, ticks);
+            }
+        }
+        if let Some(main) = database {
+            if let Some(ticks) = cpu_ticks(main, true) {
+                by_process.insert(main, ticks);
+            }
+            for child in children_of(main) {
+                if let Some(ticks) = cpu_ticks(child, false) {
+                    by_process.insert(child, ticks);
+                }
+            }
+        }
+        CpuTicks { by_process }
+    }
+
+    /// Seconds used between `self` and `later` (a process new since counts whole).
+    fn seconds_until(&self, later: &CpuTicks) -> f64 {
+        let ticks: u64 = later
+            .by_process
+            .iter()
+            .map(|(pid, &t)| t.saturating_sub(self.by_process.get(pid).copied().unwrap_or(0)))
+            .sum();
+        ticks as f64 / 100.0
+    }
+}
+
+/// The whole machine's busy CPU time in clock ticks (`/proc/stat`: all but idle and iowait).
+fn machine_busy_ticks() -> Option<u64> {
+    let stat = std::fs::read_to_string("/proc/stat").ok()?;
+    let line = stat.lines().next()?;
+    let numbers: Vec<u64> = line
+        .split_whitespace()
+        .skip(1)
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    let total: u64 = numbers.iter().take(8).sum();
+    Some(total - numbers.get(3)? - numbers.get(4)?)
 }
 
 /// A file's size in kB; 0 when it is missing.
@@ -1473,7 +1597,7 @@ fn run() -> Result<(), Error> {
             let haproxy = haproxy_binary(options.haproxy.as_deref());
             let balancer = start_balancer(&haproxy, &instances, 2 * options.games + 256)?;
             println!(
-                "balancer: haproxy at {} (pid {}), round robin over the {} instances, health checks every 500 ms",
+                "balancer: haproxy at {} (pid {}), each game to its owner among the {} instances (the rest round robin), health checks every 500 ms",
                 balancer.addr,
                 balancer.kid.id(),
                 instances.len()
@@ -1586,6 +1710,13 @@ fn run() -> Result<(), Error> {
             }
         });
     }
+    // CPU time while the games are played: the servers, the balancer and the database.
+    let mut counted_pids = pids.clone();
+    if let Some(balancer) = &balancer {
+        counted_pids.push(balancer.kid.id());
+    }
+    let cpu_before = CpuTicks::read(&counted_pids, options.database_pid);
+    let machine_before = machine_busy_ticks();
     let (rss_playing, restarts, failures, uploads) = runtime.block_on(async {
         let uploads = (options.silent_uploads > 0).then(|| {
             tokio::spawn(silent_uploads(
@@ -1643,6 +1774,11 @@ fn run() -> Result<(), Error> {
     });
     let elapsed = started.elapsed();
     playing.store(false, std::sync::atomic::Ordering::Relaxed);
+    let cpu_seconds =
+        cpu_before.seconds_until(&CpuTicks::read(&counted_pids, options.database_pid));
+    let machine_seconds = machine_before
+        .zip(machine_busy_ticks())
+        .map(|(before, after)| after.saturating_sub(before) as f64 / 100.0);
     // The checks read each game from another instance than the one it was played on, when
     // there is one alive (through the balancer: wherever it sends them).
     let live: Vec<String> = match (&options.addr, &balancer) {
@@ -1711,6 +1847,23 @@ fn run() -> Result<(), Error> {
         percentile(&latencies, 0.99),
         percentile(&latencies, 1.0)
     );
+    let per_thousand = |seconds: f64| seconds * 1000.0 / acked.max(1) as f64;
+    let whose = match (balancer.is_some(), options.database_pid.is_some()) {
+        (true, true) => "servers, balancer and database",
+        (true, false) => "servers and balancer",
+        (false, true) => "servers and database",
+        (false, false) => "servers",
+    };
+    println!(
+        "CPU time while playing ({whose}): {cpu_seconds:.2} s, {:.3} s per 1000 acknowledged moves",
+        per_thousand(cpu_seconds)
+    );
+    if let Some(machine) = machine_seconds {
+        println!(
+            "CPU time of the whole machine while playing (the clients too): {machine:.2} s, {:.3} s per 1000 acknowledged moves",
+            per_thousand(machine)
+        );
+    }
     if wal_path.is_some() {
         println!(
             "largest -wal file while playing: {} kB (sampled every 100 ms)",

@@ -118,8 +118,14 @@ impl App {
                     crate::store::Heard::Changed { id, version, note } => {
                         app.jobs.notify_one();
                         // Each game catches up on its own: one slow read holds up no other.
+                        // A game this server does not hold needs nothing: with the games'
+                        // requests routed to their owner, that is most of what it hears.
+                        if !app.games().contains_key(&id) {
+                            continue;
+                        }
                         tokio::spawn(async move {
-                            app.heard(&id, Some(version), note.as_deref()).await;
+                            let note = crate::store::Heard::note(note.as_deref());
+                            app.heard(&id, Some(version), note.as_ref()).await;
                         });
                     }
                     crate::store::Heard::Gap => {

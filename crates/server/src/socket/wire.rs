@@ -68,13 +68,14 @@ pub(crate) enum Message {
 
 /// The socket's limits and buffers. Frames and messages up to four times the limit are read,
 /// so that the client hears why it is closed; a larger one is closed by the library itself
-/// with code 1009. Small buffers: a socket mostly waits, and thousands of them are open at
+/// with code 1009. Small buffers (a client's messages are a few hundred bytes; a larger one
+/// grows the buffer for itself): a socket mostly waits, and thousands of them are open at
 /// once.
 fn options() -> Options {
     Options::default()
         .with_max_payload_read(4 * MAX_MESSAGE_BYTES)
         .with_max_read_buffer(4 * MAX_MESSAGE_BYTES)
-        .with_read_buffer_capacity(8 * 1024)
+        .with_read_buffer_capacity(1024)
         .with_write_buffer_capacity(1024)
         .with_utf8()
         .with_deflate_pool(DEFLATE_POOL.clone())

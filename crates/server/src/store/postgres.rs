@@ -894,17 +894,22 @@ impl PgStore {
     }
 }
 
-/// What a notification on [`CHANNEL`] says (see [`notify`]), if it can be read. A note that
-/// cannot be read is left out: the game is then read again.
+/// What a notification on [`CHANNEL`] says (see [`notify`]), if it can be read. The note is
+/// kept as its text: only a server holding the game reads it ([`Heard::note`]).
 fn heard_of_game(payload: &str) -> Option<Heard> {
     let mut parts = payload.splitn(3, ' ');
     let id = parts.next()?.to_string();
     let version = parts.next()?.parse().ok()?;
-    let note = parts
-        .next()
-        .and_then(|note| serde_json::from_str(note).ok())
-        .map(Arc::new);
+    let note = parts.next().map(Arc::from);
     Some(Heard::Changed { id, version, note })
+}
+
+impl Heard {
+    /// The change a [`Heard::Changed`] carried, read; `None` when it carried none or it
+    /// cannot be read (the game is then read again).
+    pub fn note(text: Option<&str>) -> Option<ChangeNote> {
+        text.and_then(|text| serde_json::from_str(text).ok())
+    }
 }
 
 /// What the listener hears.
@@ -916,8 +921,8 @@ pub enum Heard {
         id: String,
         /// Its version now.
         version: u64,
-        /// The change itself, when it was sent with the notification.
-        note: Option<Arc<ChangeNote>>,
+        /// The change itself as JSON text, when it was sent with the notification.
+        note: Option<Arc<str>>,
     },
     /// The connection was lost: any change may have been missed.
     Gap,
