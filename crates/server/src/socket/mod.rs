@@ -116,12 +116,12 @@ pub(crate) async fn converse<C: Conversation>(
     if !say(&mut sink, Said::Texts(opening)).await {
         return;
     }
-    // Telling and answering are boxed: their futures are large (an action reaches the store)
-    // and a socket spends nearly all its life waiting, so they take memory only while they
-    // run, not in each of thousands of waiting sockets.
+    // Answering is boxed: its future is large (an action reaches the store) and a socket
+    // spends nearly all its life waiting, so it takes memory only while it runs, not in each
+    // of thousands of waiting sockets.
     loop {
         let said = tokio::select! {
-            news = conversation.next_news() => Box::pin(conversation.tell(news)).await,
+            news = conversation.next_news() => conversation.tell(news).await,
             _ = crate::app::stopped(&mut stopping) => {
                 Said::Close(close_code::RESTART, "the server is restarting; connect again")
             }

@@ -347,17 +347,34 @@ struct GroupedSave {
 /// The most changes stored in one transaction.
 const MOST_CHANGES_AT_ONCE: usize = 64;
 
-/// The server's one writer of game changes: takes the changes waiting, stores them in one
-/// transaction, answers each, and again.
-async fn group_commits(pool: Pool, mut queue: tokio::sync::mpsc::UnboundedReceiver<GroupedSave>) {
+/// A writer of game changes (a server has [`WRITERS`]): takes the changes waiting, stores
+/// them in one transaction, answers each, and again.
+async fn group_commits(pool: Pool, queue: Arc<tokio::sync::Mutex<GroupedQueue>>) {
     let mut batch = Vec::with_capacity(MOST_CHANGES_AT_ONCE);
-    while queue.recv_many(&mut batch, MOST_CHANGES_AT_ONCE).await > 0 {
+    loop {
+        // One writer takes what waits; the others wait for the next changes meanwhile.
+        let taken = queue
+            .lock()
+            .await
+            .recv_many(&mut batch, MOST_CHANGES_AT_ONCE)
+            .await;
+        if taken == 0 {
+            return;
+        }
         let results = save_many(&pool, &batch).await;
         for (job, result) in batch.drain(..).zip(results) {
             let _ = job.answer.send((job.round, result));
         }
     }
 }
+
+/// The changes waiting for a writer.
+type GroupedQueue = tokio::sync::mpsc::UnboundedReceiver<GroupedSave>;
+
+/// How many transactions of grouped changes a server has open at once. A game's changes
+/// never meet in two of them: the next change of a game is made only once the last is
+/// stored.
+const WRITERS: usize = 4;
 
 /// Stores `batch` in one transaction, each change under its own savepoint.
 async fn save_many(
@@ -523,7 +540,10 @@ impl PgStore {
             .create_pool(Some(Runtime::Tokio1), NoTls)
             .map_err(|e| StoreError::other(format!("cannot use {url}: {e}")))?;
         let (saves, queue) = tokio::sync::mpsc::unbounded_channel();
-        tokio::spawn(group_commits(pool.clone(), queue));
+        let queue = Arc::new(tokio::sync::Mutex::new(queue));
+        for _ in 0..WRITERS {
+            tokio::spawn(group_commits(pool.clone(), Arc::clone(&queue)));
+        }
         let store = PgStore {
             pool,
             url: url.to_string(),

@@ -584,6 +584,10 @@ fn save_in(
     super::ratings::apply_sqlite(connection, round)
 }
 
+/// The log frames (pages) left to copy that the writer may wait for while they are copied
+/// and the log is truncated; more are copied first while it goes on.
+const SMALL_REST_FRAMES: i64 = 256;
+
 /// The write-ahead log as the checkpoint thread sees it: its file, the size past which it is
 /// truncated, and the writer's connection (held while the log is truncated).
 struct Log {
@@ -620,11 +624,25 @@ fn checkpoint_loop(connection: &Connection, log: &Log, wanted: &std::sync::mpsc:
             })
         };
         let done = if size > log.limit {
-            // Most of the log is copied while the writer goes on; the writer waits only
-            // for the rest and the truncation.
-            let _ = checkpoint("PASSIVE");
-            let _writer = log.writer.lock().unwrap_or_else(|p| p.into_inner());
-            checkpoint("TRUNCATE")
+            // The log is copied while the writer goes on, again while what it added meanwhile
+            // is large; the writer waits only for the small rest and the truncation.
+            for _ in 0..4 {
+                let left = connection.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |row| {
+                    Ok(row.get::<_, i64>(1)? - row.get::<_, i64>(2)?)
+                });
+                if !left.is_ok_and(|frames| frames > SMALL_REST_FRAMES) {
+                    break;
+                }
+            }
+            let held = std::time::Instant::now();
+            let writer = log.writer.lock().unwrap_or_else(|p| p.into_inner());
+            let done = checkpoint("TRUNCATE");
+            drop(writer);
+            tracing::debug!(
+                held_ms = held.elapsed().as_millis() as u64,
+                "checkpoint: the log was truncated"
+            );
+            done
         } else if quiet >= 5 && size > 0 {
             checkpoint("TRUNCATE")
         } else {
