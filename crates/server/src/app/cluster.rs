@@ -60,16 +60,18 @@ impl App {
         self: &Arc<Self>,
         id: &str,
         version: Option<u64>,
-        note: Option<&crate::store::ChangeNote>,
+        note: Option<&str>,
     ) {
         let Some(slot) = self.games().get(id).cloned() else {
             return;
         };
         let mut live = slot.live.lock().await;
         if version.is_some_and(|v| v <= live.round.version) {
+            // Already so here (this server's own change comes back too): nothing to read.
             return;
         }
-        let newer = match (version, note) {
+        let note = crate::store::Heard::note(note);
+        let newer = match (version, note.as_ref()) {
             (Some(version), Some(note)) => crate::store::apply_note(&live.round, version, note)
                 .inspect_err(|why| tracing::debug!(game = id, "a note read again: {why}"))
                 .ok(),
@@ -124,8 +126,7 @@ impl App {
                             continue;
                         }
                         tokio::spawn(async move {
-                            let note = crate::store::Heard::note(note.as_deref());
-                            app.heard(&id, Some(version), note.as_ref()).await;
+                            app.heard(&id, Some(version), note.as_deref()).await;
                         });
                     }
                     crate::store::Heard::Gap => {
