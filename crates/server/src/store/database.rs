@@ -2,10 +2,10 @@
 
 use std::sync::Arc;
 
+use super::grouped::{MOST_CHANGES_AT_ONCE, PendingChange, Saved};
 use super::postgres::Heard;
 use super::{Change, GameSummary, ListFilter, PgStore, Store, StoreError, TurnSummary};
 use crate::game::round::Round;
-use crate::rating::GameRating;
 
 /// The SQLite store on a thread of its own: every call is queued and runs there, one at a
 /// time, so no async thread waits for the file and callers do not pile up on its lock. The
@@ -15,23 +15,12 @@ pub(super) struct StoreThread {
     jobs: std::sync::mpsc::Sender<StoreJob>,
 }
 
-/// The most changes stored in one transaction.
-const MOST_CHANGES_AT_ONCE: usize = 64;
-
 /// A call waiting for the store's thread.
 enum StoreJob {
     /// Any call.
     Call(Box<dyn FnOnce(&Store) + Send>),
     /// A change of a game, which may share a transaction with the changes queued with it.
-    Save(Box<SaveJob>),
-}
-
-/// A change of a game waiting to be stored, and who waits for the answer.
-struct SaveJob {
-    round: Round,
-    change: Change,
-    was: u64,
-    answer: tokio::sync::oneshot::Sender<(Round, Result<Option<GameRating>, StoreError>)>,
+    Save(Box<PendingChange>),
 }
 
 impl StoreThread {
@@ -79,25 +68,12 @@ impl StoreThread {
 
     /// Stores `change` of `round` with whatever other changes wait with it; answers with the
     /// round and what storing it gave.
-    async fn save(
-        &self,
-        round: Round,
-        change: Change,
-        was: u64,
-    ) -> Result<(Round, Result<Option<GameRating>, StoreError>), StoreError> {
-        let (answer, answered) = tokio::sync::oneshot::channel();
-        let job = SaveJob {
-            round,
-            change,
-            was,
-            answer,
-        };
+    async fn save(&self, round: Round, change: Change, was: u64) -> Result<Saved, StoreError> {
+        let (pending, waiting) = PendingChange::new(round, change, was);
         self.jobs
-            .send(StoreJob::Save(Box::new(job)))
+            .send(StoreJob::Save(Box::new(pending)))
             .map_err(|_| StoreError::other("the store's thread has stopped"))?;
-        answered
-            .await
-            .map_err(|_| StoreError::other("the store's thread dropped a call"))
+        waiting.answered().await
     }
 
     pub(super) async fn run<T: Send + 'static>(
@@ -116,15 +92,12 @@ impl StoreThread {
 }
 
 /// Stores a batch of changes in one transaction and answers each.
-fn save_batch(store: &Store, batch: Vec<SaveJob>) {
-    let changes: Vec<(&Round, Change, u64)> = batch
-        .iter()
-        .map(|job| (&job.round, job.change, job.was))
-        .collect();
+fn save_batch(store: &Store, batch: Vec<PendingChange>) {
+    let changes: Vec<(&Round, Change, u64)> = batch.iter().map(PendingChange::change).collect();
     let results = store.save_many(&changes);
     drop(changes);
-    for (job, result) in batch.into_iter().zip(results) {
-        let _ = job.answer.send((job.round, result));
+    for (pending, result) in batch.into_iter().zip(results) {
+        pending.answer(result);
     }
 }
 

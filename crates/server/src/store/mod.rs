@@ -45,6 +45,7 @@ macro_rules! shown_name {
 }
 
 mod database;
+mod grouped;
 mod lobby;
 mod people;
 mod players;
@@ -86,7 +87,7 @@ pub enum StoreErrorKind {
 }
 
 /// A failure of the database.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct StoreError {
     /// What kind of failure.
     pub kind: StoreErrorKind,

@@ -12,6 +12,7 @@ use futures_util::StreamExt;
 use tokio_postgres::error::SqlState;
 use tokio_postgres::{AsyncMessage, NoTls, Row};
 
+use super::grouped::{MOST_CHANGES_AT_ONCE, PendingChange, all_refused, last_move_row};
 use super::people::PEOPLE_CHANNEL;
 use super::rows::{ChangeNote, GameRow, MoveRow, change_note, move_row, round_of, row_of};
 use super::{
@@ -223,7 +224,7 @@ pub struct PgStore {
     pub(super) pool: Pool,
     url: String,
     /// The changes of games for the group commit ([`PgStore::save_grouped`]).
-    saves: tokio::sync::mpsc::UnboundedSender<GroupedSave>,
+    saves: tokio::sync::mpsc::UnboundedSender<PendingChange>,
 }
 
 fn game_from_row(row: &Row) -> Result<GameRow, tokio_postgres::Error> {
@@ -336,17 +337,6 @@ pub(super) async fn insert_game(
     Ok(())
 }
 
-/// A change of a game waiting for the group commit, and who waits for the answer.
-struct GroupedSave {
-    round: Round,
-    change: Change,
-    was: u64,
-    answer: tokio::sync::oneshot::Sender<(Round, Result<Option<GameRating>, StoreError>)>,
-}
-
-/// The most changes stored in one transaction.
-const MOST_CHANGES_AT_ONCE: usize = 64;
-
 /// A writer of game changes (a server has [`WRITERS`]): takes the changes waiting, stores
 /// them in one transaction, answers each, and again.
 async fn group_commits(pool: Pool, queue: Arc<tokio::sync::Mutex<GroupedQueue>>) {
@@ -362,14 +352,14 @@ async fn group_commits(pool: Pool, queue: Arc<tokio::sync::Mutex<GroupedQueue>>)
             return;
         }
         let results = save_many(&pool, &batch).await;
-        for (job, result) in batch.drain(..).zip(results) {
-            let _ = job.answer.send((job.round, result));
+        for (pending, result) in batch.drain(..).zip(results) {
+            pending.answer(result);
         }
     }
 }
 
 /// The changes waiting for a writer.
-type GroupedQueue = tokio::sync::mpsc::UnboundedReceiver<GroupedSave>;
+type GroupedQueue = tokio::sync::mpsc::UnboundedReceiver<PendingChange>;
 
 /// How many transactions of grouped changes a server has open at once. A game's changes
 /// never meet in two of them: the next change of a game is made only once the last is
@@ -379,14 +369,9 @@ const WRITERS: usize = 4;
 /// Stores `batch` in one transaction, each change under its own savepoint.
 async fn save_many(
     pool: &Pool,
-    batch: &[GroupedSave],
+    batch: &[PendingChange],
 ) -> Vec<Result<Option<GameRating>, StoreError>> {
-    let all_fail = |error: StoreError| {
-        batch
-            .iter()
-            .map(|_| Err(StoreError::new(error.kind, error.message.clone())))
-            .collect()
-    };
+    let all_fail = |error: StoreError| all_refused(batch.len(), &error);
     let mut client = match pool.get().await {
         Ok(client) => client,
         Err(error) => return all_fail(error.into()),
@@ -400,7 +385,8 @@ async fn save_many(
         if let Err(error) = transaction.batch_execute("SAVEPOINT change").await {
             return all_fail(error.into());
         }
-        let saved = save_in(&transaction, &job.round, job.change, job.was).await;
+        let (round, change, was) = job.change();
+        let saved = save_in(&transaction, round, change, was).await;
         let end = if saved.is_ok() {
             "RELEASE SAVEPOINT change"
         } else {
@@ -473,15 +459,7 @@ async fn save_in(
     // The rest goes out at once (pipelined on the connection): one round trip.
     let moves = async {
         match change {
-            Change::Move => {
-                let mv = round
-                    .game
-                    .ply()
-                    .checked_sub(1)
-                    .and_then(|ply| move_row(round, ply))
-                    .ok_or_else(|| StoreError::other("a move was to be stored, but none is"))?;
-                insert_move(transaction, &game.id, &mv).await
-            }
+            Change::Move => insert_move(transaction, &game.id, &last_move_row(round)?).await,
             Change::TakeBack(ply) => {
                 let ply = i32::try_from(ply).unwrap_or(i32::MAX);
                 exec(
@@ -699,19 +677,11 @@ impl PgStore {
         change: Change,
         was: u64,
     ) -> Result<(Round, Result<Option<GameRating>, StoreError>), StoreError> {
-        let (answer, answered) = tokio::sync::oneshot::channel();
-        let job = GroupedSave {
-            round,
-            change,
-            was,
-            answer,
-        };
+        let (pending, waiting) = PendingChange::new(round, change, was);
         self.saves
-            .send(job)
+            .send(pending)
             .map_err(|_| StoreError::other("the database's writer has stopped"))?;
-        answered
-            .await
-            .map_err(|_| StoreError::other("the database's writer dropped a change"))
+        waiting.answered().await
     }
 
     /// Whether the database answers: a trivial query on a connection of the pool.

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
+use super::grouped::{all_refused, last_move_row};
 use super::rows::{GameRow, MoveRow, move_row, round_of, row_of};
 use super::{
     Change, GameSummary, LIST_ORDER, ListFilter, SUMMARY_COLUMNS, StoreError, StoreErrorKind,
@@ -344,12 +345,7 @@ impl Store {
         changes: &[(&Round, Change, u64)],
     ) -> Vec<Result<Option<GameRating>, StoreError>> {
         let mut connection = self.lock();
-        let all_fail = |error: &StoreError| {
-            changes
-                .iter()
-                .map(|_| Err(StoreError::new(error.kind, error.message.clone())))
-                .collect()
-        };
+        let all_fail = |error: &StoreError| all_refused(changes.len(), error);
         let transaction = match connection.transaction() {
             Ok(transaction) => transaction,
             Err(error) => return all_fail(&error.into()),
@@ -560,15 +556,7 @@ fn save_in(
     // The version check comes first, so a stale change is told apart from a broken one.
     update_game(connection, &game, was)?;
     match change {
-        Change::Move => {
-            let mv = round
-                .game
-                .ply()
-                .checked_sub(1)
-                .and_then(|ply| move_row(round, ply))
-                .ok_or_else(|| StoreError::other("a move was to be stored, but none is"))?;
-            insert_move(connection, &game.id, &mv)?;
-        }
+        Change::Move => insert_move(connection, &game.id, &last_move_row(round)?)?,
         Change::TakeBack(ply) => {
             connection.execute(
                 "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
