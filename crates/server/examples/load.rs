@@ -608,19 +608,30 @@ fn rss_kb(pid: u32) -> Option<u64> {
         .ok()
 }
 
+/// The fields of `/proc/PID/stat` after the command's name (which is in parentheses and may
+/// hold spaces): the state is field 0 here, the parent 1, utime 11, stime 12, cutime 13 and
+/// cstime 14.
+fn stat_fields(pid: u32) -> Option<Vec<u64>> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let after_name = stat.rsplit_once(')')?.1;
+    // The state is a letter: kept as 0 so the numbers keep their places.
+    Some(
+        after_name
+            .split_whitespace()
+            .map(|field| field.parse().unwrap_or(0))
+            .collect(),
+    )
+}
+
 /// The CPU time (user and system, in clock ticks) of process `pid`; with `children`, also
 /// that of its children it has waited for (the backends a database server ended).
 fn cpu_ticks(pid: u32, children: bool) -> Option<u64> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // The fields after the command's name, which is in parentheses and may hold spaces.
-    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
-    // utime, stime, cutime, cstime are fields 14-17 of the whole line: 11-14 here.
-    let number = |i: usize| fields.get(i).and_then(|f| f.parse::<u64>().ok());
-    let own = number(11)? + number(12)?;
-    Some(match children {
-        true => own + number(13)? + number(14)?,
-        false => own,
-    })
+    let fields = stat_fields(pid)?;
+    let sum = |range: std::ops::Range<usize>| fields.get(range).map(|f| f.iter().sum::<u64>());
+    match children {
+        true => sum(11..15),
+        false => sum(11..13),
+    }
 }
 
 /// The processes whose parent is `pid`.
@@ -630,19 +641,8 @@ fn children_of(pid: u32) -> Vec<u32> {
     };
     entries
         .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<u32>().ok())
-        .filter(|child| {
-            std::fs::read_to_string(format!("/proc/{child}/stat"))
-                .ok()
-                .and_then(|stat| {
-                    let fields: Vec<String> = stat
-                        .rsplit_once(')')?
-                        .1
-                        .split_whitespace()
-                        .map(String::from)
-                        .collect();
-                    fields.get(1)?.parse::<u32>().ok()
-                })
-                == Some(pid)
+        .filter(|&child| {
+            stat_fields(child).and_then(|fields| fields.get(1).copied()) == Some(u64::from(pid))
         })
         .collect()
 }

@@ -27,6 +27,18 @@ async fn seat_socket(
     Ok((socket, state))
 }
 
+/// Plays the first of the game's legal moves with the seat of `token`.
+async fn play_first_legal(
+    app: &std::sync::Arc<bashni_server::App>,
+    id: &str,
+    token: &str,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let (_, state) = call(app, "GET", &format!("/api/games/{id}"), None, None).await?;
+    let legal = legal_texts(&state);
+    play(app, id, token, legal.first().ok_or("no legal move")?).await?;
+    Ok(())
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_move_update_is_small_and_merges_into_the_whole_state() -> TestResult {
     let app = memory_app()?;
@@ -56,15 +68,7 @@ async fn a_move_update_is_small_and_merges_into_the_whole_state() -> TestResult 
         }
     };
     for ply in 0..30 {
-        let (_, state) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await?;
-        let legal = legal_texts(&state);
-        play(
-            &app,
-            &id,
-            token_of(ply),
-            legal.first().ok_or("no legal move before ply 30")?,
-        )
-        .await?;
+        play_first_legal(&app, &id, token_of(ply)).await?;
     }
     let address = serve(&app).await?;
     let (mut white, mut white_state) = seat_socket(address, &id, &white_token).await?;
@@ -79,15 +83,7 @@ async fn a_move_update_is_small_and_merges_into_the_whole_state() -> TestResult 
     );
     let mut pair = 0;
     for ply in 30..32 {
-        let (_, state) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await?;
-        let legal = legal_texts(&state);
-        play(
-            &app,
-            &id,
-            token_of(ply),
-            legal.first().ok_or("no legal move")?,
-        )
-        .await?;
+        play_first_legal(&app, &id, token_of(ply)).await?;
         for (socket, seen) in [
             (&mut white, &mut white_state),
             (&mut black, &mut black_state),

@@ -177,7 +177,7 @@ impl Live {
 
     /// The socket message with what changed since `shown` for `seat`, if anything did.
     pub fn update_message(&self, seat: Option<Seat>, shown: &mut Shown) -> Option<String> {
-        let view = update_view(&self.round, 0, self.looker(&[], seat, Form::Short));
+        let view = update_view(&self.round, self.looker(&[], seat, Form::Short));
         shown.update(&view, &self.records)
     }
 }

@@ -9,9 +9,8 @@ use serde_json::value::RawValue;
 
 use crate::game::view::GameStateView;
 
-/// The fields of a state that are not compared field by field: the moves (compared move by
-/// move).
-const MOVES: [&str; 2] = ["moves", "moves_from"];
+/// The field of a state that is not compared as a whole: the moves (compared move by move).
+const MOVES: &str = "moves";
 
 /// The fields only a whole state carries: sent, never compared.
 const WHOLE_ONLY: [&str; 2] = ["start", "notes"];
@@ -40,7 +39,7 @@ fn with_fields<R>(view: &GameStateView<'_>, with: impl FnOnce(&[(&str, &str)]) -
     let map: BTreeMap<&str, &RawValue> = serde_json::from_str(&text).unwrap_or_default();
     let fields: Vec<(&str, &str)> = map
         .into_iter()
-        .filter(|(name, _)| !MOVES.contains(name))
+        .filter(|(name, _)| *name != MOVES)
         .map(|(name, value)| (name, value.get()))
         .collect();
     with(&fields)

@@ -202,8 +202,8 @@ fn seat_view(round: &Round, color: Color) -> Value {
     value
 }
 
-/// The state of a game as the API shows it (see `docs/api.md`); as an update, without the
-/// start position and with the moves from `moves_from` on only.
+/// The state of a game as the API shows it (see `docs/api.md`); for an update, without the
+/// start position and the record's notes.
 #[derive(Serialize)]
 pub struct GameStateView<'a> {
     id: &'a str,
@@ -214,8 +214,6 @@ pub struct GameStateView<'a> {
     you: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     start: Option<PositionView>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    moves_from: Option<usize>,
     /// A record's comments and variations (full states only).
     #[serde(skip_serializing_if = "Option::is_none")]
     notes: Option<&'a crate::game::notes::Notes>,
@@ -282,20 +280,15 @@ pub struct Looker<'a> {
 
 /// The whole state of a game as `looker` sees it.
 pub fn game_state<'a>(round: &'a Round, looker: Looker<'a>) -> GameStateView<'a> {
-    let mut view = update_view(round, 0, looker);
+    let mut view = update_view(round, looker);
     view.start = Some(PositionView::of(round.game.start_position()));
-    view.moves_from = None;
     view.notes = round.notes.as_ref();
     view
 }
 
-/// The state of a game after a change, as `seat` sees it: everything but the start
-/// position, and the records of the moves from ply `moves_from` on.
-pub fn update_view<'a>(
-    round: &'a Round,
-    moves_from: usize,
-    looker: Looker<'a>,
-) -> GameStateView<'a> {
+/// The state of a game as `looker` sees it, without the start position and the record's
+/// notes (what an update may carry; see [`crate::game::shown`]).
+pub fn update_view<'a>(round: &'a Round, looker: Looker<'a>) -> GameStateView<'a> {
     let Looker {
         records,
         seat,
@@ -358,7 +351,6 @@ pub fn update_view<'a>(
         Some(_) => round.game.may_offer_draw_by(position.side_to_move()),
         None => round.game.may_offer_draw(),
     };
-    let from = moves_from.min(records.len());
     let [mut white, mut black] = [Color::White, Color::Black].map(|c| seat_view(round, c));
     white["online"] = Value::Bool(seen.online[0]);
     black["online"] = Value::Bool(seen.online[1]);
@@ -383,9 +375,8 @@ pub fn update_view<'a>(
         black,
         you: seat.map(Seat::name),
         start: None,
-        moves_from: Some(from),
         notes: None,
-        moves: &records[from..],
+        moves: records,
         ply: round.game.ply(),
         position: (form == Form::Full).then(|| PositionView::of(position)),
         turn: position.side_to_move().code(),
