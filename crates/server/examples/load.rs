@@ -60,6 +60,14 @@
 //! with `{"type":"state"}`. The client then never fetches over HTTP. A server that refuses the
 //! `seat` message stops the run with a message saying so.
 //!
+//! **`--timeline`** also prints, for each second of the play, how many of the moves sent in
+//! it were acknowledged and their median, 99th percentile and longest time to the
+//! acknowledgement (where in the run the slow ones were: the opening of all the sockets at
+//! once, a checkpoint, the end).
+//!
+//! **Memory** is measured while playing once every seat's socket has opened, 1 s later (at
+//! least 2 s into the play, at most 30 s).
+//!
 //! **`--churn N`** runs another scenario *instead of* the play: N `local` games (one token
 //! for both seats) are made over HTTP, each gets 2-6 random legal moves over HTTP and is
 //! resigned, 16 at a time. It reports the server's resident memory (VmRSS) and the sizes of
@@ -124,6 +132,8 @@ struct Options {
     kill_after_ms: Option<u64>,
     variant: String,
     bind_seat: bool,
+    /// Print the acknowledgement times second by second too.
+    timeline: bool,
     churn: Option<usize>,
     settle_ms: u64,
     instances: usize,
@@ -149,6 +159,7 @@ fn options() -> Result<Options, Error> {
         kill_after_ms: None,
         variant: "bashni".into(),
         bind_seat: false,
+        timeline: false,
         churn: None,
         settle_ms: 15000,
         instances: 1,
@@ -175,6 +186,7 @@ fn options() -> Result<Options, Error> {
             "--kill-after-ms" => options.kill_after_ms = Some(value()?.parse()?),
             "--variant" => options.variant = value()?,
             "--bind-seat" => options.bind_seat = true,
+            "--timeline" => options.timeline = true,
             "--churn" => options.churn = Some(value()?.parse()?),
             "--settle-ms" => options.settle_ms = value()?.parse()?,
             "--instances" => options.instances = value()?.parse()?,
@@ -789,6 +801,9 @@ struct Seat {
 #[derive(Default)]
 struct Record {
     latencies_us: Vec<u64>,
+    /// Each acknowledgement: when its move was sent (ms into the play) and how long it took
+    /// (µs).
+    timeline: Vec<(u64, u64)>,
     /// Acknowledged moves of each game, by ply.
     acked: BTreeMap<String, BTreeMap<u64, String>>,
     /// The last move list each game's clients saw.
@@ -938,6 +953,10 @@ struct Play {
     think_ms: u64,
     bind_seat: bool,
     record: Arc<Mutex<Record>>,
+    /// Seats whose first socket has opened.
+    opened: std::sync::atomic::AtomicUsize,
+    /// When the play began.
+    started: Instant,
 }
 
 impl Play {
@@ -1051,7 +1070,7 @@ async fn play_seat(play: Arc<Play>, seat: Seat, seed: u64) -> Result<(), Error> 
             continue;
         }
         let url = format!("ws://{addr}/api/games/{}/ws", seat.game);
-        let mut socket = match tokio_tungstenite::connect_async(&url).await {
+        let mut socket = match connect_socket(&url).await {
             Ok((socket, response)) => {
                 instance = if play.balanced {
                     response
@@ -1064,6 +1083,10 @@ async fn play_seat(play: Arc<Play>, seat: Seat, seed: u64) -> Result<(), Error> 
                     Some(target)
                 };
                 connected = true;
+                if !opened_before {
+                    play.opened
+                        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                }
                 let mut record = play.record()?;
                 record.sockets.entry(instance).or_default()[usize::from(opened_before)] += 1;
                 if let Some(since) = down_since.take()
@@ -1172,6 +1195,10 @@ async fn play_seat(play: Arc<Play>, seat: Seat, seed: u64) -> Result<(), Error> 
                             counted_at = ply as usize + 1;
                             let mut record = play.record()?;
                             record.latencies_us.push(sent.elapsed().as_micros() as u64);
+                            record.timeline.push((
+                                sent.saturating_duration_since(play.started).as_millis() as u64,
+                                sent.elapsed().as_micros() as u64,
+                            ));
                             record.tell(&seat.game, ply as usize, &mv);
                             record
                                 .acked
@@ -1299,10 +1326,30 @@ async fn play_seat(play: Arc<Play>, seat: Seat, seed: u64) -> Result<(), Error> 
     outcome
 }
 
+/// Opens a WebSocket to `url` as a browser would: small messages sent at once (no Nagle), and
+/// a read buffer of 4 KiB (tungstenite's 128 KiB, zeroed for every socket, made the client
+/// spend more time on connecting thousands of sockets than the server).
+async fn connect_socket(
+    url: &str,
+) -> Result<
+    (
+        tokio_tungstenite::WebSocketStream<
+            tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+        >,
+        tokio_tungstenite::tungstenite::handshake::client::Response,
+    ),
+    tokio_tungstenite::tungstenite::Error,
+> {
+    let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
+        .read_buffer_size(4096)
+        .write_buffer_size(0);
+    tokio_tungstenite::connect_async_with_config(url, Some(config), true).await
+}
+
 /// Checks that the server binds a seat to a socket, before the play in `--bind-seat` mode.
 async fn check_seat_binding(addr: &str, seat: &Seat) -> Result<(), Error> {
     let url = format!("ws://{addr}/api/games/{}/ws", seat.game);
-    let (mut socket, _) = tokio_tungstenite::connect_async(&url).await?;
+    let (mut socket, _) = connect_socket(&url).await?;
     let message = json!({"type": "seat", "id": 1, "token": seat.token});
     socket
         .send(Message::Text(message.to_string().into()))
@@ -1423,6 +1470,25 @@ async fn silent_uploads(target: String, count: usize, addresses: u8, check: Dura
     }
     uploads.closed_us.sort_unstable();
     uploads
+}
+
+/// Prints, for each second of the play, the moves sent in it that were acknowledged and the
+/// median, 99th percentile and longest time to their acknowledgement.
+fn print_timeline(timeline: &[(u64, u64)]) {
+    let mut by_second: BTreeMap<u64, Vec<u64>> = BTreeMap::new();
+    for (at_ms, took_us) in timeline {
+        by_second.entry(at_ms / 1000).or_default().push(*took_us);
+    }
+    for (second, mut took) in by_second {
+        took.sort_unstable();
+        println!(
+            "second {second}: {} moves, acknowledgement median {:.2} ms, 99th percentile {:.2} ms, max {:.2} ms",
+            took.len(),
+            percentile(&took, 0.5),
+            percentile(&took, 0.99),
+            percentile(&took, 1.0)
+        );
+    }
 }
 
 fn percentile(sorted: &[u64], p: f64) -> f64 {
@@ -1688,7 +1754,10 @@ fn run() -> Result<(), Error> {
         think_ms: options.think_ms,
         bind_seat: options.bind_seat,
         record: Arc::clone(&record),
+        opened: std::sync::atomic::AtomicUsize::new(0),
+        started: Instant::now(),
     });
+    let seat_count = seats.len();
     let started = Instant::now();
     let games: Vec<String> = seats.iter().step_by(2).map(|s| s.game.clone()).collect();
     // With one instance it is killed and started again; with more, instance 0 is killed.
@@ -1734,7 +1803,8 @@ fn run() -> Result<(), Error> {
                 0x9e37_79b9_7f4a_7c15 ^ (i as u64 + 1),
             )));
         }
-        // Memory is measured 2 s in; the kill comes before or after.
+        // Memory is measured 2 s in, or 1 s after every seat's socket opened when that is
+        // later (at most 30 s in, and before a kill that comes after 2 s).
         const MEASURE_MS: u64 = 2000;
         let mut restarts = 0;
         let mut rss_playing = None;
@@ -1744,7 +1814,18 @@ fn run() -> Result<(), Error> {
             let at = step.map_or(MEASURE_MS, |k| k.0);
             tokio::time::sleep_until((started + Duration::from_millis(at)).into()).await;
             match (step, &binary) {
-                (None, _) => rss_playing = rss_sum(&pids),
+                (None, _) => {
+                    let limit_ms = after.map_or(30_000, |k| k.0.min(30_000));
+                    let limit = started + Duration::from_millis(limit_ms);
+                    while play.opened.load(std::sync::atomic::Ordering::Relaxed) < seat_count
+                        && Instant::now() < limit
+                    {
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                    }
+                    let settled = Instant::now() + Duration::from_secs(1);
+                    tokio::time::sleep_until(settled.min(limit).into()).await;
+                    rss_playing = rss_sum(&pids);
+                }
                 (Some((_, restart)), Some(binary)) => {
                     let restart = restart.then_some((binary.as_str(), db.as_str(), &limits[..]));
                     match kill_first(&mut instances, restart, started) {
@@ -1830,6 +1911,9 @@ fn run() -> Result<(), Error> {
     }
     let mut latencies = record.latencies_us.clone();
     latencies.sort_unstable();
+    if options.timeline {
+        print_timeline(&record.timeline);
+    }
     let acked: usize = record.acked.values().map(BTreeMap::len).sum();
     println!(
         "{} games, {} moves acknowledged in {:.1} s ({:.0} moves/s), {} refused, {} reconnects, {} restarts",

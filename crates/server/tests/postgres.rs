@@ -263,6 +263,65 @@ async fn the_store_suite_passes_on_both_databases() -> Result<(), Error> {
     Ok(())
 }
 
+/// A move that fails in the database itself (its row is there already, written by hand) among
+/// many stored at once: it is refused and leaves its game as it was; the others are stored.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_the_database_refuses_takes_no_other_move_with_it() -> Result<(), Error> {
+    let postgres = Postgres::start("refused")?;
+    let url = postgres.database("refused").await?;
+    let db = Database::from(PgStore::connect(&url).await?);
+    let mut rounds = Vec::new();
+    for n in 0..16 {
+        let round = local_round(&format!("g{n}"));
+        let (_, stored) = db.insert(round.clone()).await;
+        stored?;
+        rounds.push(round);
+    }
+    let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await?;
+    tokio::spawn(connection);
+    client
+        .batch_execute(
+            "INSERT INTO moves (game_id, ply, text, white_ms, black_ms, at_ms) \
+             VALUES ('g3', 0, 'a3-b4', NULL, NULL, 1)",
+        )
+        .await?;
+    let saves = rounds.iter().map(|round| {
+        let mut next = round.clone();
+        let was = round.version;
+        let db = &db;
+        async move {
+            next.play(Seat::Both, "c3-d4", false, Instant::now())
+                .map_err(|e| e.to_string())?;
+            let (_, saved) = db.save(next, Change::Move, was).await;
+            Ok::<_, String>(saved.map_err(|e| e.kind))
+        }
+    });
+    let results = futures_util::future::join_all(saves).await;
+    for (n, result) in results.into_iter().enumerate() {
+        let row = client
+            .query_one(
+                "SELECT version FROM games WHERE id = $1",
+                &[&format!("g{n}")],
+            )
+            .await?;
+        let version: i64 = row.get(0);
+        let result = result?;
+        if n == 3 {
+            assert!(
+                result.is_err(),
+                "the stray row's game was stored: {result:?}"
+            );
+            assert_eq!(version, rounds[n].version as i64, "game g3 changed");
+        } else {
+            assert_eq!(result, Ok(()), "game {n}");
+            assert_eq!(version, rounds[n].version as i64 + 1, "game {n}");
+            let loaded = db.load(&format!("g{n}")).await?.ok_or("missing game")?;
+            assert_eq!(loaded.game.ply(), 1, "game {n}");
+        }
+    }
+    Ok(())
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_old_postgres_database_is_brought_up_to_date_and_a_newer_one_refused()
 -> Result<(), Error> {
@@ -630,6 +689,40 @@ async fn chat_and_mutes_reach_the_sockets_of_every_server() -> Result<(), Error>
             .map(|lines| lines.iter().filter_map(|l| l["text"].as_str()).collect())
             .unwrap_or_default();
         assert_eq!(texts, ["hi from A", "still there?", "busy"]);
+    }
+    Ok(())
+}
+
+/// Players of many games arriving on one server at once (their reports of presence written
+/// together): the other server sees every one of them online, and they see their opponents
+/// arrive there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn players_arriving_at_once_are_all_seen_online_on_another_server() -> Result<(), Error> {
+    let (_postgres, _url, [a, b]) =
+        two_quick_servers("arrivals", Duration::from_millis(1500)).await?;
+    let at_a = serve(&a).await?;
+    let at_b = serve(&b).await?;
+    let mut games = Vec::new();
+    for _ in 0..8 {
+        games.push(timed_friend_game(&a).await?);
+    }
+    let opened = futures_util::future::join_all(
+        games
+            .iter()
+            .map(|(id, white, _)| open_socket(at_a, id, Some(white))),
+    )
+    .await;
+    let mut whites = Vec::new();
+    for socket in opened {
+        whites.push(socket?.0);
+    }
+    for ((id, _, black), white) in games.iter().zip(&mut whites) {
+        let (_boris, state) = open_socket(at_b, id, Some(black)).await?;
+        assert_eq!(
+            state["white"]["online"], true,
+            "game {id}: B sees White on A"
+        );
+        update_where(white, |u| u["black"]["online"] == true).await?;
     }
     Ok(())
 }

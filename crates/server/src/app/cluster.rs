@@ -117,8 +117,8 @@ impl App {
             while let Some(message) = heard.recv().await {
                 let Some(app) = app.upgrade() else { break };
                 match message {
+                    crate::store::Heard::Job => app.jobs.notify_one(),
                     crate::store::Heard::Changed { id, version, note } => {
-                        app.jobs.notify_one();
                         // Each game catches up on its own: one slow read holds up no other.
                         // A game this server does not hold needs nothing: with the games'
                         // requests routed to their owner, that is most of what it hears.
@@ -139,7 +139,11 @@ impl App {
                         app.tell(Happening::Heard(Arc::new(crate::store::Heard::Gap)))
                             .await;
                     }
-                    crate::store::Heard::Presence { id } => {
+                    crate::store::Heard::Presence { id, server } => {
+                        // What this server's own sockets did, it knows already.
+                        if server.as_deref() == Some(app.server_name.as_str()) {
+                            continue;
+                        }
                         let slot = app.games().get(&id).cloned();
                         if let Some(slot) = slot {
                             app.refresh_presence(&[slot]).await;

@@ -80,6 +80,8 @@ pub struct App {
     in_flight: Arc<tokio::sync::watch::Sender<usize>>,
     /// Reports of this server's sockets are written one at a time (see [`crate::app::presence`]).
     pub(crate) presence_writes: tokio::sync::Mutex<()>,
+    /// Changes of this server's sockets waiting for the next write of them.
+    presence_waiting: std::sync::Mutex<presence::PresenceWaiting>,
     /// The limits of log-ins (see [`crate::account`]).
     pub accounts: crate::account::Accounts,
     /// What features keep on the server (the lobby's seeks and sockets).
@@ -132,6 +134,7 @@ impl App {
             games_read_again: AtomicU64::new(0),
             in_flight: Arc::new(tokio::sync::watch::Sender::new(0)),
             presence_writes: tokio::sync::Mutex::new(()),
+            presence_waiting: std::sync::Mutex::new(presence::PresenceWaiting::default()),
             parts: Parts::default(),
             subscribers: Subscribers::default(),
         })

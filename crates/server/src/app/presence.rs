@@ -37,6 +37,25 @@ const FORGET_AFTER: Duration = Duration::from_secs(24 * 3600);
 /// Old reports are looked for once in this many beats (an hour at the usual beat).
 const FORGET_EVERY_BEATS: u64 = 720;
 
+/// Seats whose counts of sockets changed, waiting to be written (see
+/// [`App::seat_moved`]): per game, the sides that turned.
+#[derive(Default)]
+pub(crate) struct PresenceWaiting {
+    seats: std::collections::HashMap<String, (Arc<GameSlot>, Vec<Color>)>,
+}
+
+impl PresenceWaiting {
+    /// Adds the sides `turned` of game `id`.
+    fn add(&mut self, id: String, slot: Arc<GameSlot>, turned: Vec<Color>) {
+        let (_, colors) = self.seats.entry(id).or_insert_with(|| (slot, Vec::new()));
+        for color in turned {
+            if !colors.contains(&color) {
+                colors.push(color);
+            }
+        }
+    }
+}
+
 /// What the other servers report about one seat.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Remote {
@@ -301,9 +320,36 @@ impl App {
             (live.round.id.clone(), turned)
         };
         if !turned.is_empty() && self.database.is_shared() {
-            self.write_presence(&[(id.clone(), Arc::clone(slot), turned)], &[id])
-                .await;
+            self.write_presence_soon(id, Arc::clone(slot), turned).await;
         }
+    }
+
+    /// Writes this server's counts of sockets for the sides `turned` of game `id` and announces
+    /// the change, together with the others waiting meanwhile (a group commit: sockets that
+    /// come at once cost one write); returns once they are written.
+    async fn write_presence_soon(&self, id: String, slot: Arc<GameSlot>, turned: Vec<Color>) {
+        self.presence_waiting
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .add(id, slot, turned);
+        let _writing = self.presence_writes.lock().await;
+        // Whoever writes takes everything waiting: ours may be written already.
+        let waiting = std::mem::take(
+            &mut *self
+                .presence_waiting
+                .lock()
+                .unwrap_or_else(|p| p.into_inner()),
+        );
+        if waiting.seats.is_empty() {
+            return;
+        }
+        let seats: Vec<(String, Arc<GameSlot>, Vec<Color>)> = waiting
+            .seats
+            .into_iter()
+            .map(|(id, (slot, colors))| (id, slot, colors))
+            .collect();
+        let announce: Vec<String> = seats.iter().map(|(id, _, _)| id.clone()).collect();
+        self.write_presence_held(&seats, &announce).await;
     }
 
     /// Writes this server's counts of sockets for the listed sides of each game, as they
@@ -315,6 +361,15 @@ impl App {
         announce: &[String],
     ) {
         let _writing = self.presence_writes.lock().await;
+        self.write_presence_held(seats, announce).await;
+    }
+
+    /// [`App::write_presence`] with the writers' lock held.
+    async fn write_presence_held(
+        &self,
+        seats: &[(String, Arc<GameSlot>, Vec<Color>)],
+        announce: &[String],
+    ) {
         let rows: Vec<(String, &'static str, i32)> = seats
             .iter()
             .flat_map(|(id, slot, colors)| {

@@ -195,6 +195,11 @@ impl LimitedListener {
             };
             match self.limits.enter(address.ip()) {
                 Ok(guard) => {
+                    // A move is a small message that should leave at once, not wait to be
+                    // merged with the next.
+                    if let Err(error) = stream.set_nodelay(true) {
+                        tracing::debug!(%address, "cannot set TCP_NODELAY: {error}");
+                    }
                     return (
                         CountedStream {
                             inner: stream,

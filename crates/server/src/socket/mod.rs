@@ -299,9 +299,13 @@ tokio::task_local! {
     static LANGUAGE: Language;
 }
 
-/// Runs a socket's `talk` with its refusals said in `language`.
-pub(crate) async fn in_language<F: Future>(language: Language, talk: F) -> F::Output {
-    LANGUAGE.scope(language, talk).await
+/// Runs a socket's `talk` with its refusals said in `language`. (A plain function, not an
+/// `async` one: that would keep room for `talk` twice in every socket's task.)
+pub(crate) fn in_language<F: Future>(
+    language: Language,
+    talk: F,
+) -> tokio::task::futures::TaskLocalFuture<Language, F> {
+    LANGUAGE.scope(language, talk)
 }
 
 /// The `error` message answering the message `id`, in the socket's language when the

@@ -137,9 +137,14 @@ impl WebSocketUpgrade {
                 return (StatusCode::BAD_REQUEST, "not a WebSocket upgrade").into_response();
             }
         };
+        // The socket's talk runs on a task of its own, made once the connection is switched:
+        // a task keeps room for everything its future ever held, and the switch's state is
+        // no longer needed then.
         tokio::spawn(async move {
             match switched.await {
-                Ok(socket) => callback(WebSocket::new(socket)).await,
+                Ok(socket) => {
+                    tokio::spawn(callback(WebSocket::new(socket)));
+                }
                 Err(error) => tracing::debug!("a WebSocket upgrade: {error}"),
             }
         });

@@ -289,7 +289,7 @@ impl super::PgStore {
         )
         .await?;
         for game in announce {
-            notify_people(&transaction, &format!("presence {game}")).await?;
+            notify_people(&transaction, &format!("presence {game} {server}")).await?;
         }
         transaction.commit().await?;
         Ok(())

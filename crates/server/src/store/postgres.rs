@@ -28,6 +28,9 @@ const POOL_SIZE: usize = 16;
 /// The channel every stored change is announced on.
 pub const CHANNEL: &str = "bashni_games";
 
+/// The channel on which a server announces an engine job made or given back (the game's id).
+pub const JOBS_CHANNEL: &str = "bashni_jobs";
+
 /// The schema, one step per version; the table `bashni_schema` records how many have run.
 const MIGRATIONS: &[&str] = &[
     // 1: games and their moves.
@@ -366,37 +369,200 @@ type GroupedQueue = tokio::sync::mpsc::UnboundedReceiver<PendingChange>;
 /// stored.
 const WRITERS: usize = 4;
 
-/// Stores `batch` in one transaction, each change under its own savepoint.
+/// Stores `batch` in one transaction. The plain moves of the batch go first, all at once (one
+/// statement each, pipelined: one round trip for all of them); should one of them fail, the
+/// transaction is given up and the whole batch stored again the careful way, each change under
+/// its own savepoint.
 async fn save_many(
     pool: &Pool,
     batch: &[PendingChange],
 ) -> Vec<Result<Option<GameRating>, StoreError>> {
-    let all_fail = |error: StoreError| all_refused(batch.len(), &error);
     let mut client = match pool.get().await {
         Ok(client) => client,
-        Err(error) => return all_fail(error.into()),
+        Err(error) => return all_refused(batch.len(), &error.into()),
     };
+    if let Some(results) = save_pipelined(&mut client, batch).await {
+        return results;
+    }
+    save_each(&mut client, batch).await
+}
+
+/// Whether `change` of `round` is a plain move, stored by one statement: a move that ends no
+/// rated game (a rated ending changes the ratings too).
+fn plain_move(round: &Round, change: Change) -> bool {
+    change == Change::Move && crate::game::rated::rated_end(round).is_none()
+}
+
+/// A plain move (see [`plain_move`]) in one statement: the game row when it is still at the
+/// version the move was made on, and only then the move, the engine job and the notification.
+/// It answers one row when it stored the move, none when the game had changed meanwhile.
+fn plain_move_sql(engine_job: bool) -> String {
+    let also = if engine_job {
+        format!(", pg_notify('{JOBS_CHANNEL}', id)")
+    } else {
+        String::new()
+    };
+    let job = if engine_job {
+        "INSERT INTO engine_jobs (game_id, version) SELECT id, $16 FROM changed \
+         ON CONFLICT (game_id) DO UPDATE SET version = $16, taken_by = NULL, taken_until = NULL"
+    } else {
+        "DELETE FROM engine_jobs WHERE game_id = (SELECT id FROM changed)"
+    };
+    format!(
+        "WITH changed AS ({UPDATE_GAME} RETURNING id), \
+         moved AS (INSERT INTO moves (game_id, ply, text, white_ms, black_ms, at_ms) \
+                   SELECT id, $23, $24, $25, $26, $27 FROM changed), \
+         job AS ({job}) \
+         SELECT pg_notify($28, $29){also} FROM changed"
+    )
+}
+
+/// Stores the plain moves of `batch` pipelined and then the rest each under a savepoint, in
+/// one transaction; `None` when a statement failed before the commit (nothing of the batch is
+/// stored then).
+async fn save_pipelined(
+    client: &mut deadpool_postgres::Object,
+    batch: &[PendingChange],
+) -> Option<Vec<Result<Option<GameRating>, StoreError>>> {
+    let plain: Vec<bool> = batch
+        .iter()
+        .map(|job| {
+            let (round, change, _) = job.change();
+            plain_move(round, change)
+        })
+        .collect();
+    if !plain.iter().any(|&plain| plain) {
+        return None;
+    }
+    let transaction = client.transaction().await.ok()?;
+    let with_job = transaction
+        .prepare_cached(&plain_move_sql(true))
+        .await
+        .ok()?;
+    let without_job = transaction
+        .prepare_cached(&plain_move_sql(false))
+        .await
+        .ok()?;
+    let stores = batch
+        .iter()
+        .zip(&plain)
+        .filter(|(_, plain)| **plain)
+        .map(|(job, _)| {
+            let (round, _, was) = job.change();
+            let statement = if round.engine_to_move() || round.engine_has_offer() {
+                &with_job
+            } else {
+                &without_job
+            };
+            store_plain_move(&transaction, statement, round, was)
+        });
+    // Polled together, the statements go out one after another without waiting.
+    let mut stored = futures_util::future::join_all(stores).await.into_iter();
+    let mut results = Vec::with_capacity(batch.len());
+    for (job, plain) in batch.iter().zip(plain) {
+        if plain {
+            results.push(stored.next()?.ok()?);
+            continue;
+        }
+        let (round, change, was) = job.change();
+        results.push(
+            save_under_savepoint(&transaction, round, change, was)
+                .await
+                .ok()?,
+        );
+    }
+    // A failed commit stores nothing of the batch: no second try (it might have been stored).
+    Some(match transaction.commit().await {
+        Ok(()) => results,
+        Err(error) => all_refused(batch.len(), &error.into()),
+    })
+}
+
+/// Runs the plain-move statement `statement` for the last move of `round`, made on version
+/// `was`: `Ok(Err(Stale))` when the game had changed meanwhile, `Err` when the statement failed.
+async fn store_plain_move(
+    transaction: &deadpool_postgres::Transaction<'_>,
+    statement: &tokio_postgres::Statement,
+    round: &Round,
+    was: u64,
+) -> Result<Result<Option<GameRating>, StoreError>, StoreError> {
+    let game = row_of(round);
+    let mv = last_move_row(round)?;
+    let ply = i32::try_from(mv.ply).unwrap_or(i32::MAX);
+    let was_i64 = i64::try_from(was).unwrap_or(i64::MAX);
+    let payload = notification(
+        &game.id,
+        round.version,
+        change_note(round, &game, Change::Move, was).as_ref(),
+    );
+    let rows = transaction
+        .execute(
+            statement,
+            &[
+                &game.id,
+                &game.white.0,
+                &game.black.0,
+                &game.white.1,
+                &game.black.1,
+                &game.white.2,
+                &game.black.2,
+                &game.invite,
+                &game.white_ms,
+                &game.black_ms,
+                &game.result,
+                &game.reason,
+                &game.reason_code,
+                &game.draw_offer,
+                &game.updated_ms,
+                &game.version,
+                &game.last_offer,
+                &game.rematch_by,
+                &game.rematch_game,
+                &was_i64,
+                &game.deadline_ms,
+                &game.to_move,
+                &ply,
+                &mv.text,
+                &mv.white_ms,
+                &mv.black_ms,
+                &mv.at_ms,
+                &CHANNEL,
+                &payload,
+            ],
+        )
+        .await?;
+    Ok(if rows == 1 {
+        Ok(None)
+    } else {
+        Err(stale(&game.id))
+    })
+}
+
+/// The error of a change made on a version of game `id` that is no longer the stored one.
+fn stale(id: &str) -> StoreError {
+    StoreError::new(
+        StoreErrorKind::Stale,
+        format!("game {id} changed meanwhile (or is not stored)"),
+    )
+}
+
+/// Stores `batch` in one transaction, each change under its own savepoint.
+async fn save_each(
+    client: &mut deadpool_postgres::Object,
+    batch: &[PendingChange],
+) -> Vec<Result<Option<GameRating>, StoreError>> {
+    let all_fail = |error: StoreError| all_refused(batch.len(), &error);
     let transaction = match client.transaction().await {
         Ok(transaction) => transaction,
         Err(error) => return all_fail(error.into()),
     };
     let mut results = Vec::with_capacity(batch.len());
     for job in batch {
-        if let Err(error) = transaction.batch_execute("SAVEPOINT change").await {
-            return all_fail(error.into());
-        }
         let (round, change, was) = job.change();
-        let saved = save_in(&transaction, round, change, was).await;
-        let end = if saved.is_ok() {
-            "RELEASE SAVEPOINT change"
-        } else {
-            "ROLLBACK TO SAVEPOINT change; RELEASE SAVEPOINT change"
-        };
-        match (transaction.batch_execute(end).await, saved) {
-            (Ok(()), saved) => results.push(saved),
+        match save_under_savepoint(&transaction, round, change, was).await {
+            Ok(saved) => results.push(saved),
             // The transaction cannot go on: nothing of the batch is stored.
-            (Err(_), Err(error)) => return all_fail(error),
-            (Err(error), Ok(_)) => return all_fail(error.into()),
+            Err(error) => return all_fail(error),
         }
     }
     match transaction.commit().await {
@@ -404,6 +570,38 @@ async fn save_many(
         Err(error) => all_fail(error.into()),
     }
 }
+
+/// Stores `change` of `round` (made on version `was`) under a savepoint of the open
+/// `transaction`: `Ok` with what storing it gave (a failed change leaves nothing), `Err` when
+/// the transaction cannot go on.
+async fn save_under_savepoint(
+    transaction: &deadpool_postgres::Transaction<'_>,
+    round: &Round,
+    change: Change,
+    was: u64,
+) -> Result<Result<Option<GameRating>, StoreError>, StoreError> {
+    transaction.batch_execute("SAVEPOINT change").await?;
+    let saved = save_in(transaction, round, change, was).await;
+    let end = if saved.is_ok() {
+        "RELEASE SAVEPOINT change"
+    } else {
+        "ROLLBACK TO SAVEPOINT change; RELEASE SAVEPOINT change"
+    };
+    match (transaction.batch_execute(end).await, saved) {
+        (Ok(()), saved) => Ok(saved),
+        (Err(_), Err(error)) => Err(error),
+        (Err(error), Ok(_)) => Err(error.into()),
+    }
+}
+
+/// The change of a game's row (`$1` its id) made on version `$20`; it changes nothing when the
+/// stored game is at another version.
+const UPDATE_GAME: &str = "UPDATE games SET white_name = $2, black_name = $3, white_token = $4, \
+     black_token = $5, white_joined = $6, black_joined = $7, invite = $8, \
+     white_ms = $9, black_ms = $10, result = $11, reason = $12, reason_code = $13, \
+     draw_offer = $14, updated_ms = $15, version = $16, last_offer = $17, \
+     rematch_by = $18, rematch_game = $19, deadline_ms = $21, to_move = $22 \
+     WHERE id = $1 AND version = $20";
 
 /// Writes `change` of `round` in the open transaction `transaction`, provided the stored game
 /// is still at `was`; returns the rating changes it makes.
@@ -418,12 +616,7 @@ async fn save_in(
     let was = i64::try_from(was).unwrap_or(i64::MAX);
     let changed = exec(
         transaction,
-        "UPDATE games SET white_name = $2, black_name = $3, white_token = $4, \
-                 black_token = $5, white_joined = $6, black_joined = $7, invite = $8, \
-                 white_ms = $9, black_ms = $10, result = $11, reason = $12, reason_code = $13, \
-                 draw_offer = $14, updated_ms = $15, version = $16, last_offer = $17, \
-                 rematch_by = $18, rematch_game = $19, deadline_ms = $21, to_move = $22 \
-                 WHERE id = $1 AND version = $20",
+        UPDATE_GAME,
         &[
             &game.id,
             &game.white.0,
@@ -451,10 +644,7 @@ async fn save_in(
     )
     .await?;
     if changed != 1 {
-        return Err(StoreError::new(
-            StoreErrorKind::Stale,
-            format!("game {} changed meanwhile (or is not stored)", game.id),
-        ));
+        return Err(stale(&game.id));
     }
     // The rest goes out at once (pipelined on the connection): one round trip.
     let moves = async {
@@ -640,6 +830,9 @@ impl PgStore {
                  WHERE game_id = $1 AND taken_by = $2",
                 &[&id, &server],
             )
+            .await?;
+        client
+            .execute("SELECT pg_notify($1, $2)", &[&JOBS_CHANNEL, &id])
             .await?;
         Ok(())
     }
@@ -936,7 +1129,12 @@ pub enum Heard {
     Presence {
         /// The game's id.
         id: String,
+        /// The server whose sockets they are, when the note names it.
+        server: Option<String>,
     },
+    /// An engine job (a move or a draw answer) was made or given back: a server with a free
+    /// engine may take it.
+    Job,
     /// A change of the lobby's seeks (see [`super::lobby`]).
     Lobby(super::SeekNote),
 }
@@ -955,7 +1153,10 @@ fn heard_of_people(payload: &str) -> Option<Heard> {
             id,
             side: parts.next()?.to_string(),
         }),
-        "presence" => Some(Heard::Presence { id }),
+        "presence" => Some(Heard::Presence {
+            id,
+            server: parts.next().map(String::from),
+        }),
         _ => None,
     }
 }
@@ -971,6 +1172,12 @@ async fn sync_job(client: &impl GenericClient, round: &Round) -> Result<(), Stor
              ON CONFLICT (game_id) DO UPDATE \
              SET version = $2, taken_by = NULL, taken_until = NULL",
             &[&round.id, &version],
+        )
+        .await?;
+        exec(
+            client,
+            "SELECT pg_notify($1, $2)",
+            &[&JOBS_CHANNEL, &round.id],
         )
         .await?;
     } else {
@@ -995,6 +1202,14 @@ async fn notify(
     version: u64,
     note: Option<&ChangeNote>,
 ) -> Result<(), StoreError> {
+    let payload = notification(id, version, note);
+    exec(client, "SELECT pg_notify($1, $2)", &[&CHANNEL, &payload]).await?;
+    Ok(())
+}
+
+/// The notification that game `id` is stored at `version`, with the change made when it has a
+/// note that fits: `id version` or `id version {note}`.
+fn notification(id: &str, version: u64, note: Option<&ChangeNote>) -> String {
     let mut payload = format!("{id} {version}");
     if let Some(note) = note.and_then(|note| serde_json::to_string(note).ok())
         && payload.len() + 1 + note.len() <= NOTE_BYTES
@@ -1002,8 +1217,7 @@ async fn notify(
         payload.push(' ');
         payload.push_str(&note);
     }
-    exec(client, "SELECT pg_notify($1, $2)", &[&CHANNEL, &payload]).await?;
-    Ok(())
+    payload
 }
 
 /// One connection's worth of listening; returns `Ok` only when nobody listens any more.
@@ -1031,7 +1245,7 @@ async fn listen_once(
     });
     client
         .batch_execute(&format!(
-            "LISTEN {CHANNEL}; LISTEN {PEOPLE_CHANNEL}; LISTEN {}",
+            "LISTEN {CHANNEL}; LISTEN {PEOPLE_CHANNEL}; LISTEN {JOBS_CHANNEL}; LISTEN {}",
             crate::store::lobby::postgres::CHANNEL
         ))
         .await?;
@@ -1049,6 +1263,13 @@ async fn listen_once(
             }
         };
         if let AsyncMessage::Notification(note) = message {
+            if note.channel() == JOBS_CHANNEL {
+                if changes.send(Heard::Job).await.is_err() {
+                    driver.abort();
+                    return Ok(());
+                }
+                continue;
+            }
             if note.channel() == PEOPLE_CHANNEL {
                 let Some(heard) = heard_of_people(note.payload()) else {
                     continue;
