@@ -689,9 +689,16 @@ impl CpuTicks {
 
     /// Seconds used between `self` and `later` (a process new since counts whole).
     fn seconds_until(&self, later: &CpuTicks) -> f64 {
+        let all: Vec<u32> = later.by_process.keys().copied().collect();
+        self.seconds_of(later, &all)
+    }
+
+    /// Seconds the processes `pids` used between `self` and `later`.
+    fn seconds_of(&self, later: &CpuTicks, pids: &[u32]) -> f64 {
         let ticks: u64 = later
             .by_process
             .iter()
+            .filter(|(pid, _)| pids.contains(pid))
             .map(|(pid, &t)| t.saturating_sub(self.by_process.get(pid).copied().unwrap_or(0)))
             .sum();
         ticks as f64 / 100.0
@@ -1855,8 +1862,9 @@ fn run() -> Result<(), Error> {
     });
     let elapsed = started.elapsed();
     playing.store(false, std::sync::atomic::Ordering::Relaxed);
-    let cpu_seconds =
-        cpu_before.seconds_until(&CpuTicks::read(&counted_pids, options.database_pid));
+    let cpu_after = CpuTicks::read(&counted_pids, options.database_pid);
+    let cpu_seconds = cpu_before.seconds_until(&cpu_after);
+    let server_seconds = cpu_before.seconds_of(&cpu_after, &pids);
     let machine_seconds = machine_before
         .zip(machine_busy_ticks())
         .map(|(before, after)| after.saturating_sub(before) as f64 / 100.0);
@@ -1942,6 +1950,12 @@ fn run() -> Result<(), Error> {
         "CPU time while playing ({whose}): {cpu_seconds:.2} s, {:.3} s per 1000 acknowledged moves",
         per_thousand(cpu_seconds)
     );
+    if whose != "servers" {
+        println!(
+            "  of which the servers: {server_seconds:.2} s, {:.3} s per 1000 acknowledged moves",
+            per_thousand(server_seconds)
+        );
+    }
     if let Some(machine) = machine_seconds {
         println!(
             "CPU time of the whole machine while playing (the clients too): {machine:.2} s, {:.3} s per 1000 acknowledged moves",

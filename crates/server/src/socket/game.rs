@@ -135,19 +135,33 @@ async fn run(
             shown: Shown::default(),
         },
     };
+    // What is done once is boxed, so that the socket's task keeps no room for it while the
+    // conversation lasts.
+    let opening = Box::pin(opening(&app, &slot, &mut talk.bound, state_first)).await;
+    converse(&app, socket, "a game socket", opening, &mut talk).await;
+    // The socket is closed: its seat may have nobody left here.
+    Box::pin(app.seat_moved(&slot, talk.bound.seat, None)).await;
+}
+
+/// What a game socket is sent as it opens: the state and the chat, unless the client binds a
+/// seat first (`state_first` false).
+async fn opening(
+    app: &Arc<App>,
+    slot: &Arc<GameSlot>,
+    bound: &mut Bound,
+    state_first: bool,
+) -> Vec<String> {
     // With several servers, who is there is read before the first state.
-    app.refresh_presence(std::slice::from_ref(&slot)).await;
+    app.refresh_presence(std::slice::from_ref(slot)).await;
     let mut opening = Vec::new();
     if state_first {
-        app.catch_up(&slot).await;
-        opening.push(talk.bound.state(&slot).await);
-        if let Some(history) = chat_history(&app, &slot, None).await {
+        app.catch_up(slot).await;
+        opening.push(bound.state(slot).await);
+        if let Some(history) = chat_history(app, slot, None).await {
             opening.push(history);
         }
     }
-    converse(&app, socket, "a game socket", opening, &mut talk).await;
-    // The socket is closed: its seat may have nobody left here.
-    app.seat_moved(&slot, talk.bound.seat, None).await;
+    opening
 }
 
 /// The chat a socket bound to `seat` is sent when it opens or binds its seat; `None` (and a

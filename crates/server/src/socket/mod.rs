@@ -121,7 +121,8 @@ pub(crate) async fn converse<C: Conversation>(
     // of thousands of waiting sockets.
     loop {
         let said = tokio::select! {
-            news = conversation.next_news() => conversation.tell(news).await,
+            // Boxed, as the answers are: a waiting socket keeps no room for either.
+            news = conversation.next_news() => Box::pin(conversation.tell(news)).await,
             _ = crate::app::stopped(&mut stopping) => {
                 Said::Close(close_code::RESTART, "the server is restarting; connect again")
             }

@@ -75,7 +75,7 @@ fn options() -> Options {
     Options::default()
         .with_max_payload_read(4 * MAX_MESSAGE_BYTES)
         .with_max_read_buffer(4 * MAX_MESSAGE_BYTES)
-        .with_read_buffer_capacity(1024)
+        .with_read_buffer_capacity(512)
         .with_write_buffer_capacity(1024)
         .with_utf8()
         .with_deflate_pool(DEFLATE_POOL.clone())
@@ -203,7 +203,9 @@ fn acceptable_offer(offer: &str) -> bool {
 
 /// A WebSocket connection, read as a stream of [`Message`]s and written as a sink of them.
 pub(crate) struct WebSocket {
-    socket: HttpWebSocket,
+    /// Boxed: a socket's tasks move it about, and every future that once held it keeps room
+    /// for it.
+    socket: Box<HttpWebSocket>,
     /// The client's close frame, held back until the library's answer to it is written.
     client_closed: Option<Option<CloseFrame>>,
     /// A close frame was sent (by the server, or by the library on a broken frame):
@@ -216,7 +218,7 @@ pub(crate) struct WebSocket {
 impl WebSocket {
     fn new(socket: HttpWebSocket) -> WebSocket {
         WebSocket {
-            socket,
+            socket: Box::new(socket),
             client_closed: None,
             closed: false,
             ended: false,
@@ -297,7 +299,7 @@ impl Sink<Message> for WebSocket {
         if this.closed {
             return Poll::Ready(Ok(()));
         }
-        Pin::new(&mut this.socket).poll_ready(cx)
+        Pin::new(&mut *this.socket).poll_ready(cx)
     }
 
     fn start_send(self: Pin<&mut Self>, message: Message) -> Result<(), Error> {
@@ -322,15 +324,15 @@ impl Sink<Message> for WebSocket {
                 }
             }
         };
-        Pin::new(&mut this.socket).start_send(frame)
+        Pin::new(&mut *this.socket).start_send(frame)
     }
 
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<(), Error>> {
-        Pin::new(&mut self.get_mut().socket).poll_flush(cx)
+        Pin::new(&mut *self.get_mut().socket).poll_flush(cx)
     }
 
     fn poll_close(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<(), Error>> {
-        Pin::new(&mut self.get_mut().socket).poll_close(cx)
+        Pin::new(&mut *self.get_mut().socket).poll_close(cx)
     }
 }
 
