@@ -496,40 +496,19 @@ async fn store_plain_move(
         change_note(round, &game, Change::Move, was).as_ref(),
     );
     let rows = transaction
-        .execute(
-            statement,
-            &[
-                &game.id,
-                &game.white.0,
-                &game.black.0,
-                &game.white.1,
-                &game.black.1,
-                &game.white.2,
-                &game.black.2,
-                &game.invite,
-                &game.white_ms,
-                &game.black_ms,
-                &game.result,
-                &game.reason,
-                &game.reason_code,
-                &game.draw_offer,
-                &game.updated_ms,
-                &game.version,
-                &game.last_offer,
-                &game.rematch_by,
-                &game.rematch_game,
-                &was_i64,
-                &game.deadline_ms,
-                &game.to_move,
-                &ply,
+        .execute(statement, &{
+            let mut params = update_params(&game, &was_i64);
+            params.extend([
+                &ply as &(dyn tokio_postgres::types::ToSql + Sync),
                 &mv.text,
                 &mv.white_ms,
                 &mv.black_ms,
                 &mv.at_ms,
                 &CHANNEL,
                 &payload,
-            ],
-        )
+            ]);
+            params
+        })
         .await?;
     Ok(if rows == 1 {
         Ok(None)
@@ -603,6 +582,37 @@ const UPDATE_GAME: &str = "UPDATE games SET white_name = $2, black_name = $3, wh
      rematch_by = $18, rematch_game = $19, deadline_ms = $21, to_move = $22 \
      WHERE id = $1 AND version = $20";
 
+/// The parameters of [`UPDATE_GAME`] for `game`, made on version `was`.
+fn update_params<'a>(
+    game: &'a GameRow,
+    was: &'a i64,
+) -> Vec<&'a (dyn tokio_postgres::types::ToSql + Sync)> {
+    vec![
+        &game.id,
+        &game.white.0,
+        &game.black.0,
+        &game.white.1,
+        &game.black.1,
+        &game.white.2,
+        &game.black.2,
+        &game.invite,
+        &game.white_ms,
+        &game.black_ms,
+        &game.result,
+        &game.reason,
+        &game.reason_code,
+        &game.draw_offer,
+        &game.updated_ms,
+        &game.version,
+        &game.last_offer,
+        &game.rematch_by,
+        &game.rematch_game,
+        was,
+        &game.deadline_ms,
+        &game.to_move,
+    ]
+}
+
 /// Writes `change` of `round` in the open transaction `transaction`, provided the stored game
 /// is still at `was`; returns the rating changes it makes.
 async fn save_in(
@@ -614,35 +624,7 @@ async fn save_in(
     let game = row_of(round);
     let was_version = was;
     let was = i64::try_from(was).unwrap_or(i64::MAX);
-    let changed = exec(
-        transaction,
-        UPDATE_GAME,
-        &[
-            &game.id,
-            &game.white.0,
-            &game.black.0,
-            &game.white.1,
-            &game.black.1,
-            &game.white.2,
-            &game.black.2,
-            &game.invite,
-            &game.white_ms,
-            &game.black_ms,
-            &game.result,
-            &game.reason,
-            &game.reason_code,
-            &game.draw_offer,
-            &game.updated_ms,
-            &game.version,
-            &game.last_offer,
-            &game.rematch_by,
-            &game.rematch_game,
-            &was,
-            &game.deadline_ms,
-            &game.to_move,
-        ],
-    )
-    .await?;
+    let changed = exec(transaction, UPDATE_GAME, &update_params(&game, &was)).await?;
     if changed != 1 {
         return Err(stale(&game.id));
     }
