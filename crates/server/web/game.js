@@ -385,7 +385,10 @@ class GamePage {
       const sent = path === '/rematch' || !this.state ? body : { ...body, ply: this.state.moves.length };
       const state = await api('POST', gamePath(this.id, path), sent, this.token);
       this.apply(state, true);
-      if (okText) this.flash(okText(state));
+      // The answer may come after a newer state over the socket (the opponent declined the
+      // offer meanwhile): what it says is no longer news then.
+      const current = !this.state || this.state.version === state.version;
+      if (okText && current) this.flash(okText(state));
       return state;
     } catch (e) {
       this.takeStale(e);

@@ -276,6 +276,9 @@ pub struct ChatMemory {
     sent: [Option<u64>; 2],
     /// Which sides mute their opponent, once read from the store.
     mutes: Option<[bool; 2]>,
+    /// Each room known to have no line: read empty from the store, and no line stored or heard
+    /// of since (the next socket to open need not read it again).
+    empty: [bool; 2],
     /// Each player's lines lately (the limit per seat).
     rates: [LineRate; 2],
 }
@@ -319,6 +322,7 @@ fn publish(
         }));
         let sent = &mut memory.sent[room.index()];
         *sent = Some(sent.map_or(line.seq, |s| s.max(line.seq)));
+        memory.empty[room.index()] = false;
     }
 }
 
@@ -516,14 +520,18 @@ pub async fn history(
         if !may_read(seat, room, over) {
             continue;
         }
-        let lines = app
-            .database
-            .chat_lines(&id, room.name(), 0, CHAT_LINES_KEPT)
-            .await
-            .map_err(|error| {
-                tracing::warn!(game = %id, "cannot read the chat: {error}");
-                ActionError::Store(error)
-            })?;
+        let lines = if memory.empty[room.index()] {
+            Vec::new()
+        } else {
+            app.database
+                .chat_lines(&id, room.name(), 0, CHAT_LINES_KEPT)
+                .await
+                .map_err(|error| {
+                    tracing::warn!(game = %id, "cannot read the chat: {error}");
+                    ActionError::Store(error)
+                })?
+        };
+        memory.empty[room.index()] = lines.is_empty();
         // The first socket here to read the room knows it up to its last line: later lines
         // are sent from there on (see `heard_line`).
         let sent = &mut memory.sent[room.index()];
@@ -563,6 +571,7 @@ pub async fn heard_line(app: &Arc<App>, slot: &Arc<GameSlot>, room: &str, seq: u
         Some(sent) => sent,
         None => seq.saturating_sub(1),
     };
+    memory.empty[room.index()] = false;
     if slot.events.receiver_count() == 0 {
         memory.sent[room.index()] = Some(seq);
         return;
@@ -613,6 +622,8 @@ pub async fn heard_gap(app: &Arc<App>, slot: &Arc<GameSlot>) {
     let id = slot.live.lock().await.round.id.clone();
     let chat = memory_of(slot);
     let mut memory = chat.lock().await;
+    // Lines may have been stored meanwhile: every room is read again.
+    memory.empty = [false; 2];
     let before = memory.mutes.take();
     if let (Some(before), Ok(now)) = (before, mutes(app, &id, &mut memory).await) {
         for color in [Color::White, Color::Black] {
