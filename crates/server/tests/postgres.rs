@@ -212,6 +212,26 @@ async fn store_suite(db: &Database) -> Result<(), Error> {
     changes_made_together(db).await
 }
 
+/// Plays c3-d4 in every one of `rounds` at once, each stored as made on the version
+/// `was(n, version)` gives for the `n`-th; what each save answered.
+async fn first_moves_at_once(
+    db: &Database,
+    rounds: &[Round],
+    was: impl Fn(usize, u64) -> u64,
+) -> Vec<Result<Result<(), StoreErrorKind>, String>> {
+    let saves = rounds.iter().enumerate().map(|(n, round)| {
+        let mut next = round.clone();
+        let was = was(n, round.version);
+        async move {
+            next.play(Seat::Both, "c3-d4", false, Instant::now())
+                .map_err(|e| e.to_string())?;
+            let (_, saved) = db.save(next, Change::Move, was).await;
+            Ok::<_, String>(saved.map_err(|e| e.kind))
+        }
+    });
+    futures_util::future::join_all(saves).await
+}
+
 /// Changes of many games sent at once (stored together, in group commits): each is stored
 /// or refused on its own; a change made on a version the store does not hold is refused
 /// without taking the others with it.
@@ -223,21 +243,14 @@ async fn changes_made_together(db: &Database) -> Result<(), Error> {
         stored?;
         rounds.push(round);
     }
-    let saves = rounds.iter().enumerate().map(|(n, round)| {
-        let mut next = round.clone();
-        let was = if n == 5 {
-            round.version + 7
-        } else {
-            round.version
-        };
-        async move {
-            next.play(Seat::Both, "c3-d4", false, Instant::now())
-                .map_err(|e| e.to_string())?;
-            let (_, saved) = db.save(next, Change::Move, was).await;
-            Ok::<_, String>(saved.map_err(|e| e.kind))
-        }
-    });
-    let results = futures_util::future::join_all(saves).await;
+    let results = first_moves_at_once(
+        db,
+        &rounds,
+        |n, version| {
+            if n == 5 { version + 7 } else { version }
+        },
+    )
+    .await;
     for (n, result) in results.into_iter().enumerate() {
         let stored = db
             .load(&format!("together{n}"))
@@ -285,18 +298,7 @@ async fn a_move_the_database_refuses_takes_no_other_move_with_it() -> Result<(),
              VALUES ('g3', 0, 'a3-b4', NULL, NULL, 1)",
         )
         .await?;
-    let saves = rounds.iter().map(|round| {
-        let mut next = round.clone();
-        let was = round.version;
-        let db = &db;
-        async move {
-            next.play(Seat::Both, "c3-d4", false, Instant::now())
-                .map_err(|e| e.to_string())?;
-            let (_, saved) = db.save(next, Change::Move, was).await;
-            Ok::<_, String>(saved.map_err(|e| e.kind))
-        }
-    });
-    let results = futures_util::future::join_all(saves).await;
+    let results = first_moves_at_once(&db, &rounds, |_, version| version).await;
     for (n, result) in results.into_iter().enumerate() {
         let row = client
             .query_one(

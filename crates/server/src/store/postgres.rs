@@ -396,17 +396,27 @@ fn plain_move(round: &Round, change: Change) -> bool {
 /// A plain move (see [`plain_move`]) in one statement: the game row when it is still at the
 /// version the move was made on, and only then the move, the engine job and the notification.
 /// It answers one row when it stored the move, none when the game had changed meanwhile.
-fn plain_move_sql(engine_job: bool) -> String {
-    let also = if engine_job {
-        format!(", pg_notify('{JOBS_CHANNEL}', id)")
+fn plain_move_sql(engine_job: bool) -> &'static str {
+    static WITH_JOB: std::sync::LazyLock<String> =
+        std::sync::LazyLock::new(|| plain_move_statement(true));
+    static WITHOUT_JOB: std::sync::LazyLock<String> =
+        std::sync::LazyLock::new(|| plain_move_statement(false));
+    if engine_job { &WITH_JOB } else { &WITHOUT_JOB }
+}
+
+/// Writes the statement of [`plain_move_sql`] (made once for each kind).
+fn plain_move_statement(engine_job: bool) -> String {
+    let (job, also) = if engine_job {
+        (
+            "INSERT INTO engine_jobs (game_id, version) SELECT id, $16 FROM changed \
+             ON CONFLICT (game_id) DO UPDATE SET version = $16, taken_by = NULL, taken_until = NULL",
+            format!(", pg_notify('{JOBS_CHANNEL}', id)"),
+        )
     } else {
-        String::new()
-    };
-    let job = if engine_job {
-        "INSERT INTO engine_jobs (game_id, version) SELECT id, $16 FROM changed \
-         ON CONFLICT (game_id) DO UPDATE SET version = $16, taken_by = NULL, taken_until = NULL"
-    } else {
-        "DELETE FROM engine_jobs WHERE game_id = (SELECT id FROM changed)"
+        (
+            "DELETE FROM engine_jobs WHERE game_id = (SELECT id FROM changed)",
+            String::new(),
+        )
     };
     format!(
         "WITH changed AS ({UPDATE_GAME} RETURNING id), \
@@ -436,11 +446,11 @@ async fn save_pipelined(
     }
     let transaction = client.transaction().await.ok()?;
     let with_job = transaction
-        .prepare_cached(&plain_move_sql(true))
+        .prepare_cached(plain_move_sql(true))
         .await
         .ok()?;
     let without_job = transaction
-        .prepare_cached(&plain_move_sql(false))
+        .prepare_cached(plain_move_sql(false))
         .await
         .ok()?;
     let stores = batch
