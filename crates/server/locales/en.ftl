@@ -42,6 +42,11 @@ error-store-full = the server's disk is full; nothing was changed
 error-store-stale = the game changed meanwhile; nothing was changed, look at it again
 error-store-corrupt = the stored game cannot be read
 error-store-failed = the game could not be stored; nothing was changed
+error-name-long = name: at most { $most } characters
+error-no-seat = your account holds no seat in this game
+error-socket-too-many = too many messages; slow down
+error-pictures-too-many = you already have { $most } pictures being drawn; wait for them
+error-pictures-busy = the server is drawing many pictures just now; try again in a few seconds
 
 # Words of the API that are the same in every language (what only a program sends wrong).
 api-words = { $words }
@@ -166,9 +171,17 @@ tournament-too-few-players = { $system ->
        *[round_robin] a round robin
     } starts with at least { $least } players; it has { $players }
 tournament-no-pairing = no first round can be paired
+tournament-name-missing = name: give the tournament a name
+tournament-name-long = name: at most { $most } characters
+tournament-full = the tournament is full ({ $most } players)
+tournament-start-not-creator = only the player who made the tournament can start it
+tournament-start-changed = players joined or left meanwhile; look at the tournament again and start it
+tournament-too-many = you already run { $most } tournaments that have not finished; finish one first
 
 ## Records read from PDN (the upload's notes)
 
+pdn-file-too-large = the PDN file is too large (at most { $most } kB)
+pdn-file-no-game = the file holds no game
 pdn-too-many-games = only the first { $most } games of a file are read
 pdn-too-long = the game has { $plies } plies; the server keeps games of at most { $most }
 # $variant: russian or bashni; $how: asked (the game chosen on the page), only_fit or both_fit.

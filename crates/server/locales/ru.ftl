@@ -41,6 +41,18 @@ error-store-full = на диске сервера нет места; ничег�
 error-store-stale = партия тем временем изменилась; ничего не изменилось, посмотрите на неё ещё раз
 error-store-corrupt = сохранённую партию не удаётся прочитать
 error-store-failed = партию не удалось сохранить; ничего не изменилось
+error-name-long = имя — не длиннее { $most ->
+        [one] { $most } знака
+       *[other] { $most } знаков
+    }
+error-no-seat = у вашей учётной записи нет места в этой партии
+error-socket-too-many = слишком много сообщений; помедленнее
+error-pictures-too-many = { $most ->
+        [one] уже рисуется { $most } ваша картинка
+        [few] уже рисуются { $most } ваши картинки
+       *[other] уже рисуются { $most } ваших картинок
+    }; дождитесь их
+error-pictures-busy = сервер сейчас рисует много картинок; попробуйте через несколько секунд
 
 # Слова API, одинаковые на всех языках (то, что неверно присылает только программа).
 api-words = { $words }
@@ -191,9 +203,24 @@ tournament-too-few-players = { $system ->
        *[round_robin] круговой турнир
     } начинается не меньше чем с { $least } игроками; сейчас { $players }
 tournament-no-pairing = первый тур нельзя составить
+tournament-name-missing = дайте турниру название
+tournament-name-long = название турнира — не длиннее { $most ->
+        [one] { $most } знака
+       *[other] { $most } знаков
+    }
+tournament-full = мест в турнире больше нет (участников не больше { $most })
+tournament-start-not-creator = начать турнир может только тот, кто его создал
+tournament-start-changed = тем временем кто-то вошёл в турнир или вышел; посмотрите на турнир ещё раз и начните его
+tournament-too-many = у вас уже { $most ->
+        [one] { $most } незаконченный турнир
+        [few] { $most } незаконченных турнира
+       *[other] { $most } незаконченных турниров
+    }; сначала закончите один из них
 
 ## Записи из PDN (замечания к загрузке)
 
+pdn-file-too-large = файл PDN слишком велик (не больше { $most } КБ)
+pdn-file-no-game = в файле нет ни одной партии
 pdn-too-many-games = из файла читаются только первые { $most } партий
 pdn-too-long = в партии { $plies } полуходов; сервер хранит партии не длиннее { $most }
 # $variant: russian или bashni; $how: asked (игра выбрана на странице), only_fit или both_fit.

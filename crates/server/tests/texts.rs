@@ -243,3 +243,64 @@ async fn a_records_errors_come_in_the_language_asked_for() -> TestResult {
     }
     Ok(())
 }
+
+#[tokio::test]
+async fn a_tournaments_and_an_uploads_refusals_come_in_the_language_asked_for() -> TestResult {
+    use axum::http::header;
+    let app = memory_app()?;
+    let mut anna = common::visitor::Visitor::new(&app, 21);
+    let body = json!({"name": "Anna", "password": "correct horse"});
+    let (status, answer) = anna
+        .call("POST", "/api/account/signup", None, Some(body))
+        .await?;
+    assert_eq!(status, StatusCode::CREATED, "{answer}");
+    let cookie = format!(
+        "bashni_session={}",
+        anna.cookie.clone().ok_or("no session")?
+    );
+    let unnamed = json!({"name": " ", "variant": "bashni", "system": "round_robin"});
+    let long = json!({"name": "x".repeat(61), "variant": "bashni", "system": "round_robin"});
+    for (language, body, words) in [
+        ("ru", &unnamed, "дайте турниру название"),
+        ("en", &unnamed, "name: give the tournament a name"),
+        ("ru", &long, "название турнира — не длиннее 60 знаков"),
+        ("en", &long, "name: at most 60 characters"),
+    ] {
+        let headers = [
+            (header::HOST, common::visitor::HOST),
+            (header::ORIGIN, common::visitor::SITE),
+            (header::COOKIE, cookie.as_str()),
+            (header::ACCEPT_LANGUAGE, language),
+        ];
+        let (status, _, answer) = common::visitor::send(
+            &app,
+            anna.address,
+            "POST",
+            "/api/tournaments",
+            &headers,
+            Some(body),
+        )
+        .await?;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");
+        assert_eq!(answer["code"], "bad_request");
+        assert_eq!(answer["error"], words);
+    }
+    // A file without a game.
+    for (language, words) in [
+        ("ru", "в файле нет ни одной партии"),
+        ("en", "the file holds no game"),
+    ] {
+        let request = Request::builder()
+            .method("POST")
+            .uri("/api/pdn")
+            .header("content-type", "text/plain")
+            .header("accept-language", language)
+            .body(Body::from(""))?;
+        let response = router(Arc::clone(&app)).oneshot(request).await?;
+        assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+        let bytes = response.into_body().collect().await?.to_bytes();
+        let answer: Value = serde_json::from_slice(&bytes)?;
+        assert_eq!(answer["error"], words, "{answer}");
+    }
+    Ok(())
+}

@@ -104,12 +104,15 @@ pub fn normalise_name(name: &str) -> Option<String> {
 }
 
 /// A name typed by a player: normalised, and refused when longer than [`MAX_NAME_CHARS`].
-pub fn typed_name(name: Option<&str>) -> Result<Option<String>, String> {
+pub fn typed_name(name: Option<&str>) -> Result<Option<String>, crate::texts::Text> {
     let Some(name) = name.and_then(normalise_name) else {
         return Ok(None);
     };
     if name.chars().count() > MAX_NAME_CHARS {
-        return Err(format!("name: at most {MAX_NAME_CHARS} characters"));
+        return Err(crate::texts::text!(
+            "error-name-long",
+            most = MAX_NAME_CHARS as i64
+        ));
     }
     Ok(Some(name))
 }

@@ -208,6 +208,7 @@ impl From<crate::app::ActionError> for ApiError {
 /// The HTTP status of a refusal with a code of its own.
 fn status_of(code: &str) -> StatusCode {
     match code {
+        "bad_request" => StatusCode::BAD_REQUEST,
         "not_logged_in" => StatusCode::UNAUTHORIZED,
         "rated_needs_account" | "cross_site" | "not_organiser" => StatusCode::FORBIDDEN,
         "wrong_login" => StatusCode::UNAUTHORIZED,

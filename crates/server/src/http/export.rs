@@ -14,7 +14,7 @@ use bashni_diagram::{DiagramError, Fonts, Frame, Options, fontdb};
 use bashni_rules::{Game, Position, Square};
 use serde::Deserialize;
 
-use crate::app::{ActionError, App};
+use crate::app::App;
 use crate::http::diagram::{COORDINATES_FROM, MAX_SIZE, MIN_SIZE};
 use crate::http::error::ApiError;
 use crate::http::games::{Client, read_position};
@@ -79,16 +79,19 @@ impl Ticket {
         let mut wanted = wanted();
         let mine = wanted.of.get(&client).copied().unwrap_or(0);
         if mine >= RASTER_PER_CLIENT {
-            return Err(ApiError::too_many(format!(
-                "you already have {RASTER_PER_CLIENT} pictures being drawn; wait for them"
-            )));
+            return Err(ApiError::texted(
+                axum::http::StatusCode::TOO_MANY_REQUESTS,
+                "too_many",
+                crate::texts::text!("error-pictures-too-many", most = RASTER_PER_CLIENT as i64),
+            ));
         }
         if wanted.all >= RASTER_QUEUE {
             tracing::warn!("limit: too many pictures asked for at once");
-            return Err(ActionError::Unavailable(
-                "the server is drawing many pictures just now; try again in a few seconds".into(),
-            )
-            .into());
+            return Err(ApiError::texted(
+                axum::http::StatusCode::SERVICE_UNAVAILABLE,
+                "unavailable",
+                crate::texts::text!("error-pictures-busy"),
+            ));
         }
         wanted.all += 1;
         *wanted.of.entry(client).or_insert(0) += 1;

@@ -67,7 +67,7 @@ fn token_of(headers: &HeaderMap) -> Option<String> {
 }
 
 fn name_field(name: Option<&str>) -> Result<Option<String>, ApiError> {
-    typed_name(name).map_err(ApiError::bad_request)
+    typed_name(name).map_err(|text| ApiError::texted(StatusCode::BAD_REQUEST, "bad_request", text))
 }
 
 /// Reads a position in any accepted notation (see [`notation::read_position`]); an empty
@@ -434,7 +434,14 @@ pub async fn upload(
 ) -> Result<Json<Value>, ApiError> {
     let bytes = body.map_err(|rejection| {
         if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::too_large("the PDN file is too large")
+            ApiError::texted(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "too_large",
+                crate::texts::text!(
+                    "pdn-file-too-large",
+                    most = (crate::MAX_UPLOAD_BYTES / 1024) as i64
+                ),
+            )
         } else {
             ApiError::bad_request(rejection.body_text())
         }
@@ -490,7 +497,11 @@ pub async fn upload(
         });
     }
     if games.is_empty() {
-        return Err(ApiError::bad_request("the file holds no game"));
+        return Err(ApiError::texted(
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+            crate::texts::text!("pdn-file-no-game"),
+        ));
     }
     Ok(Json(json!({ "games": games })))
 }
@@ -725,6 +736,15 @@ pub async fn analyse(
     ))
 }
 
+/// Refuses a seat's token to an account that holds no seat in the game.
+fn no_seat() -> ApiError {
+    ApiError::texted(
+        StatusCode::FORBIDDEN,
+        "forbidden",
+        crate::texts::text!("error-no-seat"),
+    )
+}
+
 /// Refuses anything else under `/api`.
 pub async fn not_found() -> ApiError {
     ApiError::not_found("no such address")
@@ -776,12 +796,8 @@ pub async fn seat(
     let color = [Color::White, Color::Black]
         .into_iter()
         .find(|&color| round.account(color) == Some(account.id))
-        .ok_or_else(|| ApiError::forbidden("your account holds no seat in this game"))?;
-    let token = round
-        .player(color)
-        .token
-        .clone()
-        .ok_or_else(|| ApiError::forbidden("your account holds no seat in this game"))?;
+        .ok_or_else(|| no_seat())?;
+    let token = round.player(color).token.clone().ok_or_else(|| no_seat())?;
     Ok(Json(json!({
         "seat": color.code(),
         "token": token,

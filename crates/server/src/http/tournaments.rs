@@ -12,12 +12,14 @@ use axum::response::{IntoResponse, Response};
 use bashni_club::Score;
 use bashni_rules::Variant;
 use serde::Deserialize;
+
+use crate::texts::text;
 use serde_json::{Value, json};
 
 use crate::app::App;
 use crate::app::actions;
 use crate::game::round::now_ms;
-use crate::game::secret::{is_game_id, new_game_id, typed_name};
+use crate::game::secret::{is_game_id, new_game_id, normalise_name};
 use crate::http::error::ApiError;
 use crate::http::games::{Client, parse_body};
 use crate::http::session::LoggedIn;
@@ -50,6 +52,16 @@ fn started() -> ApiError {
     )
 }
 
+/// A refusal with the usual code of `status`, said in the reader's language.
+fn refused(status: StatusCode, text: crate::texts::Text) -> ApiError {
+    let code = match status {
+        StatusCode::BAD_REQUEST => "bad_request",
+        StatusCode::FORBIDDEN => "forbidden",
+        _ => "conflict",
+    };
+    ApiError::texted(status, code, text)
+}
+
 fn missing(id: &str) -> ApiError {
     let shown: String = id.chars().take(24).collect();
     ApiError::not_found(format!("there is no tournament {shown:?}"))
@@ -76,13 +88,13 @@ pub async fn create(
     let request: CreateTournament = parse_body(body)?;
     // A tournament counts as a new game against the address's limit.
     app.allow_new_games(client, 1)?;
-    let name = typed_name(Some(&request.name))
-        .map_err(ApiError::bad_request)?
-        .ok_or_else(|| ApiError::bad_request("name: give the tournament a name"))?;
+    let name = normalise_name(&request.name)
+        .ok_or_else(|| refused(StatusCode::BAD_REQUEST, text!("tournament-name-missing")))?;
     if name.chars().count() > MAX_TOURNAMENT_NAME {
-        return Err(ApiError::bad_request(format!(
-            "name: at most {MAX_TOURNAMENT_NAME} characters"
-        )));
+        return Err(refused(
+            StatusCode::BAD_REQUEST,
+            text!("tournament-name-long", most = MAX_TOURNAMENT_NAME as i64),
+        ));
     }
     let variant = actions::variant_named(&request.variant)?;
     let system = System::parse(&request.system)
@@ -137,13 +149,10 @@ pub async fn create(
         .tournament_create(row, MAX_UNFINISHED_PER_ACCOUNT)
         .await?
     {
-        return Err(ApiError::coded(
+        return Err(ApiError::texted(
             StatusCode::TOO_MANY_REQUESTS,
             "too_many",
-            format!(
-                "you already run {MAX_UNFINISHED_PER_ACCOUNT} tournaments that have not \
-                 finished; finish one first"
-            ),
+            text!("tournament-too-many", most = MAX_UNFINISHED_PER_ACCOUNT),
         ));
     }
     let data = load(&app, &id).await?;
@@ -166,9 +175,10 @@ async fn enter(app: &App, id: &str, player: i64, join: bool) -> Result<(), ApiEr
         Entry::Done => Ok(()),
         Entry::Missing => Err(missing(id)),
         Entry::Closed(_) => Err(started()),
-        Entry::Full => Err(ApiError::conflict(format!(
-            "the tournament is full ({MAX_PLAYERS} players)"
-        ))),
+        Entry::Full => Err(refused(
+            StatusCode::CONFLICT,
+            text!("tournament-full", most = MAX_PLAYERS as i64),
+        )),
     }
 }
 
@@ -202,8 +212,9 @@ pub async fn start(
 ) -> Result<Json<Value>, ApiError> {
     let data = load(&app, &id).await?;
     if data.tournament.creator != account.id {
-        return Err(ApiError::forbidden(
-            "only the player who made the tournament can start it",
+        return Err(refused(
+            StatusCode::FORBIDDEN,
+            text!("tournament-start-not-creator"),
         ));
     }
     if data.tournament.status != "open" {
@@ -211,8 +222,9 @@ pub async fn start(
     }
     let step = tournament::first_step(&data)?;
     if !app.database.tournament_advance(&id, step).await? {
-        return Err(ApiError::conflict(
-            "players joined or left meanwhile; look at the tournament again and start it",
+        return Err(refused(
+            StatusCode::CONFLICT,
+            text!("tournament-start-changed"),
         ));
     }
     tracing::info!(tournament = %id, players = data.entrants.len(), "tournament started");

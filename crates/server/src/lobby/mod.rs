@@ -204,7 +204,7 @@ pub fn rated_refusal() -> ActionError {
 /// Reads a name a player typed for the lobby (cleaned like seat names).
 pub fn read_name(name: Option<&str>) -> Result<String, ActionError> {
     Ok(typed_name(name)
-        .map_err(ActionError::Invalid)?
+        .map_err(|text| refusal("bad_request", text))?
         .unwrap_or_else(|| DEFAULT_NAME.to_string()))
 }
 

@@ -270,7 +270,11 @@ pub(crate) async fn screen(
             return Screened::Refused;
         }
         if let Message::Text(text) = &frame {
-            let error = ApiError::too_many("too many messages; slow down");
+            let error = ApiError::texted(
+                axum::http::StatusCode::TOO_MANY_REQUESTS,
+                "too_many",
+                crate::texts::text!("error-socket-too-many"),
+            );
             if !send_text(sink, error_reply(&message_id(text), error)).await {
                 return Screened::Close;
             }
