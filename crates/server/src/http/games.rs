@@ -796,8 +796,8 @@ pub async fn seat(
     let color = [Color::White, Color::Black]
         .into_iter()
         .find(|&color| round.account(color) == Some(account.id))
-        .ok_or_else(|| no_seat())?;
-    let token = round.player(color).token.clone().ok_or_else(|| no_seat())?;
+        .ok_or_else(no_seat)?;
+    let token = round.player(color).token.clone().ok_or_else(no_seat)?;
     Ok(Json(json!({
         "seat": color.code(),
         "token": token,
