@@ -263,6 +263,48 @@ mod tests {
         }
     }
 
+    /// The ids the server's code names in `text!("id"...)` and `Text::new("id"...)`.
+    fn ids_named_in(dir: &std::path::Path, found: &mut Vec<(String, String)>) {
+        for entry in std::fs::read_dir(dir).expect("the sources read") {
+            let path = entry.expect("an entry").path();
+            if path.is_dir() {
+                ids_named_in(&path, found);
+                continue;
+            }
+            // This file names ids only in its documentation and tests.
+            if path.extension().is_none_or(|e| e != "rs") || path.ends_with("texts/mod.rs") {
+                continue;
+            }
+            let source = std::fs::read_to_string(&path).expect("a source reads");
+            for opening in ["text!(", "Text::new("] {
+                for (at, _) in source.match_indices(opening) {
+                    let rest = source[at + opening.len()..].trim_start();
+                    let Some(quoted) = rest.strip_prefix('"') else {
+                        continue;
+                    };
+                    let id: String = quoted.chars().take_while(|&c| c != '"').collect();
+                    found.push((id, path.display().to_string()));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_message_the_server_names_is_in_the_catalogues() {
+        let english = ids(CATALOGUES[0].1);
+        let mut named = Vec::new();
+        ids_named_in(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+            &mut named,
+        );
+        assert!(named.len() > 50, "only {} ids found", named.len());
+        let missing: Vec<_> = named
+            .iter()
+            .filter(|(id, _)| !english.contains(id))
+            .collect();
+        assert!(missing.is_empty(), "not in en.ftl: {missing:?}");
+    }
+
     #[test]
     fn the_language_is_the_first_wanted_the_site_speaks() {
         assert_eq!(
