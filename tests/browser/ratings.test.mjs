@@ -157,3 +157,50 @@ test('a logged-in player makes a rated game for a friend on the start page', { t
     await a.context.close();
   }
 });
+
+test('a guest\'s rated seek is refused in a player\'s words; a rated game from one address says why it does not count', { timeout: 120000 }, async () => {
+  const guest = await browserAt('10.1.0.7');
+  // Two accounts in two browsers behind one address (a family, or one player twice).
+  const a = await browserAt('10.1.0.8');
+  const b = await browserAt('10.1.0.8');
+  try {
+    await guest.page.goto(site.server.url + '/lobby');
+    await guest.page.waitForFunction(() => (document.getElementById('lobby-status')?.textContent ?? '').startsWith('Press Play'));
+    await guest.page.check('#seek-rated');
+    await guest.page.click('#seek-post');
+    await guest.page.waitForFunction(() => document.getElementById('lobby-error')?.textContent);
+    const refusal = await guest.page.textContent('#lobby-error');
+    assert.match(refusal, /^Rated games need an account: log in, or play a casual game/i);
+    assert.doesNotMatch(refusal, /"rated"|false/, 'no words of the API');
+
+    await signUp(a.page, 'Gleb');
+    await signUp(b.page, 'Dina');
+    for (const p of [a.page, b.page]) {
+      await p.goto(site.server.url + '/lobby');
+      await p.waitForFunction(() => (document.getElementById('lobby-status')?.textContent ?? '').startsWith('Press Play'));
+    }
+    await a.page.selectOption('#seek-clock', '3+2');
+    await a.page.check('#seek-rated');
+    await a.page.click('#seek-post');
+    const row = b.page.locator('#seeks tr[data-seek]');
+    await row.waitFor();
+    assert.match(await row.innerText(), /Rated/, 'the lobby row offers a rated game');
+    await row.locator('button.play').click();
+    await a.page.waitForURL(/\/g\/[^/]+$/);
+    await b.page.waitForURL(/\/g\/[^/]+$/);
+    await b.page.waitForSelector('svg.board[data-version]');
+    const state = await stateOf(b.page, site.server.url);
+    assert.equal(state.rated, false);
+    assert.equal(state.unrated_reason, 'same address');
+    // The game says in words why it does not count, in both browsers.
+    for (const p of [a.page, b.page]) {
+      await p.waitForSelector('svg.board[data-version]');
+      assert.match(await p.textContent('.game aside'), /Not rated: both players play from one address, and such games do not count\./);
+    }
+    for (const p of [guest.page, a.page, b.page]) assert.deepEqual(p.__errors || [], []);
+  } finally {
+    await guest.context.close();
+    await a.context.close();
+    await b.context.close();
+  }
+});
