@@ -695,6 +695,62 @@ async fn chat_and_mutes_reach_the_sockets_of_every_server() -> Result<(), Error>
     Ok(())
 }
 
+/// A game's chat is known empty on the server that made it, without reading the store: a
+/// line written on another server before any socket opened there still reaches that
+/// server's first socket (in its history, or right after it when the note comes later).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_line_written_elsewhere_reaches_the_server_that_made_the_game() -> Result<(), Error> {
+    let (_postgres, _, [a, b]) = two_quick_servers("chatnew", Duration::from_secs(60)).await?;
+    let at_a = serve(&a).await?;
+    let at_b = serve(&b).await?;
+    let (id, white, black) = timed_friend_game(&a).await?;
+    let (mut boris, _) = open_socket(at_b, &id, Some(&black)).await?;
+    send_json(
+        &mut boris,
+        json!({"type": "chat", "id": 1, "room": "players", "text": "first"}),
+    )
+    .await?;
+    assert_eq!(answer_to(&mut boris, 1).await?["seq"], 1);
+    // Anna's first socket on A, bound to her seat.
+    let url = format!("ws://{at_a}/api/games/{id}/ws");
+    let (mut anna, _) = tokio_tungstenite::connect_async(&url).await?;
+    next_json(&mut anna, "state").await?;
+    next_json(&mut anna, "chat_history").await?;
+    send_json(&mut anna, json!({"type": "seat", "id": 0, "token": white})).await?;
+    next_json(&mut anna, "ack").await?;
+    next_json(&mut anna, "state").await?;
+    let history = next_json(&mut anna, "chat_history").await?;
+    let texts: Vec<String> = history["rooms"]["players"]
+        .as_array()
+        .map(|lines| {
+            lines
+                .iter()
+                .filter_map(|l| l["text"].as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default();
+    if texts.is_empty() {
+        let line = next_json(&mut anna, "chat").await?;
+        assert_eq!(line["line"]["text"], "first", "{line}");
+        assert_eq!(line["line"]["seq"], 1);
+    } else {
+        assert_eq!(texts, ["first"], "{history}");
+    }
+    // Her answer on A reaches Boris on B as the second line.
+    send_json(
+        &mut anna,
+        json!({"type": "chat", "id": 2, "room": "players", "text": "second"}),
+    )
+    .await?;
+    assert_eq!(answer_to(&mut anna, 2).await?["seq"], 2);
+    let mut heard = next_json(&mut boris, "chat").await?;
+    if heard["line"]["text"] == "first" {
+        heard = next_json(&mut boris, "chat").await?;
+    }
+    assert_eq!(heard["line"]["text"], "second", "{heard}");
+    Ok(())
+}
+
 /// Players of many games arriving on one server at once (their reports of presence written
 /// together): the other server sees every one of them online, and they see their opponents
 /// arrive there.

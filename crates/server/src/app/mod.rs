@@ -248,6 +248,7 @@ impl App {
             self.held(round),
             self.new_presence(),
             self.settings.time.clone(),
+            false,
         );
         let slot = Arc::clone(self.games().entry(id.to_string()).or_insert(slot));
         self.after_change(&slot);
@@ -285,6 +286,7 @@ impl App {
             self.held(round),
             self.new_presence(),
             self.settings.time.clone(),
+            true,
         );
         self.games().insert(id, Arc::clone(&slot));
         self.after_change(&slot);

@@ -36,6 +36,10 @@ pub struct GameSlot {
     pub events: broadcast::Sender<Arc<Event>>,
     /// What features keep on this game (its chat as this server knows it).
     pub parts: Parts,
+    /// Whether this server made the game and stored it just now: nothing else of it (chat
+    /// lines, mutes) can be stored yet, so its features need not read them (any that another
+    /// server stores later is announced like every other).
+    pub made_here: bool,
     /// Who is there (shared with [`Live`], whose states show it).
     pub presence: Arc<std::sync::Mutex<Presence>>,
     /// How many updates were published (counted while the game's lock is held).
@@ -48,7 +52,12 @@ pub struct GameSlot {
 }
 
 impl GameSlot {
-    pub(super) fn new(round: Round, presence: Presence, time: Time) -> Arc<GameSlot> {
+    pub(super) fn new(
+        round: Round,
+        presence: Presence,
+        time: Time,
+        made_here: bool,
+    ) -> Arc<GameSlot> {
         let (events, _) = broadcast::channel(32);
         let presence = Arc::new(std::sync::Mutex::new(presence));
         let board = AtomicU64::new(crate::game::fair_play::guarded_board(&round));
@@ -57,6 +66,7 @@ impl GameSlot {
             live: tokio::sync::Mutex::new(Live::new(round, Arc::clone(&presence), time)),
             events,
             parts: Parts::default(),
+            made_here,
             presence,
             published: AtomicU64::new(0),
             board,

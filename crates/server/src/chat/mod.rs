@@ -39,8 +39,13 @@ pub use crate::game::room::{Room, side_index};
 
 /// What this server knows of a game's chat, kept on the game.
 fn memory_of(slot: &GameSlot) -> Arc<tokio::sync::Mutex<ChatMemory>> {
-    slot.parts
-        .get_or_insert_with(|| tokio::sync::Mutex::new(ChatMemory::default()))
+    slot.parts.get_or_insert_with(|| {
+        tokio::sync::Mutex::new(if slot.made_here {
+            ChatMemory::of_new_game()
+        } else {
+            ChatMemory::default()
+        })
+    })
 }
 
 /// Follows the notes of other servers (a shared database): their chat lines and mutes, and
@@ -281,6 +286,19 @@ pub struct ChatMemory {
     empty: [bool; 2],
     /// Each player's lines lately (the limit per seat).
     rates: [LineRate; 2],
+}
+
+impl ChatMemory {
+    /// The chat of a game this server has just made: no line in either room and nobody
+    /// muted, known without reading the store.
+    fn of_new_game() -> ChatMemory {
+        ChatMemory {
+            sent: [Some(0); 2],
+            mutes: Some([false; 2]),
+            empty: [true; 2],
+            ..ChatMemory::default()
+        }
+    }
 }
 
 /// The store's mutes of game `id` read into `memory` (once).

@@ -1,6 +1,7 @@
 //! The one interface the server uses for its games, whichever database holds them.
 
-use std::sync::Arc;
+use std::collections::VecDeque;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
 use super::grouped::{MOST_CHANGES_AT_ONCE, PendingChange, Saved};
 use super::postgres::Heard;
@@ -10,69 +11,117 @@ use crate::game::round::Round;
 /// The SQLite store on a thread of its own: every call is queued and runs there, one at a
 /// time, so no async thread waits for the file and callers do not pile up on its lock. The
 /// changes of games that are waiting together are stored in one transaction (a group
-/// commit: [`Store::save_many`]), each still on its own.
+/// commit: [`Store::save_many`]), each still on its own. Changes and other calls wait in two
+/// queues taken in turn, so that a move waits for at most one other call (not for every read
+/// that came before it, as when thousands of sockets open at once) and no call waits for
+/// more than one batch of changes.
 pub(super) struct StoreThread {
-    jobs: std::sync::mpsc::Sender<StoreJob>,
+    queue: Arc<(Mutex<StoreQueue>, Condvar)>,
 }
 
-/// A call waiting for the store's thread.
-enum StoreJob {
-    /// Any call.
-    Call(Box<dyn FnOnce(&Store) + Send>),
-    /// A change of a game, which may share a transaction with the changes queued with it.
-    Save(Box<PendingChange>),
+/// Any call to run on the store's thread.
+type StoreCall = Box<dyn FnOnce(&Store) + Send>;
+
+/// What waits for the store's thread.
+#[derive(Default)]
+struct StoreQueue {
+    /// Changes of games, stored together.
+    saves: VecDeque<PendingChange>,
+    /// Other calls, one at a time.
+    calls: VecDeque<StoreCall>,
+    /// No more work will come: the thread ends once the queues are empty.
+    closed: bool,
+}
+
+/// What the store's thread does next.
+enum StoreWork {
+    Saves(Vec<PendingChange>),
+    Call(StoreCall),
+}
+
+impl StoreQueue {
+    /// The next work, taking changes and calls in turn when both wait; `None` once closed
+    /// and empty.
+    fn next(&mut self, last_was_saves: bool) -> Option<StoreWork> {
+        let call_first = last_was_saves || self.saves.is_empty();
+        if call_first && let Some(call) = self.calls.pop_front() {
+            return Some(StoreWork::Call(call));
+        }
+        if !self.saves.is_empty() {
+            let take = self.saves.len().min(MOST_CHANGES_AT_ONCE);
+            return Some(StoreWork::Saves(self.saves.drain(..take).collect()));
+        }
+        self.calls.pop_front().map(StoreWork::Call)
+    }
+
+    fn is_idle(&self) -> bool {
+        self.saves.is_empty() && self.calls.is_empty()
+    }
+}
+
+fn lock_queue(queue: &Mutex<StoreQueue>) -> MutexGuard<'_, StoreQueue> {
+    queue.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 impl StoreThread {
     fn start(store: Arc<Store>) -> StoreThread {
-        let (jobs, queue) = std::sync::mpsc::channel::<StoreJob>();
+        let queue = Arc::new((Mutex::new(StoreQueue::default()), Condvar::new()));
+        let shared = Arc::clone(&queue);
         let started = std::thread::Builder::new()
             .name("store".into())
             .spawn(move || {
-                let mut next = None;
+                let (waiting, wake) = &*shared;
+                let mut last_was_saves = false;
                 loop {
-                    let job = match next.take() {
-                        Some(job) => job,
-                        None => match queue.recv() {
-                            Ok(job) => job,
-                            Err(_) => break,
-                        },
+                    let work = {
+                        let mut queue = lock_queue(waiting);
+                        while queue.is_idle() && !queue.closed {
+                            queue = wake.wait(queue).unwrap_or_else(PoisonError::into_inner);
+                        }
+                        queue.next(last_was_saves)
                     };
-                    match job {
-                        StoreJob::Call(call) => call(&store),
-                        StoreJob::Save(first) => {
-                            // The changes queued behind it, up to the first other call.
-                            let mut batch = vec![*first];
-                            while batch.len() < MOST_CHANGES_AT_ONCE {
-                                match queue.try_recv() {
-                                    Ok(StoreJob::Save(job)) => batch.push(*job),
-                                    Ok(other) => {
-                                        next = Some(other);
-                                        break;
-                                    }
-                                    Err(_) => break,
-                                }
-                            }
+                    match work {
+                        Some(StoreWork::Call(call)) => {
+                            last_was_saves = false;
+                            call(&store);
+                        }
+                        Some(StoreWork::Saves(batch)) => {
+                            last_was_saves = true;
                             save_batch(&store, batch);
                         }
+                        None => break,
                     }
                     store.note_written();
                 }
             });
         if let Err(error) = started {
-            // Calls then fail one by one with a clear error.
+            // Calls then wait for nothing: mark the queue closed so they fail at once.
             tracing::error!("cannot start the store's thread: {error}");
+            lock_queue(&queue.0).closed = true;
         }
-        StoreThread { jobs }
+        StoreThread { queue }
+    }
+
+    /// Queues `change` or `call`, or refuses when the thread has stopped.
+    fn push(&self, work: StoreWork) -> Result<(), StoreError> {
+        let (waiting, wake) = &*self.queue;
+        let mut queue = lock_queue(waiting);
+        if queue.closed {
+            return Err(StoreError::other("the store's thread has stopped"));
+        }
+        match work {
+            StoreWork::Saves(changes) => queue.saves.extend(changes),
+            StoreWork::Call(call) => queue.calls.push_back(call),
+        }
+        wake.notify_one();
+        Ok(())
     }
 
     /// Stores `change` of `round` with whatever other changes wait with it; answers with the
     /// round and what storing it gave.
     async fn save(&self, round: Round, change: Change, was: u64) -> Result<Saved, StoreError> {
         let (pending, waiting) = PendingChange::new(round, change, was);
-        self.jobs
-            .send(StoreJob::Save(Box::new(pending)))
-            .map_err(|_| StoreError::other("the store's thread has stopped"))?;
+        self.push(StoreWork::Saves(vec![pending]))?;
         waiting.answered().await
     }
 
@@ -81,13 +130,20 @@ impl StoreThread {
         work: impl FnOnce(&Store) -> T + Send + 'static,
     ) -> Result<T, StoreError> {
         let (tx, rx) = tokio::sync::oneshot::channel();
-        self.jobs
-            .send(StoreJob::Call(Box::new(move |store| {
-                let _ = tx.send(work(store));
-            })))
-            .map_err(|_| StoreError::other("the store's thread has stopped"))?;
+        self.push(StoreWork::Call(Box::new(move |store| {
+            let _ = tx.send(work(store));
+        })))?;
         rx.await
             .map_err(|_| StoreError::other("the store's thread dropped a call"))
+    }
+}
+
+impl Drop for StoreThread {
+    /// The thread finishes what waits, then ends.
+    fn drop(&mut self) {
+        let (waiting, wake) = &*self.queue;
+        lock_queue(waiting).closed = true;
+        wake.notify_all();
     }
 }
 
@@ -292,4 +348,62 @@ fn rated(mut round: Round, saved: &Result<Option<crate::rating::GameRating>, Sto
         round.rating = Some(*rating);
     }
     round
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use super::*;
+    use crate::store::sqlite::tests::{moved, sample};
+
+    /// Thousands of sockets opening at once queue reads on the store's thread: a move queued
+    /// behind them waits for at most one of them, not for all.
+    #[tokio::test]
+    async fn a_change_waits_for_at_most_one_call_queued_before_it() -> Result<(), StoreError> {
+        let store = Store::in_memory()?;
+        let round = sample();
+        store.insert(&round)?;
+        let database = Database::from(store);
+        let Backend::Sqlite { thread, .. } = &database.backend else {
+            return Err(StoreError::other("not SQLite"));
+        };
+        // The thread is held by a first call until every other call and the change wait;
+        // each is queued by its first poll, in this order.
+        let (release, held) = std::sync::mpsc::channel::<()>();
+        let mut holding = Box::pin(thread.run(move |_| held.recv().is_ok()));
+        assert!(futures_util::poll!(&mut holding).is_pending());
+        // Whether each later call saw the move stored.
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let mut calls = Vec::new();
+        for _ in 0..20 {
+            let seen = Arc::clone(&seen);
+            let mut call = Box::pin(thread.run(move |store| {
+                let plies = store.load("g1").ok().flatten().map_or(0, |r| r.game.ply());
+                seen.lock().map(|mut s| s.push(plies)).is_ok()
+            }));
+            assert!(futures_util::poll!(&mut call).is_pending());
+            calls.push(call);
+        }
+        let (next, was) = moved(&round, "c3-d4")?;
+        let mut saving = Box::pin(database.save(next, Change::Move, was));
+        assert!(futures_util::poll!(&mut saving).is_pending());
+        release
+            .send(())
+            .map_err(|_| StoreError::other("the thread went"))?;
+        let (held, (_, saved), ran) =
+            tokio::join!(holding, saving, futures_util::future::join_all(calls));
+        assert!(held?);
+        saved?;
+        assert!(ran.into_iter().all(|r| r.is_ok_and(|ok| ok)));
+        let seen = seen.lock().map(|s| s.clone()).unwrap_or_default();
+        assert_eq!(seen.len(), 20);
+        let before: usize = seen.iter().filter(|&&plies| plies == 0).count();
+        assert!(before <= 1, "the move waited for {before} calls: {seen:?}");
+        assert!(
+            seen.iter().skip(before).all(|&plies| plies == 1),
+            "{seen:?}"
+        );
+        Ok(())
+    }
 }

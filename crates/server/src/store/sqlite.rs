@@ -766,7 +766,7 @@ fn update_game(connection: &Connection, game: &GameRow, was: u64) -> Result<(), 
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use std::time::Instant;
 
     use bashni_rules::{Color, Position, TimeControl, Variant};
@@ -775,7 +775,8 @@ mod tests {
     use crate::game::round::{Mode, Seat};
     use crate::store::ListStatus;
 
-    fn sample() -> Round {
+    /// A Bashni game `g1` between Anna and Boris, both seats in one browser.
+    pub(in crate::store) fn sample() -> Round {
         let mut round = Round::new(
             "g1".into(),
             Mode::Local,
@@ -808,7 +809,7 @@ mod tests {
     }
 
     /// `round` with `text` played on it, and the version it was at.
-    fn moved(round: &Round, text: &str) -> Result<(Round, u64), StoreError> {
+    pub(in crate::store) fn moved(round: &Round, text: &str) -> Result<(Round, u64), StoreError> {
         let mut next = round.clone();
         next.play(Seat::Both, text, false, Instant::now())
             .map_err(|e| StoreError::other(e.to_string()))?;
