@@ -37,7 +37,7 @@ use bashni_rules::Color;
 
 use crate::game::room::Room;
 use crate::game::round::{Round, RoundError, Seat};
-use crate::game::shown::Shown;
+use crate::game::shown::{Records, Shown};
 use crate::game::view::Seen;
 use crate::game::view::{Form, Looker, game_state, move_records, short_record, update_view};
 use crate::limits::AddressRates;

@@ -104,7 +104,7 @@ pub struct Live {
     pub round: Round,
     /// The socket's record of each move ([`short_record`]), kept so a state is cheap to
     /// make.
-    pub(super) records: Vec<Box<RawValue>>,
+    pub(super) records: Records,
     /// Whether an engine task looks after this game's move or draw answer.
     pub(super) engine_busy: bool,
     /// Whether the engine is searching now (its clock runs).
@@ -123,7 +123,7 @@ impl Live {
     pub(super) fn new(round: Round, presence: Arc<std::sync::Mutex<Presence>>, time: Time) -> Live {
         let mut live = Live {
             round,
-            records: Vec::new(),
+            records: Records::default(),
             engine_busy: false,
             thinking: false,
             engine_stop: None,

@@ -26,6 +26,43 @@ pub struct Shown {
     moves: Vec<u64>,
 }
 
+/// The socket form of a game's moves, one record each, with each record's hash made once
+/// (every socket compares them with what its client holds).
+#[derive(Default, Debug)]
+pub struct Records {
+    texts: Vec<Box<RawValue>>,
+    hashes: Vec<u64>,
+}
+
+impl Records {
+    /// How many moves.
+    pub fn len(&self) -> usize {
+        self.texts.len()
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.texts.is_empty()
+    }
+
+    /// Keeps the first `len` records.
+    pub fn truncate(&mut self, len: usize) {
+        self.texts.truncate(len);
+        self.hashes.truncate(len);
+    }
+
+    /// Adds the record of the next move.
+    pub fn push(&mut self, record: Box<RawValue>) {
+        self.hashes.push(hash_of(record.get()));
+        self.texts.push(record);
+    }
+
+    /// The records, in order.
+    pub fn texts(&self) -> &[Box<RawValue>] {
+        &self.texts
+    }
+}
+
 fn hash_of(text: &str) -> u64 {
     let mut hasher = DefaultHasher::new();
     text.hash(&mut hasher);
@@ -69,12 +106,13 @@ fn push_moves(out: &mut String, records: &[Box<RawValue>]) {
 impl Shown {
     /// The `state` message with the whole of `view` (made without moves), the start
     /// position and `records`; the client now holds all of it.
-    pub fn whole(&mut self, view: &GameStateView<'_>, records: &[Box<RawValue>]) -> String {
+    pub fn whole(&mut self, view: &GameStateView<'_>, records: &Records) -> String {
         with_fields(view, |fields| self.whole_of(fields, records))
     }
 
-    fn whole_of(&mut self, fields: &[(&str, &str)], records: &[Box<RawValue>]) -> String {
+    fn whole_of(&mut self, fields: &[(&str, &str)], records: &Records) -> String {
         let mut out = String::with_capacity(2048 + 48 * records.len());
+        let (records, hashes) = (&records.texts, &records.hashes);
         out.push_str("{\"type\":\"state\",\"state\":{");
         let mut names = DefaultHasher::new();
         self.fields.clear();
@@ -88,22 +126,19 @@ impl Shown {
         self.names = names.finish();
         push_moves(&mut out, records);
         out.push_str("}}");
-        self.moves = records.iter().map(|r| hash_of(r.get())).collect();
+        self.moves.clone_from(hashes);
         out
     }
 
     /// The `update` message from what the client holds to `view` (made without moves) and
     /// `records`: the records from the first that differs, and the fields that changed.
     /// `None` when nothing did.
-    pub fn update(
-        &mut self,
-        view: &GameStateView<'_>,
-        records: &[Box<RawValue>],
-    ) -> Option<String> {
+    pub fn update(&mut self, view: &GameStateView<'_>, records: &Records) -> Option<String> {
         with_fields(view, |fields| self.update_of(fields, records))
     }
 
-    fn update_of(&mut self, fields: &[(&str, &str)], records: &[Box<RawValue>]) -> Option<String> {
+    fn update_of(&mut self, fields: &[(&str, &str)], records: &Records) -> Option<String> {
+        let (records, hashes) = (&records.texts, &records.hashes);
         let fields: Vec<(&str, &str)> = fields
             .iter()
             .filter(|(name, _)| !WHOLE_ONLY.contains(name))
@@ -114,11 +149,10 @@ impl Shown {
             name.hash(&mut names);
         }
         let same_names = names.finish() == self.names && fields.len() == self.fields.len();
-        let hashes: Vec<u64> = records.iter().map(|r| hash_of(r.get())).collect();
         let from = self
             .moves
             .iter()
-            .zip(&hashes)
+            .zip(hashes)
             .take_while(|(sent, now)| sent == now)
             .count();
         let mut out = String::with_capacity(512);
@@ -145,7 +179,7 @@ impl Shown {
             self.names = names.finish();
             self.fields = fields.iter().map(|(_, value)| hash_of(value)).collect();
         }
-        self.moves = hashes;
+        self.moves.clone_from(hashes);
         out.push_str("}}");
         Some(out)
     }
