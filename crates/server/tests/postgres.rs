@@ -205,11 +205,55 @@ async fn store_suite(db: &Database) -> Result<(), Error> {
             .list(list(ListStatus::All, None, before.clone(), 3))
             .await?;
         let Some(last) = page.last() else { break };
-        before = Some((last.updated_ms, last.id.clone()));
+        before = Some((last.listed_ms, last.id.clone()));
         paged.extend(page.into_iter().map(|g| g.id));
     }
     assert_eq!(paged, names(all));
+    a_game_keeps_its_place_in_the_lists(db).await?;
     changes_made_together(db).await
+}
+
+/// A game's place in the lists is the time it was made, then of its first move, then of its
+/// end; the moves between leave it where it is (so that they write no list index).
+async fn a_game_keeps_its_place_in_the_lists(db: &Database) -> Result<(), Error> {
+    let mut round = local_round("listed");
+    round.updated_ms = 1_000;
+    let (_, stored) = db.insert(round.clone()).await;
+    stored?;
+    let listed = || async {
+        let filter = ListFilter {
+            ids: Some(vec!["listed".to_string()]),
+            limit: 1,
+            ..ListFilter::default()
+        };
+        let games = db.list(filter).await?;
+        let game = games.first().ok_or("the game is not listed")?;
+        Ok::<_, Error>((game.listed_ms, game.updated_ms))
+    };
+    assert_eq!(listed().await?, (1_000, 1_000));
+    // Each change at a time of its own: 2, 3 and 4 seconds in.
+    for (ply, (text, at)) in [("c3-d4", 2_000), ("f6-g5", 3_000), ("g3-h4", 4_000)]
+        .into_iter()
+        .enumerate()
+    {
+        let was = round.version;
+        let mut next = round.clone();
+        next.play(Seat::Both, text, false, Instant::now())?;
+        next.updated_ms = at;
+        let (next, saved) = db.save(next, Change::Move, was).await;
+        saved?;
+        round = next.ok_or("no round back")?;
+        let first = if ply == 0 { at } else { 2_000 };
+        assert_eq!(listed().await?, (first, at), "after ply {}", ply + 1);
+    }
+    let was = round.version;
+    let mut ended = round.clone();
+    ended.resign(Seat::Both, Instant::now())?;
+    ended.updated_ms = 5_000;
+    let (_, saved) = db.save(ended, Change::Game, was).await;
+    saved?;
+    assert_eq!(listed().await?, (5_000, 5_000), "the end places it again");
+    Ok(())
 }
 
 /// Plays c3-d4 in every one of `rounds` at once, each stored as made on the version

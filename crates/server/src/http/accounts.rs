@@ -315,7 +315,7 @@ pub async fn player(
     let next = (games.len() > limit as usize)
         .then(|| games.get(limit as usize - 1))
         .flatten()
-        .map(|played| list_cursor(played.game.updated_ms, &played.game.id));
+        .map(|played| list_cursor(played.game.listed_ms, &played.game.id));
     games.truncate(limit as usize);
     let mut by_variant = serde_json::Map::new();
     for variant in ["bashni", "russian"] {

@@ -186,10 +186,10 @@ pub struct ListQuery {
     before: Option<String>,
 }
 
-/// The place in the list after the game `id` last changed at `updated_ms`: the `next` of an
+/// The place in the list after the game `id` listed at `listed_ms`: the `next` of an
 /// answer, for `before` of the next request.
-pub fn list_cursor(updated_ms: i64, id: &str) -> String {
-    format!("{updated_ms}.{id}")
+pub fn list_cursor(listed_ms: i64, id: &str) -> String {
+    format!("{listed_ms}.{id}")
 }
 
 /// Reads a `before`: a cursor from `next`, or a time in ms since 1970.
@@ -257,7 +257,7 @@ pub async fn list(
     let next = (games.len() > limit)
         .then(|| games.get(limit - 1))
         .flatten()
-        .map(|game| list_cursor(game.updated_ms, &game.id));
+        .map(|game| list_cursor(game.listed_ms, &game.id));
     games.truncate(limit);
     let games: Vec<Value> = games.into_iter().map(game_item).collect();
     Ok(Json(json!({ "games": games, "next": next })))
@@ -276,6 +276,7 @@ pub fn game_item(game: GameSummary) -> Value {
         "result": game.result,
         "reason": game.reason,
         "updated_ms": game.updated_ms,
+        "listed_ms": game.listed_ms,
         "version": game.version,
     })
 }

@@ -184,6 +184,10 @@ pub struct GameSummary {
     pub updated_ms: i64,
     /// Its version (see [`Round::version`](crate::game::round::Round::version)).
     pub version: u64,
+    /// Its place in the lists (ms since 1970): when it was made, when its first move was
+    /// made and when it ended. Not every move: the lists' indexes are then written only
+    /// for those, not for each move.
+    pub listed_ms: i64,
 }
 
 /// Which games a list holds.
@@ -225,8 +229,9 @@ pub struct ListFilter {
     pub status: ListStatus,
     /// Only these games (unknown ids are left out).
     pub ids: Option<Vec<String>>,
-    /// Only games older than this place in the list: last changed before `.0`, or at `.0`
-    /// with an id before `.1` (the last game of the page before).
+    /// Only games older than this place in the list: listed before `.0` (see
+    /// [`GameSummary::listed_ms`]), or at `.0` with an id before `.1` (the last game of the
+    /// page before).
     pub before: Option<(i64, String)>,
     /// At most this many games.
     pub limit: u32,
@@ -235,10 +240,21 @@ pub struct ListFilter {
 /// The columns of a game in a list, read from `games g`, in [`GameSummary`]'s order.
 pub(crate) const SUMMARY_COLUMNS: &str = "g.id, g.variant, g.mode, g.white_name, \
     g.black_name, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id), g.result, g.reason, \
-    g.updated_ms, g.version";
+    g.updated_ms, g.version, g.listed_ms";
 
 /// The order of every list: newest first, ties by id (as [`ListFilter::before`] counts).
-pub(crate) const LIST_ORDER: &str = "ORDER BY g.updated_ms DESC, g.id DESC";
+pub(crate) const LIST_ORDER: &str = "ORDER BY g.listed_ms DESC, g.id DESC";
+
+/// The game row's place in the lists after an update (see [`GameSummary::listed_ms`]): the
+/// update's time when the game's first move is stored or the game ends, else as it was.
+/// `{result}` and `{updated}` are the update's parameters of the result and the time.
+pub(crate) fn listed_after_update(result: &str, updated: &str) -> String {
+    format!(
+        "listed_ms = CASE WHEN (result IS NULL) <> ({result} IS NULL) \
+         OR NOT EXISTS (SELECT 1 FROM moves m WHERE m.game_id = games.id) \
+         THEN {updated} ELSE listed_ms END"
+    )
+}
 
 /// A game going on between seated players, as a list of whose turn it is needs it.
 #[derive(Clone, Debug)]

@@ -234,7 +234,7 @@ const RESULTS: &str = "SELECT g.variant, \
 /// The query of an account's games, newest first: with `before` when `paged`.
 fn games_query(paged: bool) -> String {
     let (before, limit) = if paged {
-        ("AND (g.updated_ms, g.id) < ($2, $3)", "$4")
+        ("AND (g.listed_ms, g.id) < ($2, $3)", "$4")
     } else {
         ("", "$2")
     };
@@ -531,8 +531,9 @@ impl Store {
                         reason: row.get(7)?,
                         updated_ms: row.get(8)?,
                         version: u64::try_from(row.get::<_, i64>(9)?).unwrap_or(0),
+                        listed_ms: row.get(10)?,
                     },
-                    color: row.get(10)?,
+                    color: row.get(11)?,
                 })
             })?
             .collect::<Result<Vec<_>, _>>()?;
@@ -802,8 +803,9 @@ impl PgStore {
                         reason: row.try_get(7)?,
                         updated_ms: row.try_get(8)?,
                         version: u64::try_from(version).unwrap_or(0),
+                        listed_ms: row.try_get(10)?,
                     },
-                    color: row.try_get(10)?,
+                    color: row.try_get(11)?,
                 })
             })
             .collect()

@@ -163,6 +163,9 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE chat ADD COLUMN account BOOLEAN NOT NULL DEFAULT FALSE;",
     // 16: the language an account chose for the site (`en`, `ru`), if it chose one.
     "ALTER TABLE players ADD COLUMN language TEXT;",
+    // 17: the lists by each game's place in them (made, first move, ended), not by its last
+    // change: a move then writes no list index (and its update can stay on its page).
+    super::sqlite::listed_migration!("BIGINT"),
 ];
 
 /// How long a server holds an engine job without renewing it, in ms.
@@ -186,7 +189,11 @@ impl From<tokio_postgres::Error> for StoreError {
     fn from(error: tokio_postgres::Error) -> StoreError {
         // No code: the connection failed (the server is down or unreachable).
         let kind = error.code().map_or(StoreErrorKind::Busy, kind_of_code);
-        StoreError::new(kind, error.to_string())
+        // The database's own words (tokio-postgres says only "db error" for them).
+        let message = error
+            .as_db_error()
+            .map_or_else(|| error.to_string(), |db| format!("{error}: {db}"));
+        StoreError::new(kind, message)
     }
 }
 
@@ -287,9 +294,9 @@ pub(super) async fn insert_game(
     exec(
         client,
         &format!(
-            "INSERT INTO games ({GAME_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, \
-                 $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, \
-                 $24, $25, $26, $27, $28, $29, $30, $31, $32, $33)"
+            "INSERT INTO games ({GAME_COLUMNS}, listed_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, \
+                 $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, \
+                 $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $25)"
         ),
         &[
             &game.id,
@@ -419,11 +426,12 @@ fn plain_move_statement(engine_job: bool) -> String {
         )
     };
     format!(
-        "WITH changed AS ({UPDATE_GAME} RETURNING id), \
+        "WITH changed AS ({} RETURNING id), \
          moved AS (INSERT INTO moves (game_id, ply, text, white_ms, black_ms, at_ms) \
                    SELECT id, $23, $24, $25, $26, $27 FROM changed), \
          job AS ({job}) \
-         SELECT pg_notify($28, $29){also} FROM changed"
+         SELECT pg_notify($28, $29){also} FROM changed",
+        *UPDATE_GAME
     )
 }
 
@@ -585,12 +593,17 @@ async fn save_under_savepoint(
 
 /// The change of a game's row (`$1` its id) made on version `$20`; it changes nothing when the
 /// stored game is at another version.
-const UPDATE_GAME: &str = "UPDATE games SET white_name = $2, black_name = $3, white_token = $4, \
-     black_token = $5, white_joined = $6, black_joined = $7, invite = $8, \
-     white_ms = $9, black_ms = $10, result = $11, reason = $12, reason_code = $13, \
-     draw_offer = $14, updated_ms = $15, version = $16, last_offer = $17, \
-     rematch_by = $18, rematch_game = $19, deadline_ms = $21, to_move = $22 \
-     WHERE id = $1 AND version = $20";
+static UPDATE_GAME: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "UPDATE games SET white_name = $2, black_name = $3, white_token = $4, \
+         black_token = $5, white_joined = $6, black_joined = $7, invite = $8, \
+         white_ms = $9, black_ms = $10, result = $11, reason = $12, reason_code = $13, \
+         draw_offer = $14, updated_ms = $15, version = $16, last_offer = $17, \
+         rematch_by = $18, rematch_game = $19, deadline_ms = $21, to_move = $22, {} \
+         WHERE id = $1 AND version = $20",
+        super::listed_after_update("$11::TEXT", "$15")
+    )
+});
 
 /// The parameters of [`UPDATE_GAME`] for `game`, made on version `was`.
 fn update_params<'a>(
@@ -634,7 +647,7 @@ async fn save_in(
     let game = row_of(round);
     let was_version = was;
     let was = i64::try_from(was).unwrap_or(i64::MAX);
-    let changed = exec(transaction, UPDATE_GAME, &update_params(&game, &was)).await?;
+    let changed = exec(transaction, &UPDATE_GAME, &update_params(&game, &was)).await?;
     if changed != 1 {
         return Err(stale(&game.id));
     }
@@ -941,7 +954,7 @@ impl PgStore {
             values.push(Box::new(*ms));
             values.push(Box::new(id.clone()));
             let n = values.len();
-            clauses.push(format!("(g.updated_ms, g.id) < (${}, ${n})", n - 1));
+            clauses.push(format!("(g.listed_ms, g.id) < (${}, ${n})", n - 1));
         }
         values.push(Box::new(i64::from(filter.limit)));
         let sql = format!(
@@ -975,6 +988,7 @@ impl PgStore {
                     reason: row.try_get(7)?,
                     updated_ms: row.try_get(8)?,
                     version: u64::try_from(version).unwrap_or(0),
+                    listed_ms: row.try_get(10)?,
                 })
             })
             .collect()

@@ -129,7 +129,42 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE chat ADD COLUMN account INTEGER NOT NULL DEFAULT 0;",
     // 15: the language an account chose for the site (`en`, `ru`), if it chose one.
     "ALTER TABLE players ADD COLUMN language TEXT;",
+    // 16: the lists by each game's place in them (made, first move, ended), not by its last
+    // change: a move then writes no list index.
+    LISTED_MIGRATION,
 ];
+
+/// The lists' place of each game (see [`GameSummary::listed_ms`]) and the lists' indexes on
+/// it, for both databases (`{int}`: the whole-number type).
+macro_rules! listed_migration {
+    ($int:literal) => {
+        concat!(
+            "ALTER TABLE games ADD COLUMN listed_ms ",
+            $int,
+            " NOT NULL DEFAULT 0;
+            UPDATE games SET listed_ms = updated_ms;
+            DROP INDEX games_by_update;
+            DROP INDEX games_live;
+            DROP INDEX games_finished;
+            DROP INDEX games_records;
+            DROP INDEX games_white_player;
+            DROP INDEX games_black_player;
+            CREATE INDEX games_by_listing ON games(listed_ms, id);
+            CREATE INDEX games_live ON games(listed_ms, id)
+                WHERE result IS NULL AND mode <> 'record' AND white_joined AND black_joined;
+            CREATE INDEX games_finished ON games(listed_ms, id)
+                WHERE result IS NOT NULL AND mode <> 'record' AND reason_code <> 'aborted';
+            CREATE INDEX games_records ON games(listed_ms, id) WHERE mode = 'record';
+            CREATE INDEX games_white_player ON games(white_player, listed_ms, id)
+                WHERE white_player IS NOT NULL;
+            CREATE INDEX games_black_player ON games(black_player, listed_ms, id)
+                WHERE black_player IS NOT NULL;"
+        )
+    };
+}
+pub(super) use listed_migration;
+
+const LISTED_MIGRATION: &str = listed_migration!("INTEGER");
 
 /// The games in an SQLite file.
 pub struct Store {
@@ -438,6 +473,7 @@ impl Store {
                     reason: row.get(7)?,
                     updated_ms: row.get(8)?,
                     version: u64::try_from(row.get::<_, i64>(9)?).unwrap_or(0),
+                    listed_ms: row.get(10)?,
                 })
             })?
             .collect::<Result<Vec<_>, _>>()?;
@@ -529,7 +565,7 @@ fn list_query(filter: &ListFilter) -> Option<(String, Vec<rusqlite::types::Value
         values.push(Value::Integer(*ms));
         values.push(Value::Text(id.clone()));
         let n = values.len();
-        clauses.push(format!("(g.updated_ms, g.id) < (?{}, ?{n})", n - 1));
+        clauses.push(format!("(g.listed_ms, g.id) < (?{}, ?{n})", n - 1));
     }
     values.push(Value::Integer(i64::from(filter.limit)));
     let sql = format!(
@@ -654,46 +690,47 @@ fn checkpoint_loop(connection: &Connection, log: &Log, wanted: &std::sync::mpsc:
 pub(super) fn insert_game(connection: &Connection, round: &Round) -> Result<(), StoreError> {
     let game = row_of(round);
     connection.execute(
-            &format!(
-                "INSERT INTO games ({GAME_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, \
-                 ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33)"
-            ),
-            params![
-                game.id,
-                game.variant,
-                game.mode,
-                game.start_fen,
-                game.level,
-                game.engine_color,
-                game.creator,
-                game.white.0,
-                game.black.0,
-                game.white.1,
-                game.black.1,
-                game.white.2,
-                game.black.2,
-                game.invite,
-                game.base_ms,
-                game.increment_ms,
-                game.white_ms,
-                game.black_ms,
-                game.result,
-                game.reason,
-                game.reason_code,
-                game.draw_offer,
-                game.tags,
-                game.created_ms,
-                game.updated_ms,
-                game.version,
-                game.last_offer,
-                game.rematch_by,
-                game.rematch_game,
-                game.days_per_move,
-                game.deadline_ms,
-                game.to_move,
-                game.notes,
-            ],
-        )?;
+        &format!(
+            "INSERT INTO games ({GAME_COLUMNS}, listed_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, \
+                 ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, \
+                 ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?25)"
+        ),
+        params![
+            game.id,
+            game.variant,
+            game.mode,
+            game.start_fen,
+            game.level,
+            game.engine_color,
+            game.creator,
+            game.white.0,
+            game.black.0,
+            game.white.1,
+            game.black.1,
+            game.white.2,
+            game.black.2,
+            game.invite,
+            game.base_ms,
+            game.increment_ms,
+            game.white_ms,
+            game.black_ms,
+            game.result,
+            game.reason,
+            game.reason_code,
+            game.draw_offer,
+            game.tags,
+            game.created_ms,
+            game.updated_ms,
+            game.version,
+            game.last_offer,
+            game.rematch_by,
+            game.rematch_game,
+            game.days_per_move,
+            game.deadline_ms,
+            game.to_move,
+            game.notes,
+        ],
+    )?;
     for ply in 0..round.game.ply() {
         if let Some(mv) = move_row(round, ply) {
             insert_move(connection, &game.id, &mv)?;
@@ -723,14 +760,15 @@ fn insert_move(connection: &Connection, game: &str, mv: &MoveRow) -> Result<(), 
 
 fn update_game(connection: &Connection, game: &GameRow, was: u64) -> Result<(), StoreError> {
     let changed = connection
-        .prepare_cached(
+        .prepare_cached(&format!(
             "UPDATE games SET white_name = ?2, black_name = ?3, white_token = ?4, \
              black_token = ?5, white_joined = ?6, black_joined = ?7, invite = ?8, white_ms = ?9, \
              black_ms = ?10, result = ?11, reason = ?12, reason_code = ?13, draw_offer = ?14, \
              updated_ms = ?15, version = ?16, last_offer = ?17, rematch_by = ?18, \
-             rematch_game = ?19, deadline_ms = ?21, to_move = ?22 \
+             rematch_game = ?19, deadline_ms = ?21, to_move = ?22, {} \
              WHERE id = ?1 AND version = ?20",
-        )?
+            super::listed_after_update("?11", "?15")
+        ))?
         .execute(params![
             game.id,
             game.white.0,
@@ -932,7 +970,7 @@ pub(super) mod tests {
             (ListStatus::Live, "games_live"),
             (ListStatus::Finished, "games_finished"),
             (ListStatus::Records, "games_records"),
-            (ListStatus::All, "games_by_update"),
+            (ListStatus::All, "games_by_listing"),
         ] {
             let filter = ListFilter {
                 status,
