@@ -129,18 +129,6 @@ async fn heard(socket: &mut Socket, kind: &str, wait: Duration) -> Vec<Value> {
     found
 }
 
-fn texts(lines: &Value) -> Vec<String> {
-    lines
-        .as_array()
-        .map(|lines| {
-            lines
-                .iter()
-                .filter_map(|l| l["text"].as_str().map(String::from))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn players_and_watchers_each_have_their_room() -> Result<(), Error> {
     let app = memory_app()?;

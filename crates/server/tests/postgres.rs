@@ -764,15 +764,7 @@ async fn a_line_written_elsewhere_reaches_the_server_that_made_the_game() -> Res
     next_json(&mut anna, "ack").await?;
     next_json(&mut anna, "state").await?;
     let history = next_json(&mut anna, "chat_history").await?;
-    let texts: Vec<String> = history["rooms"]["players"]
-        .as_array()
-        .map(|lines| {
-            lines
-                .iter()
-                .filter_map(|l| l["text"].as_str().map(String::from))
-                .collect()
-        })
-        .unwrap_or_default();
+    let texts = texts(&history["rooms"]["players"]);
     if texts.is_empty() {
         let line = next_json(&mut anna, "chat").await?;
         assert_eq!(line["line"]["text"], "first", "{line}");

@@ -305,3 +305,16 @@ pub async fn chat_store_suite(
     );
     Ok(())
 }
+
+/// The texts of a chat room's lines, as a `chat_history` message gives them.
+pub fn texts(lines: &Value) -> Vec<String> {
+    lines
+        .as_array()
+        .map(|lines| {
+            lines
+                .iter()
+                .filter_map(|l| l["text"].as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default()
+}
