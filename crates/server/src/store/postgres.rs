@@ -166,6 +166,10 @@ const MIGRATIONS: &[&str] = &[
     // 17: the lists by each game's place in them (made, first move, ended), not by its last
     // change: a move then writes no list index (and its update can stay on its page).
     super::sqlite::listed_migration!("BIGINT"),
+    // 18: room on each page of games for a row's next version, so that a move's update
+    // (which changes no indexed column any more) is written on the same page, with no index
+    // entry (a heap-only update).
+    "ALTER TABLE games SET (fillfactor = 70);",
 ];
 
 /// How long a server holds an engine job without renewing it, in ms.
