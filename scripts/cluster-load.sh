@@ -16,8 +16,11 @@
 #   cargo build --release -p bashni -p bashni-server --examples --bins
 # PostgreSQL (initdb, pg_ctl, createdb) is taken from BASHNI_PG_BIN or the newest
 # /usr/lib/postgresql/*/bin. It is made in a temporary folder, listens on a Unix socket there
-# only, and is stopped and removed when the script ends, however it ends. Run as root, the
-# database server runs as the postgres user (PostgreSQL refuses root).
+# only, and is stopped and removed when the script ends, however it ends.
+# To look inside it: BASHNI_PG_OPTIONS adds options to the database server's command line
+# (e.g. "-c shared_preload_libraries=pg_stat_statements"), and BASHNI_PG_KEEP_LOG=FILE keeps a
+# copy of its log there when it stops. Run as root, the database server runs as the postgres
+# user (PostgreSQL refuses root).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -70,6 +73,9 @@ cleanup() {
         "${as_pg[@]}" "$pg_bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null 2>&1 ||
             "${as_pg[@]}" "$pg_bin/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null 2>&1 || true
     fi
+    if [[ -n "${BASHNI_PG_KEEP_LOG:-}" && -f "$dir/log" ]]; then
+        cp "$dir/log" "$BASHNI_PG_KEEP_LOG" || true
+    fi
     rm -rf "$dir"
     exit "$status"
 }
@@ -84,7 +90,7 @@ fi
 "${as_pg[@]}" "$pg_bin/initdb" -D "$dir/data" -U bashni --auth=trust -E UTF8 --no-sync >"$dir/initdb.log" 2>&1 ||
     { cat "$dir/initdb.log" >&2; die "initdb failed"; }
 "${as_pg[@]}" "$pg_bin/pg_ctl" -D "$dir/data" -l "$dir/log" \
-    -o "-k $dir -c listen_addresses='' -p $port -c max_connections=200" -w start >/dev/null ||
+    -o "-k $dir -c listen_addresses='' -p $port -c max_connections=200 ${BASHNI_PG_OPTIONS:-}" -w start >/dev/null ||
     { cat "$dir/log" >&2; die "PostgreSQL did not start"; }
 "$pg_bin/createdb" -h "$dir" -p "$port" -U bashni bashni
 url="postgresql://bashni@localhost/bashni?host=$dir&port=$port"

@@ -368,6 +368,38 @@ async fn a_move_the_database_refuses_takes_no_other_move_with_it() -> Result<(),
     Ok(())
 }
 
+/// Moves of many games made at once share their commits: one statement stores them all
+/// (each row keeps the transaction that wrote it), and every move is there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn moves_of_many_games_made_at_once_share_their_commits() -> Result<(), Error> {
+    let postgres = Postgres::start("shared_commits")?;
+    let url = postgres.database("shared_commits").await?;
+    let db = Database::from(PgStore::connect(&url).await?);
+    let mut rounds = Vec::new();
+    for n in 0..32 {
+        let round = local_round(&format!("g{n}"));
+        let (_, stored) = db.insert(round.clone()).await;
+        stored?;
+        rounds.push(round);
+    }
+    for result in first_moves_at_once(&db, &rounds, |_, version| version).await {
+        assert_eq!(result?, Ok(()));
+    }
+    let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await?;
+    tokio::spawn(connection);
+    let row = client
+        .query_one(
+            "SELECT count(*), count(DISTINCT xmin::TEXT) FROM moves WHERE game_id LIKE 'g%'",
+            &[],
+        )
+        .await?;
+    let (moves, commits): (i64, i64) = (row.get(0), row.get(1));
+    assert_eq!(moves, 32);
+    // The writer may have taken the first move alone, before the others were queued.
+    assert!(commits <= 3, "32 moves made at once took {commits} commits");
+    Ok(())
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_old_postgres_database_is_brought_up_to_date_and_a_newer_one_refused()
 -> Result<(), Error> {
@@ -1054,6 +1086,55 @@ async fn notifications_carry_each_move_and_no_game_is_read_again() -> Result<(),
     let update = update_where(&mut watcher, |u| !u["result"].is_null()).await?;
     assert_eq!(update["result"], ended["result"]);
     assert_eq!(b.games_read_again(), 1, "an end is read from the store");
+    Ok(())
+}
+
+/// A game made on one server and played on another (as behind a balancer that sends a game's
+/// requests and sockets to its owner): the server that made it, holding it for nobody, lets
+/// it go at the first change it hears instead of following every move, and reads it afresh
+/// when it is asked for it again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_played_on_another_server_is_let_go_not_followed() -> Result<(), Error> {
+    let (_postgres, [a, b]) = two_servers("let_go").await?;
+    let at_a = serve(&a).await?;
+    serve(&b).await?;
+    let (played, token, created) =
+        create(&a, json!({"variant": "russian", "mode": "local"})).await?;
+    // A second game, watched on A: when A's watcher sees its move, made after the first
+    // game's, A has heard of both.
+    let (marker, marker_token, marker_state) =
+        create(&b, json!({"variant": "russian", "mode": "local"})).await?;
+    let (mut watcher, _) = open_socket(at_a, &marker, None).await?;
+    assert_eq!(
+        a.games_in_memory(),
+        2,
+        "A holds the game it made and the watched one"
+    );
+
+    let first = legal_texts(&created["state"])
+        .first()
+        .cloned()
+        .ok_or("no legal move")?;
+    let (status, moved) = play_at(&b, &played, &token, &first, 0).await?;
+    assert_eq!(status, StatusCode::OK, "{moved}");
+    let first = legal_texts(&marker_state["state"])
+        .first()
+        .cloned()
+        .ok_or("no legal move")?;
+    let (status, answer) = play_at(&b, &marker, &marker_token, &first, 0).await?;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    update_where(&mut watcher, |u| u["ply"] == 1).await?;
+    assert_eq!(
+        a.games_in_memory(),
+        1,
+        "A still follows the game played on B"
+    );
+    assert_eq!(a.games_read_again(), 0);
+
+    let (status, state) = call(&a, "GET", &format!("/api/games/{played}"), None, None).await?;
+    assert_eq!(status, StatusCode::OK, "{state}");
+    assert_eq!(state["ply"], 1);
+    assert_eq!(state["version"], moved["version"]);
     Ok(())
 }
 

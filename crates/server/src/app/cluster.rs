@@ -103,6 +103,29 @@ impl App {
         self.heard(id, Some(version), None).await;
     }
 
+    /// Whether this server should bring game `id` up to date on hearing that it was stored at
+    /// `version`: only when it holds the game for a socket, a task or a request, or the
+    /// change is one it made itself. A game held with no use that another server changed
+    /// (made here and played on its owner, say) is let go instead, and read again should it
+    /// be wanted, rather than followed move by move.
+    fn keeps_up_with(&self, id: &str, version: u64) -> bool {
+        let mut games = self.games();
+        let Some(slot) = games.get(id) else {
+            return false;
+        };
+        // The map holds one reference; any other is a socket, a task or a request. A slot is
+        // only taken from the map under its lock, so none is taken while this looks.
+        let unused = Arc::strong_count(slot) == 1
+            && slot
+                .live
+                .try_lock()
+                .is_ok_and(|live| !live.engine_busy && live.round.version < version);
+        if unused {
+            games.remove(id);
+        }
+        !unused
+    }
+
     /// With a database shared by several servers: listens for the changes the others
     /// store, and brings the games in memory up to date (all of them after a lost
     /// connection, when a change may have been missed).
@@ -122,7 +145,7 @@ impl App {
                         // Each game catches up on its own: one slow read holds up no other.
                         // A game this server does not hold needs nothing: with the games'
                         // requests routed to their owner, that is most of what it hears.
-                        if !app.games().contains_key(&id) {
+                        if !app.keeps_up_with(&id, version) {
                             continue;
                         }
                         tokio::spawn(async move {

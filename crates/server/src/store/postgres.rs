@@ -351,19 +351,30 @@ pub(super) async fn insert_game(
     Ok(())
 }
 
-/// A writer of game changes (a server has [`WRITERS`]): takes the changes waiting, stores
-/// them in one transaction, answers each, and again.
-async fn group_commits(pool: Pool, queue: Arc<tokio::sync::Mutex<GroupedQueue>>) {
+/// The writer of game changes: takes the changes waiting, stores them together (see
+/// [`save_many`]), answers each, and again. While changes keep coming (some were waiting when
+/// it came back for more), it gathers them for a moment before storing: every transaction
+/// costs the database a commit and a sync of its log, and each server one round trip, so the
+/// more moves one holds, the less each costs. A change arriving alone is stored at once.
+async fn group_commits(pool: Pool, mut queue: GroupedQueue) {
     let mut batch = Vec::with_capacity(MOST_CHANGES_AT_ONCE);
     loop {
-        // One writer takes what waits; the others wait for the next changes meanwhile.
-        let taken = queue
-            .lock()
-            .await
-            .recv_many(&mut batch, MOST_CHANGES_AT_ONCE)
-            .await;
-        if taken == 0 {
+        let busy = !queue.is_empty();
+        if queue.recv_many(&mut batch, MOST_CHANGES_AT_ONCE).await == 0 {
             return;
+        }
+        if busy {
+            let until = tokio::time::Instant::now() + GATHER_FOR;
+            while batch.len() < GATHER_UP_TO {
+                match tokio::time::timeout_at(until, queue.recv()).await {
+                    Ok(Some(more)) => batch.push(more),
+                    Ok(None) | Err(_) => break,
+                }
+            }
+            while batch.len() < MOST_CHANGES_AT_ONCE {
+                let Ok(more) = queue.try_recv() else { break };
+                batch.push(more);
+            }
         }
         let results = save_many(&pool, &batch).await;
         for (pending, result) in batch.drain(..).zip(results) {
@@ -372,18 +383,19 @@ async fn group_commits(pool: Pool, queue: Arc<tokio::sync::Mutex<GroupedQueue>>)
     }
 }
 
-/// The changes waiting for a writer.
+/// The changes waiting for the writer.
 type GroupedQueue = tokio::sync::mpsc::UnboundedReceiver<PendingChange>;
 
-/// How many transactions of grouped changes a server has open at once. A game's changes
-/// never meet in two of them: the next change of a game is made only once the last is
-/// stored.
-const WRITERS: usize = 4;
+/// How long the writer gathers changes while they keep coming, at most.
+const GATHER_FOR: std::time::Duration = std::time::Duration::from_millis(10);
 
-/// Stores `batch` in one transaction. The plain moves of the batch go first, all at once (one
-/// statement each, pipelined: one round trip for all of them); should one of them fail, the
-/// transaction is given up and the whole batch stored again the careful way, each change under
-/// its own savepoint.
+/// How many changes the writer gathers before it stores them without waiting longer.
+const GATHER_UP_TO: usize = 8;
+
+/// Stores `batch`: its plain moves (see [`plain_move`]) all by one statement, which is a
+/// transaction of its own, and the other changes in one transaction, each under its own
+/// savepoint. Should the database refuse the plain moves' statement (nothing of it is stored
+/// then), they are stored the careful way too.
 async fn save_many(
     pool: &Pool,
     batch: &[PendingChange],
@@ -392,10 +404,58 @@ async fn save_many(
         Ok(client) => client,
         Err(error) => return all_refused(batch.len(), &error.into()),
     };
-    if let Some(results) = save_pipelined(&mut client, batch).await {
-        return results;
+    let mut results: Vec<Option<Result<Option<GameRating>, StoreError>>> =
+        std::iter::repeat_with(|| None).take(batch.len()).collect();
+    let plain: Vec<&PendingChange> = batch
+        .iter()
+        .filter(|job| {
+            let (round, change, _) = job.change();
+            plain_move(round, change)
+        })
+        .collect();
+    let mut careful: Vec<usize> = Vec::with_capacity(batch.len());
+    if plain.is_empty() {
+        careful.extend(0..batch.len());
+    } else {
+        match store_plain_moves(&client, &plain).await {
+            Ok(stored) => {
+                for (index, job) in batch.iter().enumerate() {
+                    let (round, change, _) = job.change();
+                    if !plain_move(round, change) {
+                        careful.push(index);
+                    } else if stored.contains(&round.id) {
+                        results[index] = Some(Ok(None));
+                    } else {
+                        results[index] = Some(Err(stale(&round.id)));
+                    }
+                }
+            }
+            // The database refused the statement: it stored none of it.
+            Err(error) if error.as_db_error().is_some() => careful.extend(0..batch.len()),
+            // Whether it was stored is not known: no second try.
+            Err(error) => {
+                let error = StoreError::from(error);
+                for (index, job) in batch.iter().enumerate() {
+                    let (round, change, _) = job.change();
+                    if plain_move(round, change) {
+                        results[index] = Some(Err(error.clone()));
+                    } else {
+                        careful.push(index);
+                    }
+                }
+            }
+        }
     }
-    save_each(&mut client, batch).await
+    if !careful.is_empty() {
+        let jobs: Vec<&PendingChange> = careful.iter().map(|&index| &batch[index]).collect();
+        for (index, result) in careful.iter().zip(save_each(&mut client, &jobs).await) {
+            results[*index] = Some(result);
+        }
+    }
+    results
+        .into_iter()
+        .map(|result| result.unwrap_or_else(|| Err(StoreError::other("a change was not stored"))))
+        .collect()
 }
 
 /// Whether `change` of `round` is a plain move, stored by one statement: a move that ends no
@@ -404,139 +464,116 @@ fn plain_move(round: &Round, change: Change) -> bool {
     change == Change::Move && crate::game::rated::rated_end(round).is_none()
 }
 
-/// A plain move (see [`plain_move`]) in one statement: the game row when it is still at the
-/// version the move was made on, and only then the move, the engine job and the notification.
-/// It answers one row when it stored the move, none when the game had changed meanwhile.
-fn plain_move_sql(engine_job: bool) -> &'static str {
-    static WITH_JOB: std::sync::LazyLock<String> =
-        std::sync::LazyLock::new(|| plain_move_statement(true));
-    static WITHOUT_JOB: std::sync::LazyLock<String> =
-        std::sync::LazyLock::new(|| plain_move_statement(false));
-    if engine_job { &WITH_JOB } else { &WITHOUT_JOB }
-}
-
-/// Writes the statement of [`plain_move_sql`] (made once for each kind).
-fn plain_move_statement(engine_job: bool) -> String {
-    let (job, also) = if engine_job {
-        (
-            "INSERT INTO engine_jobs (game_id, version) SELECT id, $16 FROM changed \
-             ON CONFLICT (game_id) DO UPDATE SET version = $16, taken_by = NULL, taken_until = NULL",
-            format!(", pg_notify('{JOBS_CHANNEL}', id)"),
+/// The plain moves of several games (see [`plain_move`]) in one statement, each game's
+/// parameters one element of each array: each game's row where it is still at the version the
+/// move was made on, and for those only, the move, the engine job and the notifications. It
+/// answers the ids of the games whose move it stored.
+static PLAIN_MOVES: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    let arrays = std::iter::once("$1::TEXT[]".to_string())
+        .chain(
+            GAME_CHANGE
+                .iter()
+                .enumerate()
+                .map(|(at, (_, kind, _))| format!("${}::{kind}[]", at + 2)),
         )
-    } else {
-        (
-            "DELETE FROM engine_jobs WHERE game_id = (SELECT id FROM changed)",
-            String::new(),
-        )
-    };
+        .collect::<Vec<_>>()
+        .join(", ");
+    let names = GAME_CHANGE
+        .iter()
+        .map(|(column, _, _)| format!("new_{column}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let sets = GAME_CHANGE
+        .iter()
+        .map(|(column, _, _)| format!("{column} = x.new_{column}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let next = GAME_CHANGE.len() + 2;
+    let [was, job, ply, text, white_ms, black_ms, at_ms, payload] =
+        std::array::from_fn(|at| format!("${}", next + at));
     format!(
-        "WITH changed AS ({} RETURNING id), \
+        "WITH x AS (SELECT * FROM unnest({arrays}, {was}::BIGINT[], {job}::BOOLEAN[], \
+                    {ply}::INTEGER[], {text}::TEXT[], {white_ms}::BIGINT[], {black_ms}::BIGINT[], \
+                    {at_ms}::BIGINT[], {payload}::TEXT[]) \
+                    AS u(id, {names}, was, job, ply, text, white_ms, black_ms, at_ms, payload)), \
+         changed AS (UPDATE games SET {sets}, {listed} FROM x \
+                      WHERE games.id = x.id AND games.version = x.was RETURNING games.id), \
+         stored AS (SELECT x.* FROM x JOIN changed USING (id)), \
          moved AS (INSERT INTO moves (game_id, ply, text, white_ms, black_ms, at_ms) \
-                   SELECT id, $23, $24, $25, $26, $27 FROM changed), \
-         job AS ({job}) \
-         SELECT pg_notify($28, $29){also} FROM changed",
-        *UPDATE_GAME
+                   SELECT id, ply, text, white_ms, black_ms, at_ms FROM stored), \
+         jobs AS (INSERT INTO engine_jobs (game_id, version) \
+                  SELECT id, new_version FROM stored WHERE job \
+                  ON CONFLICT (game_id) DO UPDATE \
+                  SET version = EXCLUDED.version, taken_by = NULL, taken_until = NULL), \
+         no_jobs AS (DELETE FROM engine_jobs USING stored \
+                     WHERE engine_jobs.game_id = stored.id AND NOT stored.job) \
+         SELECT id, pg_notify('{CHANNEL}', payload), \
+                CASE WHEN job THEN pg_notify('{JOBS_CHANNEL}', id) END \
+         FROM stored",
+        listed = super::listed_after_update("x.new_result", "x.new_updated_ms"),
     )
-}
+});
 
-/// Stores the plain moves of `batch` pipelined and then the rest each under a savepoint, in
-/// one transaction; `None` when a statement failed before the commit (nothing of the batch is
-/// stored then).
-async fn save_pipelined(
-    client: &mut deadpool_postgres::Object,
-    batch: &[PendingChange],
-) -> Option<Vec<Result<Option<GameRating>, StoreError>>> {
-    let plain: Vec<bool> = batch
-        .iter()
-        .map(|job| {
-            let (round, change, _) = job.change();
-            plain_move(round, change)
-        })
-        .collect();
-    if !plain.iter().any(|&plain| plain) {
-        return None;
-    }
-    let transaction = client.transaction().await.ok()?;
-    let with_job = transaction
-        .prepare_cached(plain_move_sql(true))
-        .await
-        .ok()?;
-    let without_job = transaction
-        .prepare_cached(plain_move_sql(false))
-        .await
-        .ok()?;
-    let stores = batch
-        .iter()
-        .zip(&plain)
-        .filter(|(_, plain)| **plain)
-        .map(|(job, _)| {
-            let (round, _, was) = job.change();
-            let statement = if round.engine_to_move() || round.engine_has_offer() {
-                &with_job
-            } else {
-                &without_job
-            };
-            store_plain_move(&transaction, statement, round, was)
-        });
-    // Polled together, the statements go out one after another without waiting.
-    let mut stored = futures_util::future::join_all(stores).await.into_iter();
-    let mut results = Vec::with_capacity(batch.len());
-    for (job, plain) in batch.iter().zip(plain) {
-        if plain {
-            results.push(stored.next()?.ok()?);
+/// Stores the plain moves `moves` (see [`plain_move`]) by [`PLAIN_MOVES`]: the ids of the
+/// games whose move is stored; the others had changed meanwhile.
+async fn store_plain_moves(
+    client: &deadpool_postgres::Object,
+    moves: &[&PendingChange],
+) -> Result<std::collections::HashSet<String>, tokio_postgres::Error> {
+    let mut rows = Vec::with_capacity(moves.len());
+    let mut was = Vec::with_capacity(moves.len());
+    let mut job = Vec::with_capacity(moves.len());
+    let mut made = Vec::with_capacity(moves.len());
+    let mut payload = Vec::with_capacity(moves.len());
+    for pending in moves {
+        let (round, change, was_version) = pending.change();
+        let game = row_of(round);
+        // A plain move is a move: the round has its row.
+        let Ok(mv) = last_move_row(round) else {
             continue;
-        }
-        let (round, change, was) = job.change();
-        results.push(
-            save_under_savepoint(&transaction, round, change, was)
-                .await
-                .ok()?,
-        );
+        };
+        payload.push(notification(
+            &game.id,
+            round.version,
+            change_note(round, &game, change, was_version).as_ref(),
+        ));
+        was.push(i64::try_from(was_version).unwrap_or(i64::MAX));
+        job.push(round.engine_to_move() || round.engine_has_offer());
+        made.push(mv);
+        rows.push(game);
     }
-    // A failed commit stores nothing of the batch: no second try (it might have been stored).
-    Some(match transaction.commit().await {
-        Ok(()) => results,
-        Err(error) => all_refused(batch.len(), &error.into()),
-    })
-}
-
-/// Runs the plain-move statement `statement` for the last move of `round`, made on version
-/// `was`: `Ok(Err(Stale))` when the game had changed meanwhile, `Err` when the statement failed.
-async fn store_plain_move(
-    transaction: &deadpool_postgres::Transaction<'_>,
-    statement: &tokio_postgres::Statement,
-    round: &Round,
-    was: u64,
-) -> Result<Result<Option<GameRating>, StoreError>, StoreError> {
-    let game = row_of(round);
-    let mv = last_move_row(round)?;
-    let ply = i32::try_from(mv.ply).unwrap_or(i32::MAX);
-    let was_i64 = i64::try_from(was).unwrap_or(i64::MAX);
-    let payload = notification(
-        &game.id,
-        round.version,
-        change_note(round, &game, Change::Move, was).as_ref(),
+    let ids: Vec<&str> = rows.iter().map(|game| game.id.as_str()).collect();
+    let changes: Vec<GameColumn> = GAME_CHANGE
+        .iter()
+        .map(|(_, _, value)| GameColumn::of(rows.iter().map(value)))
+        .collect();
+    let ply: Vec<i32> = made
+        .iter()
+        .map(|mv| i32::try_from(mv.ply).unwrap_or(i32::MAX))
+        .collect();
+    let text: Vec<&str> = made.iter().map(|mv| mv.text.as_str()).collect();
+    let white_ms: Vec<Option<i64>> = made.iter().map(|mv| mv.white_ms).collect();
+    let black_ms: Vec<Option<i64>> = made.iter().map(|mv| mv.black_ms).collect();
+    let at_ms: Vec<i64> = made.iter().map(|mv| mv.at_ms).collect();
+    let mut params: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = vec![&ids];
+    params.extend(
+        changes
+            .iter()
+            .map(|column| column as &(dyn tokio_postgres::types::ToSql + Sync)),
     );
-    let rows = transaction
-        .execute(statement, &{
-            let mut params = update_params(&game, &was_i64);
-            params.extend([
-                &ply as &(dyn tokio_postgres::types::ToSql + Sync),
-                &mv.text,
-                &mv.white_ms,
-                &mv.black_ms,
-                &mv.at_ms,
-                &CHANNEL,
-                &payload,
-            ]);
-            params
-        })
-        .await?;
-    Ok(if rows == 1 {
-        Ok(None)
-    } else {
-        Err(stale(&game.id))
-    })
+    params.extend([
+        &was as &(dyn tokio_postgres::types::ToSql + Sync),
+        &job,
+        &ply,
+        &text,
+        &white_ms,
+        &black_ms,
+        &at_ms,
+        &payload,
+    ]);
+    let statement = client.prepare_cached(&PLAIN_MOVES).await?;
+    let stored = client.query(&statement, &params).await?;
+    Ok(stored.iter().map(|row| row.get::<_, String>(0)).collect())
 }
 
 /// The error of a change made on a version of game `id` that is no longer the stored one.
@@ -550,7 +587,7 @@ fn stale(id: &str) -> StoreError {
 /// Stores `batch` in one transaction, each change under its own savepoint.
 async fn save_each(
     client: &mut deadpool_postgres::Object,
-    batch: &[PendingChange],
+    batch: &[&PendingChange],
 ) -> Vec<Result<Option<GameRating>, StoreError>> {
     let all_fail = |error: StoreError| all_refused(batch.len(), &error);
     let transaction = match client.transaction().await {
@@ -595,49 +632,167 @@ async fn save_under_savepoint(
     }
 }
 
-/// The change of a game's row (`$1` its id) made on version `$20`; it changes nothing when the
-/// stored game is at another version.
+/// A value of a game's row that a change writes.
+#[derive(Debug)]
+enum GameValue {
+    Text(Option<String>),
+    Number(Option<i64>),
+    Flag(bool),
+}
+
+/// A column a change of a game writes: its name, its type and its value in a game's row.
+type ChangedColumn = (&'static str, &'static str, fn(&GameRow) -> GameValue);
+
+/// The columns a change of a game writes (all but its id).
+const GAME_CHANGE: [ChangedColumn; 20] = [
+    ("white_name", "TEXT", |g| {
+        GameValue::Text(Some(g.white.0.clone()))
+    }),
+    ("black_name", "TEXT", |g| {
+        GameValue::Text(Some(g.black.0.clone()))
+    }),
+    ("white_token", "TEXT", |g| {
+        GameValue::Text(g.white.1.clone())
+    }),
+    ("black_token", "TEXT", |g| {
+        GameValue::Text(g.black.1.clone())
+    }),
+    ("white_joined", "BOOLEAN", |g| GameValue::Flag(g.white.2)),
+    ("black_joined", "BOOLEAN", |g| GameValue::Flag(g.black.2)),
+    ("invite", "TEXT", |g| GameValue::Text(g.invite.clone())),
+    ("white_ms", "BIGINT", |g| GameValue::Number(g.white_ms)),
+    ("black_ms", "BIGINT", |g| GameValue::Number(g.black_ms)),
+    ("result", "TEXT", |g| GameValue::Text(g.result.clone())),
+    ("reason", "TEXT", |g| GameValue::Text(g.reason.clone())),
+    ("reason_code", "TEXT", |g| {
+        GameValue::Text(g.reason_code.clone())
+    }),
+    ("draw_offer", "TEXT", |g| {
+        GameValue::Text(g.draw_offer.clone())
+    }),
+    ("updated_ms", "BIGINT", |g| {
+        GameValue::Number(Some(g.updated_ms))
+    }),
+    ("version", "BIGINT", |g| GameValue::Number(Some(g.version))),
+    ("last_offer", "TEXT", |g| {
+        GameValue::Text(g.last_offer.clone())
+    }),
+    ("rematch_by", "TEXT", |g| {
+        GameValue::Text(g.rematch_by.clone())
+    }),
+    ("rematch_game", "TEXT", |g| {
+        GameValue::Text(g.rematch_game.clone())
+    }),
+    ("deadline_ms", "BIGINT", |g| {
+        GameValue::Number(g.deadline_ms)
+    }),
+    ("to_move", "TEXT", |g| GameValue::Text(g.to_move.clone())),
+];
+
+/// Where column `name` of [`GAME_CHANGE`] is among the parameters of [`UPDATE_GAME`].
+fn change_param(name: &str) -> String {
+    let at = GAME_CHANGE
+        .iter()
+        .position(|(column, _, _)| *column == name)
+        .unwrap_or_default();
+    let (_, kind, _) = GAME_CHANGE[at];
+    format!("${}::{kind}", at + 2)
+}
+
+/// The change of a game's row (`$1` its id, then the columns of [`GAME_CHANGE`]) made on
+/// version `$22`; it changes nothing when the stored game is at another version.
 static UPDATE_GAME: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    let sets = GAME_CHANGE
+        .iter()
+        .enumerate()
+        .map(|(at, (column, _, _))| format!("{column} = ${}", at + 2))
+        .collect::<Vec<_>>()
+        .join(", ");
     format!(
-        "UPDATE games SET white_name = $2, black_name = $3, white_token = $4, \
-         black_token = $5, white_joined = $6, black_joined = $7, invite = $8, \
-         white_ms = $9, black_ms = $10, result = $11, reason = $12, reason_code = $13, \
-         draw_offer = $14, updated_ms = $15, version = $16, last_offer = $17, \
-         rematch_by = $18, rematch_game = $19, deadline_ms = $21, to_move = $22, {} \
-         WHERE id = $1 AND version = $20",
-        super::listed_after_update("$11::TEXT", "$15")
+        "UPDATE games SET {sets}, {} WHERE id = $1 AND version = ${}",
+        super::listed_after_update(&change_param("result"), &change_param("updated_ms")),
+        GAME_CHANGE.len() + 2
     )
 });
 
-/// The parameters of [`UPDATE_GAME`] for `game`, made on version `was`.
-fn update_params<'a>(
-    game: &'a GameRow,
-    was: &'a i64,
-) -> Vec<&'a (dyn tokio_postgres::types::ToSql + Sync)> {
-    vec![
-        &game.id,
-        &game.white.0,
-        &game.black.0,
-        &game.white.1,
-        &game.black.1,
-        &game.white.2,
-        &game.black.2,
-        &game.invite,
-        &game.white_ms,
-        &game.black_ms,
-        &game.result,
-        &game.reason,
-        &game.reason_code,
-        &game.draw_offer,
-        &game.updated_ms,
-        &game.version,
-        &game.last_offer,
-        &game.rematch_by,
-        &game.rematch_game,
-        was,
-        &game.deadline_ms,
-        &game.to_move,
-    ]
+impl tokio_postgres::types::ToSql for GameValue {
+    fn to_sql(
+        &self,
+        ty: &tokio_postgres::types::Type,
+        out: &mut bytes::BytesMut,
+    ) -> Result<tokio_postgres::types::IsNull, Box<dyn std::error::Error + Sync + Send>> {
+        match self {
+            GameValue::Text(text) => text.to_sql(ty, out),
+            GameValue::Number(number) => number.to_sql(ty, out),
+            GameValue::Flag(flag) => flag.to_sql(ty, out),
+        }
+    }
+
+    fn accepts(ty: &tokio_postgres::types::Type) -> bool {
+        <Option<String>>::accepts(ty) || <Option<i64>>::accepts(ty) || bool::accepts(ty)
+    }
+
+    tokio_postgres::types::to_sql_checked!();
+}
+
+/// One column of [`GAME_CHANGE`] for several games, as an array parameter.
+#[derive(Debug)]
+enum GameColumn {
+    Text(Vec<Option<String>>),
+    Number(Vec<Option<i64>>),
+    Flag(Vec<bool>),
+}
+
+impl GameColumn {
+    /// The column of `values` (all of one kind: the first one's).
+    fn of(values: impl Iterator<Item = GameValue>) -> GameColumn {
+        let mut values = values.peekable();
+        match values.peek() {
+            Some(GameValue::Number(_)) => GameColumn::Number(
+                values
+                    .map(|value| match value {
+                        GameValue::Number(number) => number,
+                        _ => None,
+                    })
+                    .collect(),
+            ),
+            Some(GameValue::Flag(_)) => GameColumn::Flag(
+                values
+                    .map(|value| matches!(value, GameValue::Flag(true)))
+                    .collect(),
+            ),
+            _ => GameColumn::Text(
+                values
+                    .map(|value| match value {
+                        GameValue::Text(text) => text,
+                        _ => None,
+                    })
+                    .collect(),
+            ),
+        }
+    }
+}
+
+impl tokio_postgres::types::ToSql for GameColumn {
+    fn to_sql(
+        &self,
+        ty: &tokio_postgres::types::Type,
+        out: &mut bytes::BytesMut,
+    ) -> Result<tokio_postgres::types::IsNull, Box<dyn std::error::Error + Sync + Send>> {
+        match self {
+            GameColumn::Text(texts) => texts.to_sql(ty, out),
+            GameColumn::Number(numbers) => numbers.to_sql(ty, out),
+            GameColumn::Flag(flags) => flags.to_sql(ty, out),
+        }
+    }
+
+    fn accepts(ty: &tokio_postgres::types::Type) -> bool {
+        <Vec<Option<String>>>::accepts(ty)
+            || <Vec<Option<i64>>>::accepts(ty)
+            || <Vec<bool>>::accepts(ty)
+    }
+
+    tokio_postgres::types::to_sql_checked!();
 }
 
 /// Writes `change` of `round` in the open transaction `transaction`, provided the stored game
@@ -651,7 +806,18 @@ async fn save_in(
     let game = row_of(round);
     let was_version = was;
     let was = i64::try_from(was).unwrap_or(i64::MAX);
-    let changed = exec(transaction, &UPDATE_GAME, &update_params(&game, &was)).await?;
+    let values: Vec<GameValue> = GAME_CHANGE
+        .iter()
+        .map(|(_, _, value)| value(&game))
+        .collect();
+    let mut params: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = vec![&game.id];
+    params.extend(
+        values
+            .iter()
+            .map(|value| value as &(dyn tokio_postgres::types::ToSql + Sync)),
+    );
+    params.push(&was);
+    let changed = exec(transaction, &UPDATE_GAME, &params).await?;
     if changed != 1 {
         return Err(stale(&game.id));
     }
@@ -717,10 +883,10 @@ impl PgStore {
             .create_pool(Some(Runtime::Tokio1), NoTls)
             .map_err(|e| StoreError::other(format!("cannot use {url}: {e}")))?;
         let (saves, queue) = tokio::sync::mpsc::unbounded_channel();
-        let queue = Arc::new(tokio::sync::Mutex::new(queue));
-        for _ in 0..WRITERS {
-            tokio::spawn(group_commits(pool.clone(), Arc::clone(&queue)));
-        }
+        // One writer: a game's changes never meet in two transactions at once (its next
+        // change is made only once the last is stored), and the changes of all games wait
+        // for the same commits.
+        tokio::spawn(group_commits(pool.clone(), queue));
         let store = PgStore {
             pool,
             url: url.to_string(),
