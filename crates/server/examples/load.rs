@@ -1865,6 +1865,9 @@ fn run() -> Result<(), Error> {
     let cpu_after = CpuTicks::read(&counted_pids, options.database_pid);
     let cpu_seconds = cpu_before.seconds_until(&cpu_after);
     let server_seconds = cpu_before.seconds_of(&cpu_after, &pids);
+    let balancer_seconds = balancer
+        .as_ref()
+        .map(|balancer| cpu_before.seconds_of(&cpu_after, &[balancer.kid.id()]));
     let machine_seconds = machine_before
         .zip(machine_busy_ticks())
         .map(|(before, after)| after.saturating_sub(before) as f64 / 100.0);
@@ -1954,6 +1957,12 @@ fn run() -> Result<(), Error> {
         println!(
             "  of which the servers: {server_seconds:.2} s, {:.3} s per 1000 acknowledged moves",
             per_thousand(server_seconds)
+        );
+    }
+    if let Some(balancer_seconds) = balancer_seconds {
+        println!(
+            "  of which the balancer: {balancer_seconds:.2} s, {:.3} s per 1000 acknowledged moves",
+            per_thousand(balancer_seconds)
         );
     }
     if let Some(machine) = machine_seconds {

@@ -1138,6 +1138,43 @@ async fn a_game_played_on_another_server_is_let_go_not_followed() -> Result<(), 
     Ok(())
 }
 
+/// A state a server shows is the stored one even when the server has not heard of the last
+/// change yet (its notification late, or lost): before showing a state it looks at the
+/// stored version, and reads the game again only when that is newer than its copy.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_state_shown_is_the_stored_one_before_its_change_is_heard() -> Result<(), Error> {
+    let (postgres, [_a, b]) = two_servers("catch_up").await?;
+    let at_b = serve(&b).await?;
+    let (id, token, created) = create(&b, json!({"variant": "russian", "mode": "local"})).await?;
+    let first = legal_texts(&created["state"])
+        .first()
+        .cloned()
+        .ok_or("no legal move")?;
+    let (status, moved) = play_at(&b, &id, &token, &first, 0).await?;
+    assert_eq!(status, StatusCode::OK, "{moved}");
+    let (_, shown) = call(&b, "GET", &format!("/api/games/{id}"), None, None).await?;
+    assert_eq!(
+        shown["version"], moved["version"],
+        "the copy is the stored game"
+    );
+
+    // A change stored without a notification, as one whose notification is still on its way.
+    let url = postgres.url("catch_up");
+    let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await?;
+    tokio::spawn(connection);
+    let changed = client
+        .execute(
+            "UPDATE games SET version = version + 1, draw_offer = 'white' WHERE id = $1",
+            &[&id],
+        )
+        .await?;
+    assert_eq!(changed, 1);
+    let (_second, shown) = open_socket(at_b, &id, None).await?;
+    let stored = moved["version"].as_u64().ok_or("no version")? + 1;
+    assert_eq!(shown["version"], stored, "{shown}");
+    Ok(())
+}
+
 /// Issue "abuse, round two", finding 4: while PostgreSQL is down, actions are refused as
 /// `unavailable` (503), not as the server's fault, and the health check says the database
 /// cannot be reached (503), so that a balancer sends no players to the server.

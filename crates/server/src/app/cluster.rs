@@ -11,6 +11,12 @@ impl App {
             return;
         }
         let mut live = slot.live.lock().await;
+        // Mostly the copy is at the stored version, which a look at the version alone tells.
+        if let Ok(Some(stored)) = self.database.stored_version(&live.round.id).await
+            && stored <= live.round.version
+        {
+            return;
+        }
         self.refresh_locked(slot, &mut live).await;
     }
 

@@ -266,6 +266,15 @@ impl Database {
         on_backend!(self, |store| store.load(&id), store.load(&id))
     }
 
+    /// The version at which game `id` is stored, if it is (on PostgreSQL a look at that
+    /// alone; SQLite, which one server holds alone, reads the game).
+    pub async fn stored_version(&self, id: &str) -> Result<Option<u64>, StoreError> {
+        match &self.backend {
+            Backend::Postgres(store) => store.stored_version(id).await,
+            Backend::Sqlite { .. } => Ok(self.load(id).await?.map(|round| round.version)),
+        }
+    }
+
     /// The games changed most recently, newest first.
     pub async fn recent(&self, limit: u32) -> Result<Vec<GameSummary>, StoreError> {
         on_backend!(self, |store| store.recent(limit), store.recent(limit))

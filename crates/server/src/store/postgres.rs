@@ -1059,6 +1059,19 @@ impl PgStore {
         Ok(())
     }
 
+    /// The version at which game `id` is stored, if it is: a look that reads nothing else.
+    pub async fn stored_version(&self, id: &str) -> Result<Option<u64>, StoreError> {
+        let client = self.pool.get().await?;
+        let statement = client
+            .prepare_cached("SELECT version FROM games WHERE id = $1")
+            .await?;
+        let row = client.query_opt(&statement, &[&id]).await?;
+        Ok(row
+            .map(|row| row.try_get::<_, i64>(0))
+            .transpose()?
+            .map(|version| u64::try_from(version).unwrap_or_default()))
+    }
+
     /// The game `id`, rebuilt, if there is one.
     pub async fn load(&self, id: &str) -> Result<Option<Round>, StoreError> {
         let client = self.pool.get().await?;
