@@ -632,13 +632,20 @@ async fn save_under_savepoint(
     }
 }
 
-/// A value of a game's row that a change writes.
+/// A value of one of three kinds, each its own type: a text, a number or a flag (one value, or
+/// one column of values for several games); it is sent as the value it holds.
 #[derive(Debug)]
-enum GameValue {
-    Text(Option<String>),
-    Number(Option<i64>),
-    Flag(bool),
+enum Typed<T, N, F> {
+    Text(T),
+    Number(N),
+    Flag(F),
 }
+
+/// A value of a game's row that a change writes.
+type GameValue = Typed<Option<String>, Option<i64>, bool>;
+
+/// One column of [`GAME_CHANGE`] for several games, as an array parameter.
+type GameColumn = Typed<Vec<Option<String>>, Vec<Option<i64>>, Vec<bool>>;
 
 /// A column a change of a game writes: its name, its type and its value in a game's row.
 type ChangedColumn = (&'static str, &'static str, fn(&GameRow) -> GameValue);
@@ -646,47 +653,35 @@ type ChangedColumn = (&'static str, &'static str, fn(&GameRow) -> GameValue);
 /// The columns a change of a game writes (all but its id).
 const GAME_CHANGE: [ChangedColumn; 20] = [
     ("white_name", "TEXT", |g| {
-        GameValue::Text(Some(g.white.0.clone()))
+        Typed::Text(Some(g.white.0.clone()))
     }),
     ("black_name", "TEXT", |g| {
-        GameValue::Text(Some(g.black.0.clone()))
+        Typed::Text(Some(g.black.0.clone()))
     }),
-    ("white_token", "TEXT", |g| {
-        GameValue::Text(g.white.1.clone())
-    }),
-    ("black_token", "TEXT", |g| {
-        GameValue::Text(g.black.1.clone())
-    }),
-    ("white_joined", "BOOLEAN", |g| GameValue::Flag(g.white.2)),
-    ("black_joined", "BOOLEAN", |g| GameValue::Flag(g.black.2)),
-    ("invite", "TEXT", |g| GameValue::Text(g.invite.clone())),
-    ("white_ms", "BIGINT", |g| GameValue::Number(g.white_ms)),
-    ("black_ms", "BIGINT", |g| GameValue::Number(g.black_ms)),
-    ("result", "TEXT", |g| GameValue::Text(g.result.clone())),
-    ("reason", "TEXT", |g| GameValue::Text(g.reason.clone())),
+    ("white_token", "TEXT", |g| Typed::Text(g.white.1.clone())),
+    ("black_token", "TEXT", |g| Typed::Text(g.black.1.clone())),
+    ("white_joined", "BOOLEAN", |g| Typed::Flag(g.white.2)),
+    ("black_joined", "BOOLEAN", |g| Typed::Flag(g.black.2)),
+    ("invite", "TEXT", |g| Typed::Text(g.invite.clone())),
+    ("white_ms", "BIGINT", |g| Typed::Number(g.white_ms)),
+    ("black_ms", "BIGINT", |g| Typed::Number(g.black_ms)),
+    ("result", "TEXT", |g| Typed::Text(g.result.clone())),
+    ("reason", "TEXT", |g| Typed::Text(g.reason.clone())),
     ("reason_code", "TEXT", |g| {
-        GameValue::Text(g.reason_code.clone())
+        Typed::Text(g.reason_code.clone())
     }),
-    ("draw_offer", "TEXT", |g| {
-        GameValue::Text(g.draw_offer.clone())
-    }),
+    ("draw_offer", "TEXT", |g| Typed::Text(g.draw_offer.clone())),
     ("updated_ms", "BIGINT", |g| {
-        GameValue::Number(Some(g.updated_ms))
+        Typed::Number(Some(g.updated_ms))
     }),
-    ("version", "BIGINT", |g| GameValue::Number(Some(g.version))),
-    ("last_offer", "TEXT", |g| {
-        GameValue::Text(g.last_offer.clone())
-    }),
-    ("rematch_by", "TEXT", |g| {
-        GameValue::Text(g.rematch_by.clone())
-    }),
+    ("version", "BIGINT", |g| Typed::Number(Some(g.version))),
+    ("last_offer", "TEXT", |g| Typed::Text(g.last_offer.clone())),
+    ("rematch_by", "TEXT", |g| Typed::Text(g.rematch_by.clone())),
     ("rematch_game", "TEXT", |g| {
-        GameValue::Text(g.rematch_game.clone())
+        Typed::Text(g.rematch_game.clone())
     }),
-    ("deadline_ms", "BIGINT", |g| {
-        GameValue::Number(g.deadline_ms)
-    }),
-    ("to_move", "TEXT", |g| GameValue::Text(g.to_move.clone())),
+    ("deadline_ms", "BIGINT", |g| Typed::Number(g.deadline_ms)),
+    ("to_move", "TEXT", |g| Typed::Text(g.to_move.clone())),
 ];
 
 /// Where column `name` of [`GAME_CHANGE`] is among the parameters of [`UPDATE_GAME`].
@@ -715,56 +710,28 @@ static UPDATE_GAME: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     )
 });
 
-impl tokio_postgres::types::ToSql for GameValue {
-    fn to_sql(
-        &self,
-        ty: &tokio_postgres::types::Type,
-        out: &mut bytes::BytesMut,
-    ) -> Result<tokio_postgres::types::IsNull, Box<dyn std::error::Error + Sync + Send>> {
-        match self {
-            GameValue::Text(text) => text.to_sql(ty, out),
-            GameValue::Number(number) => number.to_sql(ty, out),
-            GameValue::Flag(flag) => flag.to_sql(ty, out),
-        }
-    }
-
-    fn accepts(ty: &tokio_postgres::types::Type) -> bool {
-        <Option<String>>::accepts(ty) || <Option<i64>>::accepts(ty) || bool::accepts(ty)
-    }
-
-    tokio_postgres::types::to_sql_checked!();
-}
-
-/// One column of [`GAME_CHANGE`] for several games, as an array parameter.
-#[derive(Debug)]
-enum GameColumn {
-    Text(Vec<Option<String>>),
-    Number(Vec<Option<i64>>),
-    Flag(Vec<bool>),
-}
-
 impl GameColumn {
     /// The column of `values` (all of one kind: the first one's).
     fn of(values: impl Iterator<Item = GameValue>) -> GameColumn {
         let mut values = values.peekable();
         match values.peek() {
-            Some(GameValue::Number(_)) => GameColumn::Number(
+            Some(Typed::Number(_)) => Typed::Number(
                 values
                     .map(|value| match value {
-                        GameValue::Number(number) => number,
+                        Typed::Number(number) => number,
                         _ => None,
                     })
                     .collect(),
             ),
-            Some(GameValue::Flag(_)) => GameColumn::Flag(
+            Some(Typed::Flag(_)) => Typed::Flag(
                 values
-                    .map(|value| matches!(value, GameValue::Flag(true)))
+                    .map(|value| matches!(value, Typed::Flag(true)))
                     .collect(),
             ),
-            _ => GameColumn::Text(
+            _ => Typed::Text(
                 values
                     .map(|value| match value {
-                        GameValue::Text(text) => text,
+                        Typed::Text(text) => text,
                         _ => None,
                     })
                     .collect(),
@@ -773,23 +740,26 @@ impl GameColumn {
     }
 }
 
-impl tokio_postgres::types::ToSql for GameColumn {
+impl<T, N, F> tokio_postgres::types::ToSql for Typed<T, N, F>
+where
+    T: tokio_postgres::types::ToSql,
+    N: tokio_postgres::types::ToSql,
+    F: tokio_postgres::types::ToSql,
+{
     fn to_sql(
         &self,
         ty: &tokio_postgres::types::Type,
         out: &mut bytes::BytesMut,
     ) -> Result<tokio_postgres::types::IsNull, Box<dyn std::error::Error + Sync + Send>> {
         match self {
-            GameColumn::Text(texts) => texts.to_sql(ty, out),
-            GameColumn::Number(numbers) => numbers.to_sql(ty, out),
-            GameColumn::Flag(flags) => flags.to_sql(ty, out),
+            Typed::Text(text) => text.to_sql(ty, out),
+            Typed::Number(number) => number.to_sql(ty, out),
+            Typed::Flag(flag) => flag.to_sql(ty, out),
         }
     }
 
     fn accepts(ty: &tokio_postgres::types::Type) -> bool {
-        <Vec<Option<String>>>::accepts(ty)
-            || <Vec<Option<i64>>>::accepts(ty)
-            || <Vec<bool>>::accepts(ty)
+        T::accepts(ty) || N::accepts(ty) || F::accepts(ty)
     }
 
     tokio_postgres::types::to_sql_checked!();
