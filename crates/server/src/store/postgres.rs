@@ -406,42 +406,38 @@ async fn save_many(
     };
     let mut results: Vec<Option<Result<Option<GameRating>, StoreError>>> =
         std::iter::repeat_with(|| None).take(batch.len()).collect();
-    let plain: Vec<&PendingChange> = batch
+    let plain: Vec<bool> = batch
         .iter()
-        .filter(|job| {
+        .map(|job| {
             let (round, change, _) = job.change();
             plain_move(round, change)
         })
         .collect();
-    let mut careful: Vec<usize> = Vec::with_capacity(batch.len());
-    if plain.is_empty() {
-        careful.extend(0..batch.len());
-    } else {
-        match store_plain_moves(&client, &plain).await {
+    let moves: Vec<&PendingChange> = batch
+        .iter()
+        .zip(&plain)
+        .filter_map(|(job, &plain)| plain.then_some(job))
+        .collect();
+    let mut careful: Vec<usize> = (0..batch.len()).filter(|&index| !plain[index]).collect();
+    if !moves.is_empty() {
+        match store_plain_moves(&client, &moves).await {
             Ok(stored) => {
-                for (index, job) in batch.iter().enumerate() {
-                    let (round, change, _) = job.change();
-                    if !plain_move(round, change) {
-                        careful.push(index);
-                    } else if stored.contains(&round.id) {
-                        results[index] = Some(Ok(None));
+                for (index, job) in batch.iter().enumerate().filter(|&(index, _)| plain[index]) {
+                    let id = &job.change().0.id;
+                    results[index] = Some(if stored.contains(id) {
+                        Ok(None)
                     } else {
-                        results[index] = Some(Err(stale(&round.id)));
-                    }
+                        Err(stale(id))
+                    });
                 }
             }
             // The database refused the statement: it stored none of it.
-            Err(error) if error.as_db_error().is_some() => careful.extend(0..batch.len()),
+            Err(error) if error.as_db_error().is_some() => careful = (0..batch.len()).collect(),
             // Whether it was stored is not known: no second try.
             Err(error) => {
                 let error = StoreError::from(error);
-                for (index, job) in batch.iter().enumerate() {
-                    let (round, change, _) = job.change();
-                    if plain_move(round, change) {
-                        results[index] = Some(Err(error.clone()));
-                    } else {
-                        careful.push(index);
-                    }
+                for index in (0..batch.len()).filter(|&index| plain[index]) {
+                    results[index] = Some(Err(error.clone()));
                 }
             }
         }
