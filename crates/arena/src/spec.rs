@@ -239,11 +239,8 @@ impl PlayerSpec {
                     }
                 }
                 ("egtb", Some(dir)) => {
-                    let tables = Tablebase::open(std::path::Path::new(dir))
+                    let tables = Tablebase::load(std::path::Path::new(dir))
                         .map_err(|error| format!("`egtb={dir}`: {error}"))?;
-                    if tables.max_pieces() == 0 {
-                        return Err(format!("`egtb={dir}`: no endgame tables there"));
-                    }
                     egtb = Some(TablesChoice {
                         dir: dir.to_string(),
                         tables: Arc::new(tables),
@@ -347,8 +344,7 @@ impl PlayerSpec {
                     depth: own_depth.or(depth),
                     nodes: own_nodes.or(nodes),
                     movetime: *movetime,
-                    clock: None,
-                    stop: None,
+                    ..Limits::default()
                 };
                 let options = Options {
                     hash_mb: *hash_mb,

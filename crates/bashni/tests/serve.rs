@@ -24,6 +24,10 @@ impl Drop for Server {
 }
 
 fn start(db: &std::path::Path) -> Result<Server, Error> {
+    start_with(db, &[])
+}
+
+fn start_with(db: &std::path::Path, more: &[&std::ffi::OsStr]) -> Result<Server, Error> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_bashni"))
         .args(["serve", "--addr", "127.0.0.1:0", "--db"])
         .arg(db)
@@ -37,7 +41,9 @@ fn start(db: &std::path::Path) -> Result<Server, Error> {
             "--hash",
             "4",
         ])
+        .args(more)
         .env_remove("RUST_LOG")
+        .env_remove("BASHNI_EGTB")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()?;
@@ -159,6 +165,41 @@ fn refusals_and_store_failures_are_logged_without_secrets() -> Result<(), Error>
             "a secret is in the log:\n{log}"
         );
     }
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(())
+}
+
+/// `--egtb DIR`: the engines get the tables and the health check says so; a directory that
+/// holds none stops the server at once with a message naming it.
+#[test]
+fn endgame_tables_given_are_loaded_and_named_in_health() -> Result<(), Error> {
+    let dir = std::env::temp_dir().join(format!("bashni-serve-egtb-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let tables = dir.join("tables");
+    bashni_egtb::build(&tables, 2, |_| {})?;
+    let server = start_with(
+        &dir.join("games.sqlite3"),
+        &["--egtb".as_ref(), tables.as_os_str()],
+    )?;
+    let (status, health) = request(&server, "GET", "/api/health", None, "")?;
+    assert_eq!(status, 200, "{health}");
+    assert_eq!(health["endgame_tables"]["pieces"], 2, "{health}");
+    drop(server);
+
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty)?;
+    let output = Command::new(env!("CARGO_BIN_EXE_bashni"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
+        .arg(dir.join("other.sqlite3"))
+        .arg("--egtb")
+        .arg(&empty)
+        .env_remove("BASHNI_EGTB")
+        .output()?;
+    assert!(!output.status.success());
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(said.contains("holds no endgame tables"), "{said}");
+    assert!(said.contains(&empty.display().to_string()), "{said}");
+    assert!(!said.contains("panicked"), "{said}");
     let _ = std::fs::remove_dir_all(&dir);
     Ok(())
 }

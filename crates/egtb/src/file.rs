@@ -61,6 +61,8 @@ pub enum EgtbError {
     },
     /// More pieces than the numbering allows.
     TooManyPieces(u32),
+    /// A directory given to an engine holds no slice.
+    NoTables(PathBuf),
     /// A material where a side has no piece: no slice, the game is over.
     NotASlice(Signature),
     /// A slice with more positions than the solver can number (2^32).
@@ -90,6 +92,12 @@ impl fmt::Display for EgtbError {
             EgtbError::TooLarge { slice, slots } => write!(
                 f,
                 "slice {slice} has {slots} positions, more than the solver can number"
+            ),
+            EgtbError::NoTables(dir) => write!(
+                f,
+                "{} holds no endgame tables (make them with `bashni egtb build --dir {}`)",
+                dir.display(),
+                dir.display()
             ),
             EgtbError::NotASlice(signature) => write!(
                 f,

@@ -91,6 +91,16 @@ pub struct Tablebase {
     max_pieces: u32,
 }
 
+impl std::fmt::Debug for Tablebase {
+    /// What is held, not the values: the number of slices and the most pieces.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tablebase")
+            .field("slices", &self.signatures().len())
+            .field("max_pieces", &self.max_pieces)
+            .finish()
+    }
+}
+
 impl Default for Tablebase {
     fn default() -> Tablebase {
         Tablebase::new()
@@ -104,6 +114,16 @@ impl Tablebase {
             slices: (0..Signature::KEYS).map(|_| None).collect(),
             max_pieces: 0,
         }
+    }
+
+    /// Loads the tables in `dir` for an engine to play by: as [`Tablebase::open`], and a
+    /// directory holding no slice is an error too ([`EgtbError::NoTables`]).
+    pub fn load(dir: &Path) -> Result<Tablebase, EgtbError> {
+        let tables = Tablebase::open(dir)?;
+        if tables.max_pieces() == 0 {
+            return Err(EgtbError::NoTables(dir.to_path_buf()));
+        }
+        Ok(tables)
     }
 
     /// Loads every slice stored in `dir` (files `russian-*.egtb`; other files are left

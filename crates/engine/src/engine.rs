@@ -184,7 +184,8 @@ impl Engine {
         mut on_info: impl FnMut(&Info),
     ) -> SearchResult {
         let started = Instant::now();
-        if let Some(result) = self.table_result(position, multipv, started) {
+        let tablebase = self.tablebase.as_ref().filter(|_| !limits.without_tables);
+        if let Some(result) = self.table_result(tablebase, position, multipv, started) {
             for info in &result.lines {
                 on_info(info);
             }
@@ -201,7 +202,7 @@ impl Engine {
             // A deadline too far to be represented is no deadline.
             deadline: hard.and_then(|h| started.checked_add(h)),
             reductions: self.reductions,
-            tablebase: self.tablebase.clone(),
+            tablebase: tablebase.cloned(),
         };
         let weights = &self.weights[variant_slot(position.variant())];
         let mut root_moves: Vec<Move> = position.legal_moves().iter().copied().collect();
@@ -380,11 +381,12 @@ impl Engine {
     /// when no tables cover the position.
     fn table_result(
         &self,
+        tables: Option<&Arc<Tablebase>>,
         position: &Position,
         multipv: usize,
         started: Instant,
     ) -> Option<SearchResult> {
-        let tables = self.tablebase.as_ref()?;
+        let tables = tables?;
         let ranked = tables.ranked_moves(position)?;
         let first = ranked.first()?.0;
         let time = started.elapsed();

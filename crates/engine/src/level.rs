@@ -98,6 +98,7 @@ impl Level {
         let limits = Limits {
             movetime: Some(Level::DRAW_ANSWER_TIME),
             depth: Some(depth),
+            without_tables: !self.uses_tables(),
             ..Limits::default()
         };
         let score = engine
@@ -123,6 +124,13 @@ impl Level {
     /// From this many plies on, the engine takes a draw when it stands no better.
     pub const DRAW_ACCEPT_AFTER_PLIES: usize = 30;
 
+    /// Whether the engine plays by its endgame tables at this level: only the levels that
+    /// play the best move (7 and 8); the weaker ones find their way through an ending by
+    /// their own search, mistakes included.
+    pub fn uses_tables(self) -> bool {
+        self.temperature() == 0
+    }
+
     /// Chooses a move for `position` with `engine` at this level, within `limits` too.
     /// `seed` makes the choice repeatable.
     pub fn choose(
@@ -138,6 +146,7 @@ impl Level {
             limits.depth = Some(limits.depth.map_or(depth, |d| d.min(depth)));
         }
         let temperature = self.temperature();
+        limits.without_tables |= !self.uses_tables();
         if temperature == 0 {
             return engine.search(position, past, &limits, |_| {});
         }

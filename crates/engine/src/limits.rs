@@ -55,6 +55,9 @@ pub struct Limits {
     pub clock: Option<Clock>,
     /// Stop when this token is stopped.
     pub stop: Option<StopToken>,
+    /// Search as if the engine had no endgame tables (see [`crate::Engine::set_tablebase`]):
+    /// the weaker levels play endings by their own search, as people do.
+    pub without_tables: bool,
 }
 
 impl Limits {

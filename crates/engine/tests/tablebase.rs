@@ -103,3 +103,43 @@ fn without_tables_or_in_bashni_the_engine_searches() {
     let result = engine.search(&bashni, &Past::default(), &Limits::depth(2), |_| {});
     assert!(result.nodes > 0);
 }
+
+/// The levels that play the best move (7 and 8) play by the tables; the weaker ones search
+/// as if there were none, so that a beginner does not play endings perfectly.
+#[test]
+fn only_the_best_move_levels_play_by_the_tables() {
+    use bashni_engine::Level;
+    let engine = engine_with_tables();
+    let position = russian("White: c7 0; Black: h6 0; White to move");
+    assert!(tables().probe(&position).is_some(), "covered");
+    for number in 1..=Level::MAX {
+        let level = Level::new(number).expect("a level");
+        let result = level.choose(&engine, &position, &Past::default(), &Limits::depth(3), 5);
+        let searched = result.nodes > 0;
+        assert_eq!(
+            searched,
+            !level.uses_tables(),
+            "level {number}: {} nodes",
+            result.nodes
+        );
+        assert_eq!(level.uses_tables(), number >= 7, "level {number}");
+        if level.uses_tables() {
+            assert_eq!(result.best, tables().best_move(&position), "level {number}");
+        }
+    }
+    // The same search without the flag uses the tables; with it, it searches.
+    let mut limits = Limits::depth(3);
+    assert_eq!(
+        engine
+            .search(&position, &Past::default(), &limits, |_| {})
+            .nodes,
+        0
+    );
+    limits.without_tables = true;
+    assert!(
+        engine
+            .search(&position, &Past::default(), &limits, |_| {})
+            .nodes
+            > 0
+    );
+}

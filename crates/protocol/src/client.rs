@@ -500,7 +500,7 @@ mod tests {
                 increment: Duration::from_millis(500),
                 moves_to_go: Some(20),
             }),
-            stop: None,
+            ..Limits::default()
         };
         assert_eq!(
             level_line(&limits).to_string(),

@@ -322,11 +322,8 @@ impl Session {
         let egtb = if dir.is_empty() {
             None
         } else {
-            let tables = Tablebase::open(std::path::Path::new(dir))
+            let tables = Tablebase::load(std::path::Path::new(dir))
                 .map_err(|error| format!("egtb: {error}"))?;
-            if tables.max_pieces() == 0 {
-                return Err(format!("egtb: {} holds no endgame tables", shown(dir)));
-            }
             Some((dir.to_string(), Arc::new(tables)))
         };
         let tables = egtb.as_ref().map(|(_, tables)| Arc::clone(tables));
@@ -572,6 +569,7 @@ fn read_limits(line: &Line) -> Result<Limits, String> {
         movetime: seconds(line, "move-time")?,
         clock,
         stop: None,
+        without_tables: false,
     })
 }
 

@@ -46,7 +46,7 @@ use axum::routing::{get, post};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tower::ServiceExt;
 
-pub use app::{App, Settings};
+pub use app::{App, EndgameTables, Settings};
 pub use http::error::ApiError;
 pub use store::{Database, PgStore, Store, StoreError, StoreOptions};
 

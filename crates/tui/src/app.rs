@@ -39,6 +39,8 @@ pub struct App {
     pub(crate) quit: bool,
     pub(crate) colors: bool,
     pub(crate) worker: Option<Worker>,
+    /// The endgame tables the engine is given when it starts.
+    tables: Option<std::sync::Arc<bashni_egtb::Tablebase>>,
     pub(crate) think_time: Duration,
     pub(crate) next_id: u64,
     /// The id of the engine move being searched.
@@ -85,6 +87,7 @@ impl App {
             quit: false,
             colors: config.colors,
             worker: None,
+            tables: config.tables.clone(),
             think_time: config.think_time,
             next_id: 0,
             pending: None,
@@ -182,7 +185,9 @@ impl App {
     }
 
     pub(crate) fn worker(&mut self) -> &Worker {
-        self.worker.get_or_insert_with(Worker::start)
+        let tables = &self.tables;
+        self.worker
+            .get_or_insert_with(|| Worker::start(tables.clone()))
     }
 
     /// Runs the clocks and collects the engine's answers. Call it often (about ten times a

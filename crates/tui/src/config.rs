@@ -1,8 +1,10 @@
 //! How the game screen starts: the settings `bashni play` gives it.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
+use bashni_egtb::Tablebase;
 use bashni_engine::Level;
 use bashni_rules::{Color, Position, TimeControl, Variant};
 
@@ -25,6 +27,9 @@ pub struct Config {
     pub pdn: Option<(PathBuf, usize)>,
     /// The engine's time per move without clocks, and for analysis.
     pub think_time: Duration,
+    /// Endgame tables of Russian draughts the engine plays by (at levels 7 and 8, see
+    /// [`Level::uses_tables`]) and analyses with.
+    pub tables: Option<Arc<Tablebase>>,
 }
 
 impl Config {
@@ -39,6 +44,7 @@ impl Config {
             colors: true,
             pdn: None,
             think_time: Duration::from_secs(1),
+            tables: None,
         }
     }
 }

@@ -59,13 +59,15 @@ pub(crate) struct Worker {
 }
 
 impl Worker {
-    /// Starts the thread with its own engine (16 MB table, one thread).
-    pub(crate) fn start() -> Worker {
-        let engine = Engine::new(Options {
+    /// Starts the thread with its own engine (16 MB table, one thread), playing by the
+    /// endgame `tables` if given.
+    pub(crate) fn start(tables: Option<std::sync::Arc<bashni_egtb::Tablebase>>) -> Worker {
+        let mut engine = Engine::new(Options {
             hash_mb: 16,
             threads: 1,
             multipv: 1,
         });
+        engine.set_tablebase(tables);
         let (jobs, job_queue) = mpsc::channel::<(Job, StopToken)>();
         let (answer_out, answers) = mpsc::channel::<Answer>();
         thread::spawn(move || {

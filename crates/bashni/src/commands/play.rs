@@ -40,6 +40,10 @@ pub struct Args {
     /// Plain text only, no colours (also when NO_COLOR is set or TERM is dumb).
     #[arg(long)]
     no_color: bool,
+    /// Endgame tables of Russian draughts (a directory made by `bashni egtb build`): the
+    /// engine plays by them at levels 7 and 8 and analyses with them.
+    #[arg(long, env = "BASHNI_EGTB", value_name = "DIR")]
+    egtb: Option<std::path::PathBuf>,
 }
 
 /// Runs the command.
@@ -69,6 +73,11 @@ pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
         config.pdn = Some((file.clone(), args.source.game));
     }
     config.colors = !args.no_color && colors_wanted();
+    if let Some(dir) = &args.egtb {
+        let tables = bashni_egtb::Tablebase::load(dir)
+            .map_err(|e| format!("--egtb {}: {e}", dir.display()))?;
+        config.tables = Some(std::sync::Arc::new(tables));
+    }
     let app = App::new(config)?;
     bashni_tui::run(app)?;
     Ok(ExitCode::SUCCESS)

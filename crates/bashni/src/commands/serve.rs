@@ -24,6 +24,11 @@ pub struct Args {
     /// Table size of each engine, in MB.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u16).range(1..=4096))]
     hash: u16,
+    /// Endgame tables of Russian draughts (a directory made by `bashni egtb build`): the
+    /// engine plays by them at levels 7 and 8 and analyses with them. Loaded whole at the
+    /// start (5 pieces: about 300 MB), shared by all engines.
+    #[arg(long, env = "BASHNI_EGTB", value_name = "DIR")]
+    egtb: Option<PathBuf>,
     /// The most connections one address may hold open (more are refused with 429).
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..))]
     connections_per_address: u32,
@@ -118,11 +123,17 @@ pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
             .map_err(|e| format!("cannot open the database {}: {e}", args.db))
     });
     let file = file.transpose()?;
+    let tables = args
+        .egtb
+        .as_deref()
+        .map(bashni_server::EndgameTables::open)
+        .transpose()?;
     let settings = Settings {
         engines: args
             .engines
             .map_or_else(Settings::default_engines, usize::from),
         hash_mb: usize::from(args.hash),
+        tables,
         web_dir: args.web_dir.clone(),
         connections_per_address: if args.behind_proxy {
             usize::MAX
@@ -171,6 +182,13 @@ pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
         tracing::info!(
             %address, engines = settings.engines, db = %shown_url(&args.db), "serving"
         );
+        if let Some(tables) = &settings.tables {
+            tracing::info!(
+                pieces = tables.0.max_pieces(),
+                slices = tables.0.signatures().len(),
+                "the engines play by endgame tables"
+            );
+        }
         let app = App::new(database, settings);
         let mut terminate =
             tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;

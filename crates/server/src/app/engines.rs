@@ -98,16 +98,22 @@ impl Drop for StopOnDrop {
 }
 
 impl EnginePool {
-    /// `count` engines with `hash_mb` of table each.
-    pub fn new(count: usize, hash_mb: usize) -> Arc<EnginePool> {
+    /// `count` engines with `hash_mb` of table each, playing by the endgame `tables` if given.
+    pub fn new(
+        count: usize,
+        hash_mb: usize,
+        tables: Option<Arc<bashni_egtb::Tablebase>>,
+    ) -> Arc<EnginePool> {
         let count = count.max(1);
         let free = (0..count)
             .map(|_| {
-                Engine::new(Options {
+                let mut engine = Engine::new(Options {
                     hash_mb,
                     threads: 1,
                     multipv: 1,
-                })
+                });
+                engine.set_tablebase(tables.clone());
+                engine
             })
             .collect();
         Arc::new(EnginePool {
@@ -273,7 +279,7 @@ mod tests {
 
     #[tokio::test]
     async fn games_come_before_analyses_and_engines_come_back() {
-        let pool = EnginePool::new(1, 1);
+        let pool = EnginePool::new(1, 1, None);
         let first = pool.lend(Priority::Analysis).await;
         assert!(first.is_some());
         assert_eq!(pool.state().0, 0);
@@ -313,7 +319,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_client_has_a_bounded_number_of_analyses() {
-        let pool = EnginePool::new(1, 1);
+        let pool = EnginePool::new(1, 1, None);
         let client: IpAddr = [10, 0, 0, 1].into();
         let hold = pool.lend(Priority::Game).await;
         let mut waiting = Vec::new();

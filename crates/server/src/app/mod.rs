@@ -18,7 +18,7 @@ pub mod time;
 use time::Time;
 
 pub use error::ActionError;
-pub use settings::Settings;
+pub use settings::{EndgameTables, Settings};
 pub use slot::{Acted, Answer, Event, GameSlot, Live, StateText};
 
 use std::collections::HashMap;
@@ -110,7 +110,11 @@ impl App {
         Arc::new(App {
             database: database.into(),
             games: Mutex::new(HashMap::new()),
-            engines: EnginePool::new(settings.engines.max(1), settings.hash_mb),
+            engines: EnginePool::new(
+                settings.engines.max(1),
+                settings.hash_mb,
+                settings.tables.as_ref().map(|tables| Arc::clone(&tables.0)),
+            ),
             requests: AddressRates::new(
                 settings.requests_per_second.saturating_mul(2),
                 f64::from(settings.requests_per_second),

@@ -9,6 +9,9 @@ pub struct Settings {
     pub engines: usize,
     /// Table size of each engine, in MB.
     pub hash_mb: usize,
+    /// Endgame tables of Russian draughts the engines play by (at the levels that play the
+    /// best move, see [`bashni_engine::Level::uses_tables`]) and analyse with.
+    pub tables: Option<EndgameTables>,
     /// Serve the page's files from this folder instead of the copies built in (development).
     pub web_dir: Option<std::path::PathBuf>,
     /// The most connections one address may hold open.
@@ -68,6 +71,7 @@ impl Default for Settings {
         Settings {
             engines: Settings::default_engines(),
             hash_mb: 16,
+            tables: None,
             web_dir: None,
             connections_per_address: 64,
             open_requests_per_address: 64,
@@ -91,5 +95,29 @@ impl Default for Settings {
             login_attempts_per_minute: 5,
             time: super::time::Time::default(),
         }
+    }
+}
+
+/// Endgame tables loaded from a directory (`bashni egtb build`), shared by all engines.
+#[derive(Clone, Debug)]
+pub struct EndgameTables(pub Arc<bashni_egtb::Tablebase>);
+
+impl EndgameTables {
+    /// Loads the tables in `dir`; a directory that cannot be read, holds a damaged table or
+    /// holds none is an error saying so.
+    pub fn open(dir: &std::path::Path) -> Result<EndgameTables, String> {
+        let tables = bashni_egtb::Tablebase::load(dir)
+            .map_err(|e| format!("--egtb {}: {e}", dir.display()))?;
+        Ok(EndgameTables(Arc::new(tables)))
+    }
+
+    /// What `/api/health` says of them: the most pieces covered, the number of slices and the
+    /// memory their values take.
+    pub fn summary(&self) -> serde_json::Value {
+        serde_json::json!({
+            "pieces": self.0.max_pieces(),
+            "slices": self.0.signatures().len(),
+            "memory_bytes": self.0.memory(),
+        })
     }
 }

@@ -774,6 +774,7 @@ pub async fn health(State(app): State<Arc<App>>) -> (StatusCode, Json<Value>) {
         },
         "games_in_memory": app.games_in_memory(),
         "engines": app.engines.size(),
+        "endgame_tables": app.settings.tables.as_ref().map(|tables| tables.summary()),
         "engines_free": free,
         "engine_moves_waiting": games_waiting,
         "analyses_waiting": analyses_waiting,
