@@ -512,3 +512,45 @@ fn json_lines(output: &Output) -> Vec<serde_json::Value> {
         .map(|l| serde_json::from_str(l).expect("JSON line"))
         .collect()
 }
+
+/// `bench --time-ms N --peer exec:...` searches the same positions with a protocol engine
+/// (here `bashni engine` itself) and prints its depth and speed next to the engine's; a peer
+/// that cannot be started is a clear error.
+#[test]
+fn bench_compares_with_a_peer_engine_on_the_same_positions() {
+    let peer = format!("exec:{} engine", env!("CARGO_BIN_EXE_bashni"));
+    let output = bashni(&["bench", "--time-ms", "40", "--peer", &peer], "");
+    let text = stdout(&output);
+    assert!(output.status.success(), "{text}");
+    let ours = text
+        .lines()
+        .filter(|l| l.contains("nodes/s") && !l.contains("peer"))
+        .count();
+    let theirs = text
+        .lines()
+        .filter(|l| l.contains("nodes/s  peer  "))
+        .count();
+    assert!(ours >= 24, "{text}");
+    assert_eq!(
+        theirs,
+        ours - 2,
+        "each position once more, by the peer: {text}"
+    );
+    for game in ["russian", "bashni"] {
+        assert!(
+            text.contains(&format!("peer {game} middlegames: mean depth")),
+            "{text}"
+        );
+    }
+
+    let missing = bashni(
+        &["bench", "--time-ms", "40", "--peer", "exec:/no/such/engine"],
+        "",
+    );
+    assert!(!missing.status.success());
+    let said = String::from_utf8_lossy(&missing.stderr);
+    assert!(said.contains("/no/such/engine"), "{said}");
+    let unwritten = bashni(&["bench", "--time-ms", "40", "--peer", "engine"], "");
+    assert!(!unwritten.status.success());
+    assert!(String::from_utf8_lossy(&unwritten.stderr).contains("exec:PROGRAM"));
+}
