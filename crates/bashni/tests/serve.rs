@@ -184,7 +184,28 @@ fn endgame_tables_given_are_loaded_and_named_in_health() -> Result<(), Error> {
     let (status, health) = request(&server, "GET", "/api/health", None, "")?;
     assert_eq!(status, 200, "{health}");
     assert_eq!(health["endgame_tables"]["pieces"], 2, "{health}");
+    assert!(
+        health["endgame_tables"]["memory_limit_bytes"].is_null(),
+        "{health}"
+    );
     drop(server);
+    let lazy = start_with(
+        &dir.join("lazy.sqlite3"),
+        &[
+            "--egtb".as_ref(),
+            tables.as_os_str(),
+            "--egtb-memory".as_ref(),
+            "1".as_ref(),
+        ],
+    )?;
+    let (_, health) = request(&lazy, "GET", "/api/health", None, "")?;
+    assert_eq!(
+        health["endgame_tables"]["memory_limit_bytes"],
+        1 << 20,
+        "{health}"
+    );
+    assert_eq!(health["endgame_tables"]["memory_bytes"], 0, "{health}");
+    drop(lazy);
 
     let empty = dir.join("empty");
     std::fs::create_dir_all(&empty)?;

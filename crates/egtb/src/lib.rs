@@ -16,7 +16,10 @@
 //!   (format in [`mod@file`]), fewer pieces first and, with as many pieces, fewer men first, so
 //!   that every capture and promotion leads into a slice already solved. Slices already there
 //!   and sound are kept, so an interrupted build goes on where it stopped.
-//! - [`Tablebase::open`] loads a directory; [`Tablebase::probe`] gives a position's
+//! - [`Tablebase::open`] loads a directory whole; [`Tablebase::open_on_demand`] keeps it on
+//!   disk and reads each slice when a probe first needs it (on a thread of its own: the
+//!   probe does not wait), within a bound on memory, dropping the slices used least
+//!   recently to make room; [`Tablebase::probe`] gives a position's
 //!   [`Probe`] (result and distance); [`Tablebase::ranked_moves`] orders the moves.
 //! - [`Tablebase::verify`] checks every stored value against the values of the positions its
 //!   moves lead to.
@@ -45,8 +48,10 @@
 //! positions), took 31 s (1.16 million a second) and 107 MB; so all of them take about 1.5 to
 //! 2 hours, some 6 GB of memory
 //! (5.4 GB of values and the slice being solved) and, compressed as well as five pieces are,
-//! about 1.3 GB on disk. An engine loads every slice into memory, so six-piece tables need
-//! that much memory in each engine. Seven pieces (79 billion positions) are out of reach of
+//! about 1.3 GB on disk. Loaded whole ([`Tablebase::open`]) every slice is in memory, so
+//! six-piece tables need that much memory; [`Tablebase::open_on_demand`] holds only the slices
+//! the searches use, within the bound it is given (`bashni serve --egtb-memory`). Tables are
+//! shared by all the engines of a program. Seven pieces (79 billion positions) are out of reach of
 //! this machine's memory.
 //!
 //! ```
@@ -64,6 +69,7 @@
 mod build;
 pub mod file;
 mod index;
+mod on_demand;
 mod solve;
 mod table;
 mod value;

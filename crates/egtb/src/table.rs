@@ -5,8 +5,11 @@ use std::path::Path;
 
 use bashni_rules::{Color, Move, MoveList, Position, Variant};
 
+use std::sync::Arc;
+
 use crate::file::{EgtbError, read_slice, signature_of_name};
 use crate::index::{Layout, Placement, Signature};
+use crate::on_demand::{Budget, DiskSlice};
 use crate::value::{self, NO_POSITION, Probe, from_successors, preference};
 
 /// The values of one signature.
@@ -89,7 +92,12 @@ const EXAMPLES: usize = 10;
 pub struct Tablebase {
     slices: Vec<Option<Slice>>,
     max_pieces: u32,
+    /// Slices read from disk on demand, by key, and the memory they may take.
+    on_disk: Option<(Arc<Budget>, DiskSlices)>,
 }
+
+/// The slices kept on disk, by key.
+type DiskSlices = Vec<Option<Arc<DiskSlice>>>;
 
 impl std::fmt::Debug for Tablebase {
     /// What is held, not the values: the number of slices and the most pieces.
@@ -113,17 +121,92 @@ impl Tablebase {
         Tablebase {
             slices: (0..Signature::KEYS).map(|_| None).collect(),
             max_pieces: 0,
+            on_disk: None,
         }
+    }
+
+    /// As [`Tablebase::load`] with `memory` `None`; with a bound, the slices stay on disk
+    /// until a probe needs them and then take at most `memory` bytes together (see
+    /// [`Tablebase::open_on_demand`]).
+    pub fn load_within(dir: &Path, memory: Option<u64>) -> Result<Tablebase, EgtbError> {
+        let tables = match memory {
+            None => Tablebase::open(dir)?,
+            Some(limit) => Tablebase::open_on_demand(dir, limit)?,
+        };
+        if tables.max_pieces() == 0 {
+            return Err(EgtbError::NoTables(dir.to_path_buf()));
+        }
+        Ok(tables)
+    }
+
+    /// The slices stored in `dir`, each read from disk when a probe first needs it, by a
+    /// thread of its own: until its values are in memory, its positions count as not
+    /// covered (the probe does not wait). The values in memory stay within `memory` bytes:
+    /// to make room, the slices probed least recently are dropped (and read again when
+    /// needed). A slice larger than the bound is never held. A file that turns out bad is
+    /// not read again; [`Tablebase::problems`] says what went wrong.
+    pub fn open_on_demand(dir: &Path, memory: u64) -> Result<Tablebase, EgtbError> {
+        let io = |error| EgtbError::Io {
+            path: dir.to_path_buf(),
+            error,
+        };
+        let mut tables = Tablebase::new();
+        let mut by_key: DiskSlices = (0..Signature::KEYS).map(|_| None).collect();
+        let mut all = Vec::new();
+        for entry in fs::read_dir(dir)
+            .map_err(io)?
+            .filter_map(|entry| entry.ok())
+        {
+            let Some(name) = entry.file_name().to_str().map(String::from) else {
+                continue;
+            };
+            let Some(signature) = signature_of_name(&name).filter(|s| s.fits()) else {
+                continue;
+            };
+            let slice = Arc::new(DiskSlice::new(signature, dir.join(&name)));
+            tables.max_pieces = tables.max_pieces.max(signature.pieces());
+            by_key[signature.key()] = Some(Arc::clone(&slice));
+            all.push(slice);
+        }
+        tables.on_disk = Some((Budget::new(memory, all), by_key));
+        Ok(tables)
+    }
+
+    /// Reads the slice of `signature` into memory now, if the tables hold it on disk
+    /// (making room as [`Tablebase::open_on_demand`] says); `Ok(false)` when it is larger
+    /// than the bound. Tables loaded whole have nothing to read.
+    pub fn read_now(&self, signature: Signature) -> Result<bool, EgtbError> {
+        match self.disk_slice(signature) {
+            Some((budget, slice)) => budget.read(slice),
+            None => Ok(self.has(signature)),
+        }
+    }
+
+    /// The bound on memory of tables read on demand.
+    pub fn memory_limit(&self) -> Option<u64> {
+        self.on_disk.as_ref().map(|(budget, _)| budget.limit())
+    }
+
+    /// What went wrong reading slices on demand (the first few), for the program to report.
+    pub fn problems(&self) -> Vec<String> {
+        self.on_disk
+            .as_ref()
+            .map(|(budget, _)| budget.problems())
+            .unwrap_or_default()
+    }
+
+    fn disk_slice(&self, signature: Signature) -> Option<(&Arc<Budget>, &Arc<DiskSlice>)> {
+        let (budget, slices) = self.on_disk.as_ref()?;
+        if !signature.fits() {
+            return None;
+        }
+        Some((budget, slices[signature.key()].as_ref()?))
     }
 
     /// Loads the tables in `dir` for an engine to play by: as [`Tablebase::open`], and a
     /// directory holding no slice is an error too ([`EgtbError::NoTables`]).
     pub fn load(dir: &Path) -> Result<Tablebase, EgtbError> {
-        let tables = Tablebase::open(dir)?;
-        if tables.max_pieces() == 0 {
-            return Err(EgtbError::NoTables(dir.to_path_buf()));
-        }
-        Ok(tables)
+        Tablebase::load_within(dir, None)
     }
 
     /// Loads every slice stored in `dir` (files `russian-*.egtb`; other files are left
@@ -173,7 +256,8 @@ impl Tablebase {
 
     /// Whether the slice of `signature` is held.
     pub fn has(&self, signature: Signature) -> bool {
-        signature.fits() && self.slices[signature.key()].is_some()
+        signature.fits()
+            && (self.slices[signature.key()].is_some() || self.disk_slice(signature).is_some())
     }
 
     /// The most pieces of any slice held (0 when none is).
@@ -182,17 +266,24 @@ impl Tablebase {
     }
 
     /// The counts of wins, draws and losses of a slice held.
+    /// (A slice kept on disk is read for it.)
     pub fn counts(&self, signature: Signature) -> Option<Counts> {
-        self.slice(signature).map(|slice| Counts::of(&slice.values))
+        if let Some(slice) = self.slice(signature) {
+            return Some(Counts::of(&slice.values));
+        }
+        let (budget, slice) = self.disk_slice(signature)?;
+        budget.values_now(slice).map(|values| Counts::of(&values))
     }
 
-    /// How many bytes the values of the slices take in memory.
+    /// How many bytes the values of the slices take in memory now.
     pub fn memory(&self) -> u64 {
-        self.slices
+        let whole: u64 = self
+            .slices
             .iter()
             .flatten()
             .map(|slice| slice.values.len() as u64)
-            .sum()
+            .sum();
+        whole + self.on_disk.as_ref().map_or(0, |(budget, _)| budget.held())
     }
 
     fn slice(&self, signature: Signature) -> Option<&Slice> {
@@ -224,9 +315,13 @@ impl Tablebase {
         if position.owned_by(position.side_to_move()).is_empty() {
             return Some(value::loss_in(0));
         }
-        let slice = self.slice(Signature::of(position))?;
-        let index = slice.layout.index(&Placement::of(position));
-        slice.values.get(index as usize).copied()
+        let signature = Signature::of(position);
+        if let Some(slice) = self.slice(signature) {
+            let index = slice.layout.index(&Placement::of(position));
+            return slice.values.get(index as usize).copied();
+        }
+        let (budget, slice) = self.disk_slice(signature)?;
+        budget.byte(slice, slice.layout.index(&Placement::of(position)))
     }
 
     /// The legal moves of a covered `position`, best first by the tables, each with the

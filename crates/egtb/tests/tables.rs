@@ -303,3 +303,121 @@ fn a_slice_is_not_built_before_the_slices_it_leads_into() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Positions of several materials of two and three pieces, White to move and Black to move.
+const MATERIALS: &[&str] = &[
+    "W:Wc7:Bh6",
+    "B:Wc3:Bf6",
+    "W:WKa1:BKh8",
+    "W:WKa1,c3:BKh8",
+    "B:WKa1:BKh8,f6",
+    "W:WKa1,Kc1:BKd8",
+    "W:Wc3,e3:Bd6",
+    "B:WKb2:Bd6,f6",
+];
+
+/// Tables read on demand within a bound answer exactly as the tables loaded whole, once a
+/// slice is in memory; a probe never waits for the disk; the memory stays within the bound
+/// however many slices are used, the least recently used making room.
+#[test]
+fn slices_read_on_demand_stay_within_their_bound_and_agree() {
+    let whole = tables();
+    let positions: Vec<Position> = MATERIALS
+        .iter()
+        .map(|fen| {
+            bashni_rules::notation::read_position(Variant::Russian, fen).expect("a position")
+        })
+        .collect();
+    // Room for the largest of these slices, but not for all of them.
+    let sizes: Vec<u64> = positions
+        .iter()
+        .map(|position| {
+            let alone = Tablebase::open_on_demand(three_piece_dir(), u64::MAX).expect("opens");
+            alone.read_now(Signature::of(position)).expect("reads");
+            alone.memory()
+        })
+        .collect();
+    let bound = sizes.iter().copied().max().expect("sizes") * 2;
+    assert!(
+        sizes.iter().sum::<u64>() > bound,
+        "{sizes:?}: the bound must force drops"
+    );
+
+    let lazy = Tablebase::open_on_demand(three_piece_dir(), bound).expect("opens");
+    assert_eq!(lazy.memory(), 0, "nothing read at the start");
+    assert_eq!(lazy.max_pieces(), whole.max_pieces());
+    assert_eq!(lazy.signatures(), whole.signatures());
+    assert_eq!(lazy.memory_limit(), Some(bound));
+    for position in &positions {
+        let signature = Signature::of(position);
+        assert!(lazy.has(signature));
+        assert!(whole.probe(position).is_some());
+        assert!(lazy.read_now(signature).expect("reads"));
+        assert_eq!(lazy.probe(position), whole.probe(position), "{position:?}");
+        assert!(lazy.memory() <= bound, "{} > {bound}", lazy.memory());
+    }
+    assert!(lazy.problems().is_empty(), "{:?}", lazy.problems());
+
+    // Moves by the tables need the slices their moves lead into too.
+    let roomy = Tablebase::open_on_demand(three_piece_dir(), u64::MAX).expect("opens");
+    for position in &positions {
+        roomy.read_now(Signature::of(position)).expect("reads");
+        for mv in position.legal_moves().iter() {
+            let after = position.after(mv);
+            if !after.owned_by(Color::White).is_empty() && !after.owned_by(Color::Black).is_empty()
+            {
+                roomy.read_now(Signature::of(&after)).expect("reads");
+            }
+        }
+        assert_eq!(
+            roomy.best_move(position),
+            whole.best_move(position),
+            "{position:?}"
+        );
+    }
+
+    // A fresh set: its first probe does not wait, and answers nothing.
+    let fresh = Tablebase::open_on_demand(three_piece_dir(), bound).expect("opens");
+    assert_eq!(fresh.probe(&positions[0]), None);
+    fresh.read_now(Signature::of(&positions[0])).expect("reads");
+    assert_eq!(fresh.probe(&positions[0]), whole.probe(&positions[0]));
+}
+
+/// A bad file read on demand is reported, not a panic, and not read again; a slice larger
+/// than the bound is never held; a directory without slices is refused by `load_within`.
+#[test]
+fn bad_or_too_large_slices_read_on_demand_are_reported() {
+    let dir = scratch("on-demand-bad");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let position = parse_position(Variant::Russian, "White: c7 0; Black: h6 0; White to move")
+        .expect("a position");
+    let signature = Signature::of(&position);
+    std::fs::write(dir.join(file_name(signature)), b"BSHNEGTB not a table").expect("write");
+    let lazy = Tablebase::open_on_demand(&dir, 1 << 30).expect("opens");
+    assert!(lazy.has(signature));
+    assert!(matches!(
+        lazy.read_now(signature),
+        Err(EgtbError::BadFile { .. })
+    ));
+    assert_eq!(lazy.probe(&position), None);
+    let problems = lazy.problems();
+    assert!(
+        problems.iter().any(|p| p.contains(&file_name(signature))),
+        "{problems:?}"
+    );
+
+    let small = Tablebase::open_on_demand(three_piece_dir(), 8).expect("opens");
+    assert!(!small.read_now(signature).expect("no error"));
+    assert_eq!(small.probe(&position), None);
+    assert_eq!(small.memory(), 0);
+    assert!(small.problems().iter().any(|p| p.contains("more than")));
+
+    let empty = scratch("on-demand-empty");
+    std::fs::create_dir_all(&empty).expect("dir");
+    assert!(matches!(
+        Tablebase::load_within(&empty, Some(1 << 20)),
+        Err(EgtbError::NoTables(_))
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&empty);
+}

@@ -22,7 +22,7 @@ fn tables() -> &'static Arc<Tablebase> {
         let dir = std::env::temp_dir().join(format!("bashni-server-egtb-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         build(&dir, 3, |_| {}).expect("the tables build");
-        let tables = EndgameTables::open(&dir).expect("the tables load");
+        let tables = EndgameTables::open(&dir, None).expect("the tables load");
         let _ = std::fs::remove_dir_all(&dir);
         tables.0
     })
@@ -118,15 +118,62 @@ async fn analysis_of_a_covered_ending_comes_from_the_tables() -> TestResult {
     Ok(())
 }
 
+/// Tables read on demand (`--egtb-memory`): the first analysis of an ending searches while
+/// its slices are read, and once they are in memory the analysis comes from them; the health
+/// check shows the memory and its bound.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tables_read_on_demand_answer_once_their_slices_are_in() -> TestResult {
+    let dir = std::env::temp_dir().join(format!("bashni-server-egtb-lazy-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    build(&dir, 3, |_| {})?;
+    let tables = EndgameTables::open(&dir, Some(1 << 20))?;
+    let settings = Settings {
+        tables: Some(tables.clone()),
+        ..test_settings()
+    };
+    let app = App::new(Store::in_memory()?, settings);
+    let (_, health) = call(&app, "GET", "/api/health", None, None).await?;
+    assert_eq!(health["endgame_tables"]["memory_bytes"], 0, "{health}");
+    assert_eq!(
+        health["endgame_tables"]["memory_limit_bytes"],
+        1 << 20,
+        "{health}"
+    );
+
+    let body = json!({"variant": "russian", "position": WON, "depth": 4, "lines": 1});
+    let (_, first) = call(&app, "POST", "/api/analyse", None, Some(&body.to_string())).await?;
+    assert!(
+        first["nodes"].as_u64().is_some_and(|n| n > 0),
+        "searched: {first}"
+    );
+    // The slices of the position and of the positions its moves lead to.
+    let position = read_position(Variant::Russian, WON)?;
+    tables.0.read_now(bashni_egtb::Signature::of(&position))?;
+    for mv in position.legal_moves().iter() {
+        tables
+            .0
+            .read_now(bashni_egtb::Signature::of(&position.after(mv)))?;
+    }
+    let (_, again) = call(&app, "POST", "/api/analyse", None, Some(&body.to_string())).await?;
+    assert_eq!(again["nodes"], 0, "from the tables: {again}");
+    let (_, health) = call(&app, "GET", "/api/health", None, None).await?;
+    let held = health["endgame_tables"]["memory_bytes"]
+        .as_u64()
+        .ok_or("no memory")?;
+    assert!(held > 0 && held <= 1 << 20, "{health}");
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(())
+}
+
 #[test]
 fn a_directory_without_tables_is_refused_with_its_name() {
     let dir = std::env::temp_dir().join(format!("bashni-server-no-egtb-{}", std::process::id()));
     let _ = std::fs::create_dir_all(&dir);
-    let error = EndgameTables::open(&dir).expect_err("no tables there");
+    let error = EndgameTables::open(&dir, None).expect_err("no tables there");
     assert!(error.contains("holds no endgame tables"), "{error}");
     assert!(error.contains(&dir.display().to_string()), "{error}");
     let missing = dir.join("missing");
-    let error = EndgameTables::open(&missing).expect_err("no such directory");
+    let error = EndgameTables::open(&missing, None).expect_err("no such directory");
     assert!(error.contains("missing"), "{error}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -29,6 +29,12 @@ pub struct Args {
     /// start (5 pieces: about 300 MB), shared by all engines.
     #[arg(long, env = "BASHNI_EGTB", value_name = "DIR")]
     egtb: Option<PathBuf>,
+    /// With --egtb: keep the tables on disk and read each slice when a search first needs
+    /// it, holding at most this many MiB of them (the least recently used make room); for
+    /// tables larger than memory (six pieces: about 5 GiB whole).
+    #[arg(long, env = "BASHNI_EGTB_MEMORY", value_name = "MIB", requires = "egtb",
+          value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
+    egtb_memory: Option<u64>,
     /// The most connections one address may hold open (more are refused with 429).
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..))]
     connections_per_address: u32,
@@ -126,7 +132,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
     let tables = args
         .egtb
         .as_deref()
-        .map(bashni_server::EndgameTables::open)
+        .map(|dir| bashni_server::EndgameTables::open(dir, args.egtb_memory.map(|mib| mib << 20)))
         .transpose()?;
     let settings = Settings {
         engines: args

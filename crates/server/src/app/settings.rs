@@ -103,21 +103,26 @@ impl Default for Settings {
 pub struct EndgameTables(pub Arc<bashni_egtb::Tablebase>);
 
 impl EndgameTables {
-    /// Loads the tables in `dir`; a directory that cannot be read, holds a damaged table or
-    /// holds none is an error saying so.
-    pub fn open(dir: &std::path::Path) -> Result<EndgameTables, String> {
-        let tables = bashni_egtb::Tablebase::load(dir)
+    /// Loads the tables in `dir`: whole, or with `memory` (bytes) each slice when a search
+    /// first needs it, within that bound (see [`bashni_egtb::Tablebase::open_on_demand`]).
+    /// A directory that cannot be read, holds a damaged table (loaded whole) or holds none
+    /// is an error saying so.
+    pub fn open(dir: &std::path::Path, memory: Option<u64>) -> Result<EndgameTables, String> {
+        let tables = bashni_egtb::Tablebase::load_within(dir, memory)
             .map_err(|e| format!("--egtb {}: {e}", dir.display()))?;
         Ok(EndgameTables(Arc::new(tables)))
     }
 
-    /// What `/api/health` says of them: the most pieces covered, the number of slices and the
-    /// memory their values take.
+    /// What `/api/health` says of them: the most pieces covered, the number of slices, the
+    /// memory their values take now and its bound when they are read on demand, and the
+    /// slices that could not be read.
     pub fn summary(&self) -> serde_json::Value {
         serde_json::json!({
             "pieces": self.0.max_pieces(),
             "slices": self.0.signatures().len(),
             "memory_bytes": self.0.memory(),
+            "memory_limit_bytes": self.0.memory_limit(),
+            "problems": self.0.problems(),
         })
     }
 }
