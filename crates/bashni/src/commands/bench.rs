@@ -100,14 +100,19 @@ fn peer_timed(
     time: Duration,
     positions: &[(Variant, &str)],
 ) -> Result<Vec<bench::BenchLine>, Box<dyn Error>> {
-    let command = spec
-        .strip_prefix("exec:")
-        .ok_or_else(|| format!("--peer {spec:?}: write it as exec:PROGRAM ARGS"))?;
-    let mut words = command.split_whitespace();
-    let program = words
-        .next()
+    use bashni_arena::spec::{PlayerKind, PlayerSpec};
+    // Read as `bashni match` reads its players; only an external program will do here.
+    let command = match PlayerSpec::parse(spec, |_| Err("no files here".into())) {
+        Ok(PlayerSpec {
+            kind: PlayerKind::External { command },
+            ..
+        }) => command,
+        _ => return Err(format!("--peer {spec:?}: write it as exec:PROGRAM ARGS").into()),
+    };
+    let (program, args) = command
+        .split_first()
         .ok_or_else(|| format!("--peer {spec:?}: no program"))?;
-    let args: Vec<&str> = words.collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let mut engine = bashni_protocol::ExternalEngine::start(program, &args)
         .map_err(|e| format!("--peer {program}: {e}"))?;
     writeln!(out, "peer: {}", engine.name())?;
