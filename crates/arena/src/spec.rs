@@ -14,6 +14,7 @@
 //! | `weights=tuned\|untuned\|FILE` | the evaluation weights (a file as `bashni tune` writes) |
 //! | `patterns=off\|FILE` | no pattern weights, or those of a file (as `bashni learn fit` writes them) |
 //! | `reductions=on\|off` | late-move reductions of the search (default on), to measure them |
+//! | `search=NAME:VALUE/...` | search constants other than the shipped ones ([`SearchParams::parse`]), to tune them by matches |
 //! | `hash=MB`, `threads=N` | engine table size (default 16) and search threads (default 1) |
 //! | `egtb=DIR` | endgame tables of Russian draughts from `DIR` (made by `bashni egtb build`), loaded once and shared by all games |
 //! | `name=TEXT` | the name in the records (default: the spec itself) |
@@ -29,7 +30,7 @@ use std::time::Duration;
 use bashni_egtb::Tablebase;
 use bashni_engine::patterns::PatternWeights;
 
-use bashni_engine::{Level, Limits, Options, Weights};
+use bashni_engine::{Level, Limits, Options, SearchParams, Weights};
 use bashni_rules::Variant;
 
 use crate::player::{BuiltinPlayer, MATCH_HASH_MB, MaterialPlayer, Player};
@@ -59,6 +60,8 @@ pub enum PlayerKind {
         threads: usize,
         /// Whether late-move reductions are on.
         reductions: bool,
+        /// The search's pruning and reduction constants.
+        search: Box<SearchParams>,
         /// Endgame tables for the engine.
         egtb: Option<TablesChoice>,
     },
@@ -161,6 +164,7 @@ impl PlayerSpec {
         let mut patterns = None;
         let mut hash_mb = MATCH_HASH_MB;
         let mut reductions = true;
+        let mut search = SearchParams::default();
         let mut threads = 1;
         let mut time_control = None;
         let mut builtin_setting = None;
@@ -232,6 +236,9 @@ impl PlayerSpec {
                 }
                 ("reductions", Some("on")) => reductions = true,
                 ("reductions", Some("off")) => reductions = false,
+                ("search", Some(value)) => {
+                    search = SearchParams::parse(value).map_err(|e| format!("`search=`: {e}"))?;
+                }
                 ("hash", Some(value)) => {
                     hash_mb = number(key, value)?;
                     if hash_mb == 0 || hash_mb > 65_536 {
@@ -254,7 +261,7 @@ impl PlayerSpec {
                 }
                 _ => {
                     return Err(format!(
-                        "unknown player setting `{item}` (expected material2, untuned, level=, depth=, nodes=, movetime=, time=, weights=, patterns=, reductions=on|off, hash=, threads=, egtb=, name=, or exec:PROGRAM)"
+                        "unknown player setting `{item}` (expected material2, untuned, level=, depth=, nodes=, movetime=, time=, weights=, patterns=, reductions=on|off, search=, hash=, threads=, egtb=, name=, or exec:PROGRAM)"
                     ));
                 }
             }
@@ -280,6 +287,7 @@ impl PlayerSpec {
                 hash_mb,
                 threads,
                 reductions,
+                search: Box::new(search),
                 egtb,
             }
         };
@@ -338,6 +346,7 @@ impl PlayerSpec {
                 hash_mb,
                 threads,
                 reductions,
+                search,
                 egtb,
             } => {
                 let limits = Limits {
@@ -353,6 +362,7 @@ impl PlayerSpec {
                 };
                 let level = *level;
                 let reductions = *reductions;
+                let search = **search;
                 let tables = egtb.as_ref().map(|choice| Arc::clone(&choice.tables));
                 let weights = (weights.is_some() || patterns.is_some()).then(|| {
                     let mut chosen = match weights {
@@ -374,6 +384,7 @@ impl PlayerSpec {
                         BuiltinPlayer::new(name.clone(), options.clone(), level, limits.clone());
                     player.weights = weights.clone();
                     player.engine.set_reductions(reductions);
+                    player.engine.set_search_params(search);
                     player.engine.set_tablebase(tables.as_ref().map(Arc::clone));
                     player.seed = seed;
                     Ok(Box::new(player) as Box<dyn Player + Send>)
@@ -394,6 +405,24 @@ mod tests {
             "p.bin" => Ok(PatternWeights::zero().to_bytes()),
             _ => Err(format!("{file}: no such file")),
         })
+    }
+
+    #[test]
+    fn search_constants_are_read_and_checked() {
+        let spec = parse("level=8,search=lmr_divisor:1.8/lmp_depth:3").expect("valid");
+        let PlayerKind::Builtin { search, .. } = spec.kind else {
+            panic!("a built-in player");
+        };
+        assert_eq!(search.lmr_divisor, 1.8);
+        assert_eq!(search.lmp_depth, 3);
+        assert_eq!(
+            search.futility_margin,
+            SearchParams::default().futility_margin
+        );
+        let error = parse("search=lmr_divisr:2").expect_err("misspelt");
+        assert!(error.contains("lmr_divisr"), "{error}");
+        let error = parse("search=lmp_depth:-1").expect_err("out of range");
+        assert!(error.contains("lmp_depth"), "{error}");
     }
 
     #[test]

@@ -12,7 +12,7 @@ use crate::eval::Weights;
 use crate::limits::Limits;
 use crate::past::Past;
 use crate::score::{INFINITE, Score, WIN_BOUND};
-use crate::search::{Line, Searcher, Shared};
+use crate::search::{Line, SearchParams, Searcher, Shared};
 use crate::time::time_budget;
 use crate::tt::TranspositionTable;
 
@@ -83,6 +83,7 @@ pub struct Engine {
     options: Options,
     weights: [Weights; 2],
     reductions: bool,
+    search_params: SearchParams,
     tablebase: Option<Arc<Tablebase>>,
 }
 
@@ -104,6 +105,7 @@ impl Engine {
             ],
             options,
             reductions: true,
+            search_params: SearchParams::default(),
             tablebase: None,
         }
     }
@@ -141,6 +143,11 @@ impl Engine {
     /// Turns late-move reductions on or off (on by default), to measure what they gain.
     pub fn set_reductions(&mut self, on: bool) {
         self.reductions = on;
+    }
+
+    /// Uses `params` as the search's pruning and reduction constants from now on.
+    pub fn set_search_params(&mut self, params: SearchParams) {
+        self.search_params = params;
     }
 
     /// The weights in use for `variant`.
@@ -202,6 +209,8 @@ impl Engine {
             // A deadline too far to be represented is no deadline.
             deadline: hard.and_then(|h| started.checked_add(h)),
             reductions: self.reductions,
+            params: self.search_params,
+            reduction_table: self.search_params.reduction_table(),
             tablebase: tablebase.cloned(),
         };
         let weights = &self.weights[variant_slot(position.variant())];

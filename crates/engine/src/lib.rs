@@ -36,4 +36,5 @@ pub use level::Level;
 pub use limits::{Limits, StopToken};
 pub use past::Past;
 pub use score::{Score, Value};
+pub use search::SearchParams;
 pub use time::{Clock, MOVE_OVERHEAD, time_budget};

@@ -21,10 +21,127 @@ use crate::tt::{Bound, Entry, TranspositionTable, find, fingerprint};
 /// The deepest ply the search goes to, captures included.
 pub const MAX_PLY: usize = 128;
 
-/// Up to this depth a position whose evaluation is far above beta is not searched.
-const FUTILITY_DEPTH: i32 = 3;
-/// How far above beta, per ply of depth left.
-const FUTILITY_MARGIN: Value = 80;
+/// The constants of the search's pruning and reductions. The defaults are the shipped
+/// values; others are given to measure them by matches (`bashni match` player setting
+/// `search=`).
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct SearchParams {
+    /// Late quiet moves are first searched `lmr_base + ln(depth) ln(index) / lmr_divisor`
+    /// plies shallower.
+    pub lmr_base: f64,
+    /// See `lmr_base`: the larger, the smaller the reductions.
+    pub lmr_divisor: f64,
+    /// Late moves are reduced from this depth left on.
+    pub lmr_depth: i32,
+    /// Moves from this index (0-based, in search order) on are late.
+    pub lmr_index: usize,
+    /// Up to this depth a position whose evaluation is far above beta is not searched.
+    pub futility_depth: i32,
+    /// How far above beta, per ply of depth left.
+    pub futility_margin: Value,
+    /// Up to this depth (0: never) quiet moves after the first
+    /// `lmp_base + depth * depth` are not searched at all where no line is expected.
+    pub lmp_depth: i32,
+    /// See `lmp_depth`.
+    pub lmp_base: usize,
+    /// Whether a quiet move that caused a cut-off also lowers the history of the quiet moves
+    /// searched before it (0 or 1).
+    pub history_malus: bool,
+    /// From this depth on (0: never), a position with no move from the table is searched one
+    /// ply shallower.
+    pub iir_depth: i32,
+}
+
+impl Default for SearchParams {
+    fn default() -> Self {
+        SearchParams {
+            lmr_base: 0.5,
+            lmr_divisor: 2.5,
+            lmr_depth: 3,
+            lmr_index: 2,
+            futility_depth: 3,
+            futility_margin: 80,
+            lmp_depth: 0,
+            lmp_base: 3,
+            history_malus: false,
+            iir_depth: 0,
+        }
+    }
+}
+
+impl SearchParams {
+    /// The names [`SearchParams::parse`] knows.
+    pub const NAMES: [&'static str; 10] = [
+        "lmr_base",
+        "lmr_divisor",
+        "lmr_depth",
+        "lmr_index",
+        "futility_depth",
+        "futility_margin",
+        "lmp_depth",
+        "lmp_base",
+        "history_malus",
+        "iir_depth",
+    ];
+
+    /// The defaults changed by `NAME:VALUE` pairs separated by `/`, for example
+    /// `lmr_divisor:2/futility_margin:60`.
+    pub fn parse(text: &str) -> Result<SearchParams, String> {
+        let mut params = SearchParams::default();
+        for pair in text.split('/').map(str::trim).filter(|p| !p.is_empty()) {
+            let Some((name, value)) = pair.split_once(':') else {
+                return Err(format!("`{pair}`: expected NAME:VALUE"));
+            };
+            let (name, value) = (name.trim(), value.trim());
+            let bad = || format!("`{pair}`: `{value}` is not a valid value of {name}");
+            let whole = |low: i64, high: i64| -> Result<i64, String> {
+                value
+                    .parse::<i64>()
+                    .ok()
+                    .filter(|v| (low..=high).contains(v))
+                    .ok_or_else(|| format!("{}: give a whole number from {low} to {high}", bad()))
+            };
+            let real = |low: f64, high: f64| -> Result<f64, String> {
+                value
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|v| (low..=high).contains(v))
+                    .ok_or_else(|| format!("{}: give a number from {low} to {high}", bad()))
+            };
+            match name {
+                "lmr_base" => params.lmr_base = real(-2.0, 4.0)?,
+                "lmr_divisor" => params.lmr_divisor = real(0.5, 20.0)?,
+                "lmr_depth" => params.lmr_depth = whole(1, 64)? as i32,
+                "lmr_index" => params.lmr_index = whole(1, 64)? as usize,
+                "futility_depth" => params.futility_depth = whole(0, 16)? as i32,
+                "futility_margin" => params.futility_margin = whole(0, 10_000)? as Value,
+                "lmp_depth" => params.lmp_depth = whole(0, 16)? as i32,
+                "lmp_base" => params.lmp_base = whole(0, 256)? as usize,
+                "history_malus" => params.history_malus = whole(0, 1)? == 1,
+                "iir_depth" => params.iir_depth = whole(0, 64)? as i32,
+                _ => {
+                    return Err(format!(
+                        "`{pair}`: unknown search constant `{name}` (known: {})",
+                        SearchParams::NAMES.join(", ")
+                    ));
+                }
+            }
+        }
+        Ok(params)
+    }
+
+    /// The reduction of every depth (row) and move index (column), up to 63 of each.
+    pub fn reduction_table(&self) -> Box<[[u8; 64]; 64]> {
+        let mut table = Box::new([[0u8; 64]; 64]);
+        for (d, row) in table.iter_mut().enumerate().skip(1) {
+            for (i, cell) in row.iter_mut().enumerate().skip(1) {
+                let r = self.lmr_base + (d as f64).ln() * (i as f64).ln() / self.lmr_divisor;
+                *cell = r.clamp(0.0, 63.0) as u8;
+            }
+        }
+        table
+    }
+}
 
 /// What all threads of one search share.
 pub struct Shared {
@@ -42,6 +159,10 @@ pub struct Shared {
     pub deadline: Option<Instant>,
     /// Whether late quiet moves are first searched one ply shallower.
     pub reductions: bool,
+    /// The pruning and reduction constants.
+    pub params: SearchParams,
+    /// The late-move reductions by depth and move index ([`SearchParams::reduction_table`]).
+    pub reduction_table: Box<[[u8; 64]; 64]>,
     /// Endgame databases whose values replace the search where they cover a position.
     pub tablebase: Option<Arc<Tablebase>>,
 }
@@ -286,18 +407,43 @@ impl<'a> Searcher<'a> {
         // expected to come back within the few plies left.
         if !pv_node
             && !capturing
-            && depth <= FUTILITY_DEPTH
+            && depth <= self.shared.params.futility_depth
             && self.shared.reductions
             && beta.abs() < WIN_BOUND
         {
             let standing = evaluate(position, self.weights);
-            if standing - FUTILITY_MARGIN * depth >= beta {
+            if standing - self.shared.params.futility_margin * depth >= beta {
                 return standing;
             }
         }
+        let table_move = entry.and_then(|e| find(&moves, e.best));
+        let params = &self.shared.params;
+        // No move from the table this deep: the position is probably not worth a full search.
+        let depth = if params.iir_depth > 0
+            && depth >= params.iir_depth
+            && table_move.is_none()
+            && self.shared.reductions
+        {
+            depth - 1
+        } else {
+            depth
+        };
         // A single legal move costs no depth: the reply is forced.
         let next_depth = if moves.len() == 1 { depth } else { depth - 1 };
-        let table_move = entry.and_then(|e| find(&moves, e.best));
+        // Near the horizon, where no line is expected, late quiet moves are not searched.
+        let late_limit = if !pv_node
+            && !capturing
+            && self.shared.reductions
+            && depth <= params.lmp_depth
+            && alpha.abs() < WIN_BOUND
+        {
+            params.lmp_base + (depth * depth) as usize
+        } else {
+            usize::MAX
+        };
+        let history_malus = params.history_malus;
+        let mut quiet_tried = [(0u8, 0u8); 64];
+        let mut quiets = 0usize;
         self.order(&mut moves, table_move, ply);
 
         let original_alpha = alpha;
@@ -305,9 +451,17 @@ impl<'a> Searcher<'a> {
         let mut best_move = None;
         self.path.push(hash);
         for (i, mv) in moves.iter().enumerate() {
+            let quiet = !mv.is_capture();
+            if i >= late_limit
+                && best_value > -WIN_BOUND
+                && !mv.promotes()
+                && Some(*mv) != self.killers[ply][0]
+                && Some(*mv) != self.killers[ply][1]
+            {
+                continue;
+            }
             let child = position.after(mv);
             self.enter(position, mv);
-            let quiet = !mv.is_capture();
             let value = if i == 0 {
                 -self.negamax(&child, next_depth, -beta, -alpha, ply + 1)
             } else {
@@ -315,12 +469,13 @@ impl<'a> Searcher<'a> {
                 let reduction = if self.shared.reductions
                     && quiet
                     && !mv.promotes()
-                    && depth >= 3
-                    && i >= 2
+                    && depth >= self.shared.params.lmr_depth
+                    && i >= self.shared.params.lmr_index
                     && Some(*mv) != self.killers[ply][0]
                     && Some(*mv) != self.killers[ply][1]
                 {
-                    let r = late_move_reduction(depth, i) - pv_node as i32;
+                    let r = self.shared.reduction_table[(depth as usize).min(63)][i.min(63)] as i32
+                        - pv_node as i32;
                     r.clamp(0, (next_depth - 1).max(0))
                 } else {
                     0
@@ -353,9 +508,19 @@ impl<'a> Searcher<'a> {
                 if value >= beta {
                     if quiet {
                         self.reward(mv, depth, ply);
+                        if history_malus {
+                            for &(from, to) in &quiet_tried[..quiets] {
+                                let cell = &mut self.move_history[from as usize][to as usize];
+                                *cell = (*cell - depth * depth).max(-(1 << 20));
+                            }
+                        }
                     }
                     break;
                 }
+            }
+            if quiet && quiets < quiet_tried.len() {
+                quiet_tried[quiets] = (mv.from().index() as u8, mv.to().index() as u8);
+                quiets += 1;
             }
         }
         self.path.pop();
@@ -410,23 +575,6 @@ impl<'a> Searcher<'a> {
     }
 }
 
-/// How many plies shallower the `index`-th move (0-based) is first searched at `depth`: more
-/// for later moves and deeper searches.
-fn late_move_reduction(depth: i32, index: usize) -> i32 {
-    static TABLE: std::sync::OnceLock<[[u8; 64]; 64]> = std::sync::OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        let mut table = [[0u8; 64]; 64];
-        for (d, row) in table.iter_mut().enumerate().skip(1) {
-            for (i, cell) in row.iter_mut().enumerate().skip(1) {
-                let r = 0.5 + (d as f64).ln() * (i as f64).ln() / 2.5;
-                *cell = r.max(0.0) as u8;
-            }
-        }
-        table
-    });
-    table[(depth as usize).min(63)][index.min(63)] as i32
-}
-
 /// Wins and losses are stored counted from the stored position, not from the root.
 fn to_table(value: Value, ply: usize) -> Value {
     if value >= WIN_BOUND {
@@ -458,6 +606,56 @@ mod tests {
 
     fn russian(text: &str) -> Position {
         parse_position(Variant::Russian, text).expect("test position")
+    }
+
+    #[test]
+    fn search_constants_read_by_name() {
+        let params =
+            SearchParams::parse("lmr_divisor:2/futility_margin:60/history_malus:1").expect("valid");
+        assert_eq!(params.lmr_divisor, 2.0);
+        assert_eq!(params.futility_margin, 60);
+        assert!(params.history_malus);
+        assert_eq!(params.lmr_depth, SearchParams::default().lmr_depth);
+        assert_eq!(
+            SearchParams::parse("").expect("no change"),
+            SearchParams::default()
+        );
+        for bad in ["lmr_divisor", "lmr_divisor:x", "lmr_divisor:0", "nothing:1"] {
+            let error = SearchParams::parse(bad).expect_err(bad);
+            assert!(
+                error.contains(bad.split(':').next().unwrap_or(bad)),
+                "{error}"
+            );
+        }
+        let table = SearchParams::default().reduction_table();
+        assert_eq!(table[1][1], 0, "no reduction at depth 1");
+        assert!(
+            table[20][20] > table[4][4],
+            "later and deeper moves are reduced more"
+        );
+    }
+
+    #[test]
+    fn every_search_constant_set_finds_a_forced_win() {
+        // Two kings catch a lone man before it crowns: every setting of the pruning must
+        // still see the win to its end.
+        let position = russian("White: a1 1, g1 1; Black: h4 0; White to move");
+        for text in [
+            "",
+            "lmr_divisor:1/lmr_index:1/lmr_depth:1",
+            "lmp_depth:6/lmp_base:0",
+            "iir_depth:2/history_malus:1",
+            "futility_depth:8/futility_margin:0",
+        ] {
+            let mut engine = Engine::new(Options::default());
+            engine.set_search_params(SearchParams::parse(text).expect("valid"));
+            let result = engine.search(&position, &Past::default(), &Limits::depth(12), |_| {});
+            assert!(
+                matches!(result.score, crate::Score::WinIn(_)),
+                "{text}: {}",
+                result.score
+            );
+        }
     }
 
     #[test]
