@@ -3,60 +3,96 @@
 
 use super::*;
 
+/// What a change calls for, decided by [`App::after_change`].
+struct AfterChange {
+    /// Whether the engine is to play or answer here.
+    engine_needed: bool,
+    /// Milliseconds until the flag of the running clock (or the first move's time) falls.
+    flag_in: Option<i64>,
+    /// The game's version when this was decided.
+    version: u64,
+}
+
 impl App {
     /// After any change: watch the clock, and start the engine if it is to move or to
-    /// answer a draw offer.
+    /// answer a draw offer. When the game is free this looks at once, and holds the game
+    /// afterwards only for a clock to watch or an engine to run; a game with neither is
+    /// left unheld (so that a server which hears of a change made elsewhere can let it go).
     pub fn after_change(self: &Arc<Self>, slot: &Arc<GameSlot>) {
+        if let Ok(mut live) = slot.live.try_lock() {
+            let next = self.next_after_change(&mut live);
+            drop(live);
+            self.carry_out(slot, next);
+            return;
+        }
         let app = Arc::clone(self);
         let slot = Arc::clone(slot);
         tokio::spawn(async move {
-            let (engine_needed, flag_in, version) = {
+            let next = {
                 let mut live = slot.live.lock().await;
-                let round = &live.round;
-                let engine_needed =
-                    (round.engine_to_move() || round.engine_has_offer()) && !live.engine_busy;
-                if engine_needed && live.round.engine_to_move() {
-                    // The engine's clock does not run while its move waits for an engine.
-                    live.round.clock.stop(app.now());
-                }
-                // With a shared database the engine's work is a job any server may take.
-                let shared = app.database.is_shared();
-                if shared && engine_needed {
-                    app.jobs.notify_one();
-                }
-                let engine_needed = engine_needed && !shared;
-                if engine_needed {
-                    live.engine_busy = true;
-                }
-                let round = &live.round;
-                if round.is_over() {
-                    let ended = Happening::GameOver(Arc::new(round.clone()));
-                    let app = Arc::clone(&app);
-                    tokio::spawn(async move { app.tell(ended).await });
-                }
-                // The clock's flag, or the end of the time for a first move.
-                let first_move_in = round
-                    .first_move_due()
-                    .map(|(_, deadline)| deadline - app.now_ms());
-                let flag_in = round
-                    .running_clock()
-                    .and_then(|color| round.time_left(color, app.now()))
-                    .or(first_move_in);
-                (engine_needed, flag_in, round.version)
+                app.next_after_change(&mut live)
             };
-            if let Some(left) = flag_in {
-                let app = Arc::clone(&app);
-                let slot = Arc::clone(&slot);
-                tokio::spawn(async move {
-                    let wait = Duration::from_millis(left.max(0) as u64 + 5);
-                    tokio::time::sleep(wait).await;
-                    app.watch_flag(&slot, version).await;
-                });
-            }
-            if engine_needed {
-                app.engine_turn(&slot).await;
-            }
+            app.carry_out(&slot, next);
         });
+    }
+
+    /// What follows a change, decided under the game's lock: the engine's clock stopped and
+    /// the engine marked busy when it is to play here, the game's end told.
+    fn next_after_change(self: &Arc<Self>, live: &mut Live) -> AfterChange {
+        let round = &live.round;
+        let engine_needed =
+            (round.engine_to_move() || round.engine_has_offer()) && !live.engine_busy;
+        if engine_needed && live.round.engine_to_move() {
+            // The engine's clock does not run while its move waits for an engine.
+            live.round.clock.stop(self.now());
+        }
+        // With a shared database the engine's work is a job any server may take.
+        let shared = self.database.is_shared();
+        if shared && engine_needed {
+            self.jobs.notify_one();
+        }
+        let engine_needed = engine_needed && !shared;
+        if engine_needed {
+            live.engine_busy = true;
+        }
+        let round = &live.round;
+        if round.is_over() {
+            let ended = Happening::GameOver(Arc::new(round.clone()));
+            let app = Arc::clone(self);
+            tokio::spawn(async move { app.tell(ended).await });
+        }
+        // The clock's flag, or the end of the time for a first move.
+        let first_move_in = round
+            .first_move_due()
+            .map(|(_, deadline)| deadline - self.now_ms());
+        let flag_in = round
+            .running_clock()
+            .and_then(|color| round.time_left(color, self.now()))
+            .or(first_move_in);
+        AfterChange {
+            engine_needed,
+            flag_in,
+            version: round.version,
+        }
+    }
+
+    /// Starts the flag's watch and the engine's turn that `next` asks for.
+    fn carry_out(self: &Arc<Self>, slot: &Arc<GameSlot>, next: AfterChange) {
+        if let Some(left) = next.flag_in {
+            let app = Arc::clone(self);
+            let slot = Arc::clone(slot);
+            let version = next.version;
+            tokio::spawn(async move {
+                let wait = Duration::from_millis(left.max(0) as u64 + 5);
+                tokio::time::sleep(wait).await;
+                app.watch_flag(&slot, version).await;
+            });
+        }
+        if next.engine_needed {
+            let app = Arc::clone(self);
+            let slot = Arc::clone(slot);
+            tokio::spawn(async move { app.engine_turn(&slot).await });
+        }
     }
 
     pub(super) async fn watch_flag(self: &Arc<Self>, slot: &Arc<GameSlot>, version: u64) {
