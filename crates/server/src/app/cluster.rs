@@ -61,20 +61,22 @@ impl App {
     }
 
     /// Brings game `id` up to `version` if it is in memory and older: from the change the
-    /// notification carried when it fits the copy, else by reading the game again.
+    /// notification carried when it fits the copy, else by reading the game again. Whether
+    /// the copy was older and is now newer (the change was made elsewhere).
     pub(super) async fn heard(
         self: &Arc<Self>,
         id: &str,
         version: Option<u64>,
         note: Option<&str>,
-    ) {
+    ) -> bool {
         let Some(slot) = self.games().get(id).cloned() else {
-            return;
+            return false;
         };
         let mut live = slot.live.lock().await;
-        if version.is_some_and(|v| v <= live.round.version) {
+        let before = live.round.version;
+        if version.is_some_and(|v| v <= before) {
             // Already so here (this server's own change comes back too): nothing to read.
-            return;
+            return false;
         }
         let note = crate::store::Heard::note(note);
         let newer = match (version, note.as_ref()) {
@@ -92,8 +94,10 @@ impl App {
                 self.refresh_locked(&slot, &mut live).await;
             }
         }
+        let newer = live.round.version > before;
         drop(live);
         self.after_change(&slot);
+        newer
     }
 
     /// How many times a game in memory was read again from the store because another
@@ -121,15 +125,34 @@ impl App {
         };
         // The map holds one reference; any other is a socket, a task or a request. A slot is
         // only taken from the map under its lock, so none is taken while this looks.
-        let unused = Arc::strong_count(slot) == 1
-            && slot
-                .live
-                .try_lock()
-                .is_ok_and(|live| !live.engine_busy && live.round.version < version);
+        let (already, unused) = match slot.live.try_lock() {
+            Ok(live) => (
+                live.round.version >= version,
+                Arc::strong_count(slot) == 1 && !live.engine_busy,
+            ),
+            // Busy: followed, and let go afterwards if the change was another server's.
+            Err(_) => (false, false),
+        };
+        if already {
+            // This server's own change heard back: nothing to do.
+            return false;
+        }
         if unused {
             games.remove(id);
         }
         !unused
+    }
+
+    /// Lets game `id` go from memory if nothing holds it now: after following a change made
+    /// elsewhere to a game that was in use only while the change was heard.
+    fn let_go_if_unused(&self, id: &str) {
+        let mut games = self.games();
+        let unused = games.get(id).is_some_and(|slot| {
+            Arc::strong_count(slot) == 1 && slot.live.try_lock().is_ok_and(|live| !live.engine_busy)
+        });
+        if unused {
+            games.remove(id);
+        }
     }
 
     /// With a database shared by several servers: listens for the changes the others
@@ -155,7 +178,9 @@ impl App {
                             continue;
                         }
                         tokio::spawn(async move {
-                            app.heard(&id, Some(version), note.as_deref()).await;
+                            if app.heard(&id, Some(version), note.as_deref()).await {
+                                app.let_go_if_unused(&id);
+                            }
                         });
                     }
                     crate::store::Heard::Gap => {
