@@ -1124,6 +1124,20 @@ async fn a_game_played_on_another_server_is_let_go_not_followed() -> Result<(), 
     let (status, answer) = play_at(&b, &marker, &marker_token, &first, 0).await?;
     assert_eq!(status, StatusCode::OK, "{answer}");
     update_where(&mut watcher, |u| u["ply"] == 1).await?;
+    // A lets the game go on hearing the change, or, if something held the game just then,
+    // once it has followed it: wait for that.
+    let mut let_go = a.games_let_go();
+    let waited = tokio::time::timeout(
+        Duration::from_secs(10),
+        let_go.wait_for(|&count| count >= 1),
+    )
+    .await
+    .is_ok_and(|seen| seen.is_ok());
+    assert!(
+        waited,
+        "A still follows the game played on B: {} games in memory",
+        a.games_in_memory()
+    );
     assert_eq!(
         a.games_in_memory(),
         1,

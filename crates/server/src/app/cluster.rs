@@ -107,6 +107,18 @@ impl App {
         self.games_read_again.load(Ordering::Relaxed)
     }
 
+    /// How many games this server let go from memory on hearing that another server changed
+    /// them, as a value that can be waited on.
+    pub fn games_let_go(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.games_let_go.subscribe()
+    }
+
+    fn let_go(&self, games: &mut HashMap<String, Arc<GameSlot>>, id: &str) {
+        if games.remove(id).is_some() {
+            self.games_let_go.send_modify(|count| *count += 1);
+        }
+    }
+
     /// Brings game `id` up to `version` if it is in memory and older: for changes stored
     /// outside the path of actions (a deleted account's seats renamed).
     pub async fn changed_in_store(self: &Arc<Self>, id: &str, version: u64) {
@@ -138,7 +150,7 @@ impl App {
             return false;
         }
         if unused {
-            games.remove(id);
+            self.let_go(&mut games, id);
         }
         !unused
     }
@@ -151,7 +163,7 @@ impl App {
             Arc::strong_count(slot) == 1 && slot.live.try_lock().is_ok_and(|live| !live.engine_busy)
         });
         if unused {
-            games.remove(id);
+            self.let_go(&mut games, id);
         }
     }
 

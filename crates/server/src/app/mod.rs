@@ -74,6 +74,9 @@ pub struct App {
     jobs_running: Arc<AtomicUsize>,
     /// Games read again after another server's change (see [`App::games_read_again`]).
     games_read_again: AtomicU64,
+    /// How many games were let go on hearing another server's change (see
+    /// [`App::games_let_go`]).
+    games_let_go: tokio::sync::watch::Sender<u64>,
     /// Set when the server is stopping: sockets are handed back, nothing new starts.
     stopping: tokio::sync::watch::Sender<bool>,
     /// Requests and socket actions being carried out.
@@ -136,6 +139,7 @@ impl App {
             }),
             jobs_running: Arc::new(AtomicUsize::new(0)),
             games_read_again: AtomicU64::new(0),
+            games_let_go: tokio::sync::watch::Sender::new(0),
             in_flight: Arc::new(tokio::sync::watch::Sender::new(0)),
             presence_writes: tokio::sync::Mutex::new(()),
             presence_waiting: std::sync::Mutex::new(presence::PresenceWaiting::default()),
