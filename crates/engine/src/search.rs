@@ -113,21 +113,9 @@ impl SearchParams {
                 return Err(format!("`{pair}`: expected NAME:VALUE"));
             };
             let (name, value) = (name.trim(), value.trim());
-            let bad = || format!("`{pair}`: `{value}` is not a valid value of {name}");
-            let whole = |low: i64, high: i64| -> Result<i64, String> {
-                value
-                    .parse::<i64>()
-                    .ok()
-                    .filter(|v| (low..=high).contains(v))
-                    .ok_or_else(|| format!("{}: give a whole number from {low} to {high}", bad()))
-            };
-            let real = |low: f64, high: f64| -> Result<f64, String> {
-                value
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|v| (low..=high).contains(v))
-                    .ok_or_else(|| format!("{}: give a number from {low} to {high}", bad()))
-            };
+            let whole =
+                |low: i64, high: i64| in_range(pair, name, value, low, high, "a whole number");
+            let real = |low: f64, high: f64| in_range(pair, name, value, low, high, "a number");
             match name {
                 "lmr_base" => params.lmr_base = real(-2.0, 4.0)?,
                 "lmr_divisor" => params.lmr_divisor = real(0.5, 20.0)?,
@@ -165,6 +153,29 @@ impl SearchParams {
         }
         table
     }
+}
+
+/// `value` (of constant `name`, from `pair`) read as a number from `low` to `high`.
+fn in_range<T>(
+    pair: &str,
+    name: &str,
+    value: &str,
+    low: T,
+    high: T,
+    kind: &str,
+) -> Result<T, String>
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display,
+{
+    value
+        .parse::<T>()
+        .ok()
+        .filter(|v| *v >= low && *v <= high)
+        .ok_or_else(|| {
+            format!(
+                "`{pair}`: `{value}` is not a valid value of {name}: give {kind} from {low} to {high}"
+            )
+        })
 }
 
 /// What all threads of one search share.
