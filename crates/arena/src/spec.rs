@@ -14,7 +14,7 @@
 //! | `weights=tuned\|untuned\|FILE` | the evaluation weights (a file as `bashni tune` writes) |
 //! | `patterns=off\|FILE` | no pattern weights, or those of a file (as `bashni learn fit` writes them) |
 //! | `reductions=on\|off` | late-move reductions of the search (default on), to measure them |
-//! | `search=NAME:VALUE/...` | search constants other than the shipped ones ([`SearchParams::parse`]), to tune them by matches |
+//! | `search=NAME:VALUE/...` | search constants changed from each game's shipped ones ([`SearchParams::changed`]), to tune them by matches |
 //! | `hash=MB`, `threads=N` | engine table size (default 16) and search threads (default 1) |
 //! | `egtb=DIR` | endgame tables of Russian draughts from `DIR` (made by `bashni egtb build`), loaded once and shared by all games |
 //! | `name=TEXT` | the name in the records (default: the spec itself) |
@@ -60,8 +60,9 @@ pub enum PlayerKind {
         threads: usize,
         /// Whether late-move reductions are on.
         reductions: bool,
-        /// The search's pruning and reduction constants.
-        search: Box<SearchParams>,
+        /// Changes to the shipped search constants (`NAME:VALUE/...`, checked), applied to
+        /// those of each game.
+        search: String,
         /// Endgame tables for the engine.
         egtb: Option<TablesChoice>,
     },
@@ -164,7 +165,7 @@ impl PlayerSpec {
         let mut patterns = None;
         let mut hash_mb = MATCH_HASH_MB;
         let mut reductions = true;
-        let mut search = SearchParams::default();
+        let mut search = String::new();
         let mut threads = 1;
         let mut time_control = None;
         let mut builtin_setting = None;
@@ -237,7 +238,8 @@ impl PlayerSpec {
                 ("reductions", Some("on")) => reductions = true,
                 ("reductions", Some("off")) => reductions = false,
                 ("search", Some(value)) => {
-                    search = SearchParams::parse(value).map_err(|e| format!("`search=`: {e}"))?;
+                    SearchParams::parse(value).map_err(|e| format!("`search=`: {e}"))?;
+                    search = value.to_string();
                 }
                 ("hash", Some(value)) => {
                     hash_mb = number(key, value)?;
@@ -287,7 +289,7 @@ impl PlayerSpec {
                 hash_mb,
                 threads,
                 reductions,
-                search: Box::new(search),
+                search,
                 egtb,
             }
         };
@@ -362,7 +364,7 @@ impl PlayerSpec {
                 };
                 let level = *level;
                 let reductions = *reductions;
-                let search = **search;
+                let search = search_constants(variant, search);
                 let tables = egtb.as_ref().map(|choice| Arc::clone(&choice.tables));
                 let weights = (weights.is_some() || patterns.is_some()).then(|| {
                     let mut chosen = match weights {
@@ -384,7 +386,7 @@ impl PlayerSpec {
                         BuiltinPlayer::new(name.clone(), options.clone(), level, limits.clone());
                     player.weights = weights.clone();
                     player.engine.set_reductions(reductions);
-                    player.engine.set_search_params(search);
+                    player.engine.set_search_params(variant, search);
                     player.engine.set_tablebase(tables.as_ref().map(Arc::clone));
                     player.seed = seed;
                     Ok(Box::new(player) as Box<dyn Player + Send>)
@@ -393,6 +395,13 @@ impl PlayerSpec {
             PlayerKind::External { .. } => None,
         }
     }
+}
+
+/// The search constants of `variant` with the changes of a `search=` setting (checked when
+/// the spec was read; the allowed ranges do not depend on the game).
+fn search_constants(variant: Variant, changes: &str) -> SearchParams {
+    let shipped = SearchParams::shipped(variant);
+    shipped.changed(changes).unwrap_or(shipped)
 }
 
 #[cfg(test)]
@@ -410,15 +419,19 @@ mod tests {
     #[test]
     fn search_constants_are_read_and_checked() {
         let spec = parse("level=8,search=lmr_divisor:1.8/lmp_depth:3").expect("valid");
-        let PlayerKind::Builtin { search, .. } = spec.kind else {
+        let PlayerKind::Builtin { search, .. } = &spec.kind else {
             panic!("a built-in player");
         };
-        assert_eq!(search.lmr_divisor, 1.8);
-        assert_eq!(search.lmp_depth, 3);
-        assert_eq!(
-            search.futility_margin,
-            SearchParams::default().futility_margin
-        );
+        assert_eq!(search, "lmr_divisor:1.8/lmp_depth:3");
+        for variant in [Variant::Bashni, Variant::Russian] {
+            let params = search_constants(variant, search);
+            assert_eq!(params.lmr_divisor, 1.8);
+            assert_eq!(params.lmp_depth, 3);
+            assert_eq!(
+                params.futility_margin,
+                SearchParams::shipped(variant).futility_margin
+            );
+        }
         let error = parse("search=lmr_divisr:2").expect_err("misspelt");
         assert!(error.contains("lmr_divisr"), "{error}");
         let error = parse("search=lmp_depth:-1").expect_err("out of range");

@@ -1,5 +1,6 @@
 //! Keeps the lines of a `find_tactics` file whose move a depth-8 search finds and a depth-10
-//! search confirms with a margin of 100: the criteria of `tests/tactics.rs`.
+//! search without reductions or pruning confirms with a margin of 100: the criteria of
+//! `tests/tactics.rs`.
 use bashni_engine::Past;
 use bashni_engine::{Engine, Limits, Options};
 use bashni_rules::Variant;
@@ -17,10 +18,11 @@ fn main() {
             ..Options::default()
         });
         let shallow = engine.search(&position, &Past::default(), &Limits::depth(8), |_| {});
-        let engine = Engine::new(Options {
+        let mut engine = Engine::new(Options {
             hash_mb: 16,
             ..Options::default()
         });
+        engine.set_reductions(false);
         let deep = engine.search_lines(&position, &Past::default(), &Limits::depth(10), 2, |_| {});
         let ok = shallow
             .best

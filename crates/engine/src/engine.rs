@@ -83,7 +83,7 @@ pub struct Engine {
     options: Options,
     weights: [Weights; 2],
     reductions: bool,
-    search_params: SearchParams,
+    search_params: [SearchParams; 2],
     tablebase: Option<Arc<Tablebase>>,
 }
 
@@ -105,7 +105,10 @@ impl Engine {
             ],
             options,
             reductions: true,
-            search_params: SearchParams::default(),
+            search_params: [
+                SearchParams::shipped(Variant::Bashni),
+                SearchParams::shipped(Variant::Russian),
+            ],
             tablebase: None,
         }
     }
@@ -145,9 +148,15 @@ impl Engine {
         self.reductions = on;
     }
 
-    /// Uses `params` as the search's pruning and reduction constants from now on.
-    pub fn set_search_params(&mut self, params: SearchParams) {
-        self.search_params = params;
+    /// Uses `params` as the search's pruning and reduction constants of `variant` from now
+    /// on (each game has its own, [`SearchParams::shipped`] at first).
+    pub fn set_search_params(&mut self, variant: Variant, params: SearchParams) {
+        self.search_params[variant_slot(variant)] = params;
+    }
+
+    /// The search constants in use for `variant`.
+    pub fn search_params(&self, variant: Variant) -> &SearchParams {
+        &self.search_params[variant_slot(variant)]
     }
 
     /// The weights in use for `variant`.
@@ -209,8 +218,8 @@ impl Engine {
             // A deadline too far to be represented is no deadline.
             deadline: hard.and_then(|h| started.checked_add(h)),
             reductions: self.reductions,
-            params: self.search_params,
-            reduction_table: self.search_params.reduction_table(),
+            params: *self.search_params(position.variant()),
+            reduction_table: self.search_params(position.variant()).reduction_table(),
             tablebase: tablebase.cloned(),
         };
         let weights = &self.weights[variant_slot(position.variant())];

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use bashni_egtb::Tablebase;
-use bashni_rules::{DrawCounts, Move, MoveList, Position};
+use bashni_rules::{DrawCounts, Move, MoveList, Position, Variant};
 
 use crate::eval::{Weights, evaluate};
 use crate::limits::StopToken;
@@ -63,25 +63,9 @@ pub struct SearchParams {
 }
 
 impl Default for SearchParams {
+    /// The shipped constants of Russian draughts.
     fn default() -> Self {
-        // The hand-set values: the changes tried so far gained at 2+0.02 and not at 10+0.1
-        // (docs/engine.md has the matches and their commands).
-        SearchParams {
-            lmr_base: 0.5,
-            lmr_divisor: 2.5,
-            lmr_depth: 3,
-            lmr_index: 2,
-            futility_depth: 3,
-            futility_margin: 80,
-            lmp_depth: 0,
-            lmp_base: 2,
-            history_malus: false,
-            iir_depth: 0,
-            multicut_depth: 0,
-            multicut_moves: 6,
-            multicut_cuts: 2,
-            multicut_reduction: 3,
-        }
+        SearchParams::shipped(Variant::Russian)
     }
 }
 
@@ -104,10 +88,52 @@ impl SearchParams {
         "multicut_reduction",
     ];
 
-    /// The defaults changed by `NAME:VALUE` pairs separated by `/`, for example
-    /// `lmr_divisor:2/futility_margin:60`.
+    /// The constants the engine plays `variant` with. The hand-set values, and changes
+    /// kept only where matches said they gain (docs/engine.md has the matches and their
+    /// commands).
+    pub fn shipped(variant: Variant) -> SearchParams {
+        let hand_set = SearchParams {
+            lmr_base: 0.5,
+            lmr_divisor: 2.5,
+            lmr_depth: 3,
+            lmr_index: 2,
+            futility_depth: 3,
+            futility_margin: 80,
+            lmp_depth: 0,
+            lmp_base: 2,
+            history_malus: false,
+            iir_depth: 0,
+            multicut_depth: 0,
+            multicut_moves: 6,
+            multicut_cuts: 2,
+            multicut_reduction: 3,
+        };
+        match variant {
+            // More pruning gained at 2+0.02 and not at 10+0.1.
+            Variant::Russian => hand_set,
+            // More pruning gained at 2+0.02 and at 10+0.1.
+            Variant::Bashni => SearchParams {
+                lmr_divisor: 1.5,
+                futility_depth: 4,
+                lmp_depth: 4,
+                lmp_base: 2,
+                history_malus: true,
+                iir_depth: 4,
+                ..hand_set
+            },
+        }
+    }
+
+    /// The defaults of Russian draughts changed by `NAME:VALUE` pairs separated by `/`, for
+    /// example `lmr_divisor:2/futility_margin:60`.
     pub fn parse(text: &str) -> Result<SearchParams, String> {
-        let mut params = SearchParams::default();
+        SearchParams::default().changed(text)
+    }
+
+    /// These constants changed by `NAME:VALUE` pairs separated by `/` (as
+    /// [`SearchParams::parse`]).
+    pub fn changed(self, text: &str) -> Result<SearchParams, String> {
+        let mut params = self;
         for pair in text.split('/').map(str::trim).filter(|p| !p.is_empty()) {
             let Some((name, value)) = pair.split_once(':') else {
                 return Err(format!("`{pair}`: expected NAME:VALUE"));
@@ -720,6 +746,27 @@ mod tests {
     }
 
     #[test]
+    fn each_game_keeps_its_own_search_constants() {
+        let mut engine = Engine::new(Options::default());
+        for variant in [Variant::Bashni, Variant::Russian] {
+            assert_eq!(
+                *engine.search_params(variant),
+                SearchParams::shipped(variant)
+            );
+        }
+        let changed = SearchParams::shipped(Variant::Bashni)
+            .changed("lmr_divisor:1/lmp_depth:7")
+            .expect("valid");
+        engine.set_search_params(Variant::Bashni, changed);
+        assert_eq!(*engine.search_params(Variant::Bashni), changed);
+        assert_eq!(
+            *engine.search_params(Variant::Russian),
+            SearchParams::shipped(Variant::Russian),
+            "the other game is untouched"
+        );
+    }
+
+    #[test]
     fn every_search_constant_set_finds_a_forced_win() {
         // Two kings catch a lone man before it crowns: every setting of the pruning must
         // still see the win to its end.
@@ -733,7 +780,7 @@ mod tests {
             "multicut_depth:2/multicut_moves:1/multicut_cuts:1",
         ] {
             let mut engine = Engine::new(Options::default());
-            engine.set_search_params(SearchParams::parse(text).expect("valid"));
+            engine.set_search_params(Variant::Russian, SearchParams::parse(text).expect("valid"));
             let result = engine.search(&position, &Past::default(), &Limits::depth(12), |_| {});
             assert!(
                 matches!(result.score, crate::Score::WinIn(_)),

@@ -94,8 +94,12 @@ fn a_deeper_search_confirms_each_answer() {
     for &(variant, text, answer, theme) in TACTICS {
         let position = parse_position(variant, text).expect("test position");
         let expected = parse_move(&position, answer).expect("the answer is legal");
+        // The check searches every move in full (no reductions or pruning), so that the
+        // second line's value is as exact as the first's.
+        let mut checker = engine();
+        checker.set_reductions(false);
         let result =
-            engine().search_lines(&position, &Past::default(), &Limits::depth(10), 2, |_| {});
+            checker.search_lines(&position, &Past::default(), &Limits::depth(10), 2, |_| {});
         let best = &result.lines[0];
         assert!(
             best.pv[0].same_result(&expected, variant),
