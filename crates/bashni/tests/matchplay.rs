@@ -106,3 +106,58 @@ fn openings_are_made_repeatably() {
     assert!(out.contains("# Made by: bashni openings --variant russian --count 3 --plies 4 --seed 5 --depth 2 --margin 20"));
     assert_eq!(text(&bashni(&args).stdout), out);
 }
+
+/// An external engine that dies in one game is started again for the next: only the game
+/// it died in is lost, not every game after it.
+#[cfg(unix)]
+#[test]
+fn an_external_engine_that_dies_is_started_again_for_the_next_game() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = std::env::temp_dir().join(format!("bashni-restart-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let script = dir.join("dies-once.sh");
+    let mark = dir.join("started-before");
+    let pdn = dir.join("games.pdn");
+    // First life: the engine sees the protocol up to its first `go`, then its input ends
+    // and it stops, in the middle of the game. Later lives are the engine itself.
+    std::fs::write(
+        &script,
+        "#!/bin/sh\nif [ -e \"$1\" ]; then exec \"$2\" engine; fi\ntouch \"$1\"\nsed -u '/^go/q' | \"$2\" engine\n",
+    )
+    .expect("the script is written");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755))
+        .expect("the script is executable");
+    let second = format!(
+        "exec:{} {} {}",
+        script.display(),
+        mark.display(),
+        env!("CARGO_BIN_EXE_bashni")
+    );
+    let output = bashni(&[
+        "match",
+        "--variant",
+        "russian",
+        "--first",
+        "depth=1",
+        "--second",
+        &second,
+        "--depth",
+        "1",
+        "--games",
+        "2",
+        "--pdn",
+        &pdn.to_string_lossy(),
+    ]);
+    let games = std::fs::read_to_string(&pdn).unwrap_or_default();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert_eq!(games.matches("[Event ").count(), 4, "{games}");
+    let forfeited = games
+        .lines()
+        .filter(|line| line.starts_with("[Termination") && line.contains("forfeits"))
+        .count();
+    assert_eq!(
+        forfeited, 1,
+        "only the game the engine died in is lost: {games}"
+    );
+}

@@ -234,6 +234,12 @@ impl ExternalEngine {
         self.last_info.as_ref()
     }
 
+    /// Whether the program failed (died, broke the protocol, or missed a deadline) and was
+    /// stopped: every later request fails with [`ClientError::Gone`].
+    pub fn is_gone(&self) -> bool {
+        self.gone
+    }
+
     /// Tells the engine that the next search has nothing to do with the earlier ones.
     pub fn new_game(&mut self) -> Result<(), ClientError> {
         self.send(&Line::new("new-game"))

@@ -76,8 +76,19 @@ pub struct Args {
 /// An external program speaking the engine protocol, as a player.
 struct ExternalPlayer {
     engine: ExternalEngine,
+    /// The program and its arguments, to start it again after a failure.
+    command: Vec<String>,
     name: String,
     limits: Limits,
+}
+
+/// Starts the program of `command` (its first word) with the rest as its arguments.
+fn start(command: &[String]) -> Result<ExternalEngine, String> {
+    let Some((program, rest)) = command.split_first() else {
+        return Err("no program to start".to_string());
+    };
+    let rest: Vec<&str> = rest.iter().map(String::as_str).collect();
+    ExternalEngine::start(program, &rest).map_err(|error| error.to_string())
 }
 
 impl Player for ExternalPlayer {
@@ -86,8 +97,15 @@ impl Player for ExternalPlayer {
     }
 
     fn new_game(&mut self) {
-        // A failure shows at the next move, as an error of `go`.
-        let _ = self.engine.new_game();
+        // A program that failed in the last game (a crash loses that game) is started
+        // afresh, so that one failure does not forfeit every later game. A failure here
+        // shows at the next move, as an error of `go`.
+        if (self.engine.is_gone() || self.engine.new_game().is_err())
+            && let Ok(engine) = start(&self.command)
+        {
+            self.engine = engine;
+            let _ = self.engine.new_game();
+        }
     }
 
     fn choose(&mut self, game: &Game, clock: Option<Clock>) -> Result<Option<Move>, PlayerError> {
@@ -115,18 +133,15 @@ fn factory(spec: &PlayerSpec, args: &Args, variant: Variant, seed: u64) -> Playe
         ..Limits::default()
     };
     Arc::new(move || {
-        let Some((program, rest)) = command.split_first() else {
-            return Err(PlayerError::new("no program to start"));
-        };
-        let rest: Vec<&str> = rest.iter().map(String::as_str).collect();
-        let engine = ExternalEngine::start(program, &rest)
-            .map_err(|error| PlayerError::new(format!("{name}: {error}")))?;
+        let engine =
+            start(&command).map_err(|error| PlayerError::new(format!("{name}: {error}")))?;
         let name = match engine.name() {
             "" => name.clone(),
             id => id.to_string(),
         };
         Ok(Box::new(ExternalPlayer {
             engine,
+            command: command.clone(),
             name,
             limits: limits.clone(),
         }) as Box<dyn Player + Send>)
