@@ -58,27 +58,44 @@ pub enum BuildEvent<'a> {
     End(&'a SliceReport),
 }
 
+/// The threads a build uses unless told otherwise: one per core of this machine.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
 /// Builds every slice of up to `pieces` pieces into `dir` (made if missing), in an order
-/// where each slice's captures and promotions lead into slices already built. A slice whose
-/// file is already there, reads well and passes the check against its moves is kept; any
-/// other is solved and written. The result has a report for each slice, in order.
+/// where each slice's captures and promotions lead into slices already built, on
+/// [`default_threads`] threads. A slice whose file is already there, reads well and passes
+/// the check against its moves is kept; any other is solved and written. The result has a
+/// report for each slice, in order.
 pub fn build(
     dir: &Path,
     pieces: u32,
     on_event: impl FnMut(BuildEvent<'_>),
 ) -> Result<Vec<SliceReport>, EgtbError> {
+    build_with_threads(dir, pieces, default_threads(), on_event)
+}
+
+/// [`build`] on `threads` threads (at least one). The tables do not depend on the number.
+pub fn build_with_threads(
+    dir: &Path,
+    pieces: u32,
+    threads: usize,
+    on_event: impl FnMut(BuildEvent<'_>),
+) -> Result<Vec<SliceReport>, EgtbError> {
     if pieces > MAX_PIECES {
         return Err(EgtbError::TooManyPieces(pieces));
     }
-    build_slices(dir, &Signature::all_up_to(pieces), on_event)
+    build_slices(dir, &Signature::all_up_to(pieces), threads, on_event)
 }
 
-/// Builds the slices of `signatures` into `dir` as [`build`] does, in building order. The
-/// slices their moves lead into must be among them: building stops with
-/// [`EgtbError::MissingSlice`] at the first slice that needs one that is not.
+/// Builds the slices of `signatures` into `dir` as [`build`] does, in building order, on
+/// `threads` threads. The slices their moves lead into must be among them: building stops
+/// with [`EgtbError::MissingSlice`] at the first slice that needs one that is not.
 pub fn build_slices(
     dir: &Path,
     signatures: &[Signature],
+    threads: usize,
     mut on_event: impl FnMut(BuildEvent<'_>),
 ) -> Result<Vec<SliceReport>, EgtbError> {
     for &signature in signatures {
@@ -114,7 +131,7 @@ pub fn build_slices(
         {
             tables.insert(signature, values);
             let mut check = VerifyReport::default();
-            tables.verify_slice(signature, &mut check, &mut step);
+            tables.verify_slice(signature, threads, &mut check, &mut step);
             if check.mismatches == 0 {
                 reused = true;
             } else {
@@ -122,7 +139,7 @@ pub fn build_slices(
             }
         }
         if !reused {
-            let values = solve(&tables, signature, &mut step)?;
+            let values = solve(&tables, signature, threads, &mut step)?;
             write_slice(&path, signature, &values)?;
             tables.insert(signature, values);
         }

@@ -10,10 +10,14 @@
 //! turned out to reach a win is lost. Each position keeps a count of its moves inside the
 //! slice that do not yet reach a known win. What no pass decides is a draw.
 
+use std::ops::Range;
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+
 use bashni_rules::{Bitboard, Color, Direction, MoveList, Position};
 
 use crate::file::EgtbError;
 use crate::index::{Layout, Placement, Signature};
+use crate::parallel;
 use crate::table::Tablebase;
 use crate::value::{DRAW, NO_POSITION, from_successors, is_loss, loss_in, win_in};
 
@@ -23,6 +27,7 @@ const CANNOT_LOSE: u8 = 255;
 const QUEUED: u8 = 254;
 
 /// The positions to decide in each pass, by distance.
+#[derive(Default)]
 struct Passes {
     buckets: Vec<Vec<u32>>,
 }
@@ -34,6 +39,19 @@ impl Passes {
         }
         self.buckets[distance].push(index as u32);
     }
+
+    /// Adds every position of `other` to its pass here, leaving `other` empty.
+    fn take_from(&mut self, other: &mut Passes) {
+        for (distance, bucket) in other.buckets.iter_mut().enumerate() {
+            if bucket.is_empty() {
+                continue;
+            }
+            if self.buckets.len() <= distance {
+                self.buckets.resize_with(distance + 1, Vec::new);
+            }
+            self.buckets[distance].append(bucket);
+        }
+    }
 }
 
 /// Whether a move stays inside its slice: quiet, and crowning nobody.
@@ -41,11 +59,48 @@ fn stays(mv: &bashni_rules::Move) -> bool {
     !mv.is_capture() && !mv.promotes()
 }
 
-/// The values of `signature`'s slice. `tables` must hold every slice its moves lead into.
-/// `progress` hears the work done and the work in all.
+/// What each thread keeps while it works: its buffers, the positions it found for later
+/// passes, and the first error it met.
+#[derive(Default)]
+struct Worker {
+    moves: MoveList,
+    earlier: Vec<Position>,
+    successors: Vec<u8>,
+    passes: Passes,
+    error: Option<EgtbError>,
+}
+
+/// Work on a range of slots (or of a pass's positions) that may fail.
+type Work<'a> = dyn Fn(&mut Worker, Range<usize>) -> Result<(), EgtbError> + Sync + 'a;
+
+/// Runs `work` over `0..len` on every worker's thread as [`parallel::in_blocks`] does,
+/// keeping the first error each worker meets and stopping all at the first.
+fn in_blocks(workers: &mut [Worker], len: usize, work: &Work<'_>, progress: &mut dyn FnMut(usize)) {
+    let each = |worker: &mut Worker, slots: Range<usize>| match work(worker, slots) {
+        Ok(()) => true,
+        Err(error) => {
+            worker.error = Some(error);
+            false
+        }
+    };
+    parallel::in_blocks(workers, len, &each, progress);
+}
+
+/// The first error any worker met.
+fn first_error(workers: &mut [Worker]) -> Result<(), EgtbError> {
+    match workers.iter_mut().find_map(|w| w.error.take()) {
+        Some(error) => Err(error),
+        None => Ok(()),
+    }
+}
+
+/// The values of `signature`'s slice, solved on `threads` threads (at least one).
+/// `tables` must hold every slice its moves lead into. `progress` hears the work done and
+/// the work in all. The values do not depend on the number of threads.
 pub(crate) fn solve(
     tables: &Tablebase,
     signature: Signature,
+    threads: usize,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<Box<[u8]>, EgtbError> {
     let layout = Layout::new(signature);
@@ -58,12 +113,9 @@ pub(crate) fn solve(
     let len = layout.len() as usize;
     let total_work = 2 * len as u64;
     // Undecided positions hold DRAW, which is what they are if no pass decides them.
-    let mut values = vec![DRAW; len];
-    let mut open = vec![0u8; len];
-    let mut passes = Passes {
-        buckets: Vec::new(),
-    };
-    let mut moves = MoveList::new();
+    let values: Vec<AtomicU8> = (0..len).map(|_| AtomicU8::new(DRAW)).collect();
+    let open: Vec<AtomicU8> = (0..len).map(|_| AtomicU8::new(0)).collect();
+    let mut workers: Vec<Worker> = (0..threads.max(1)).map(|_| Worker::default()).collect();
     let exit = |position: &Position| {
         tables
             .byte(position)
@@ -74,111 +126,135 @@ pub(crate) fn solve(
     };
 
     // First look at every position: its moves that leave the slice are already known.
-    for (index, count) in open.iter_mut().enumerate() {
-        if index & 0xFFFF == 0 {
-            progress(index as u64, total_work);
-        }
-        let Some(position) = layout.placement(index as u64).and_then(|p| p.position()) else {
-            values[index] = NO_POSITION;
-            continue;
-        };
-        position.generate_moves(&mut moves);
-        let mut inside = 0u8;
-        let mut fastest_win: Option<usize> = None;
-        let mut drawn = false;
-        let mut slowest_loss = 0;
-        for mv in moves.iter() {
-            if stays(mv) {
-                inside += 1;
+    let scan = |worker: &mut Worker, slots: Range<usize>| {
+        for index in slots {
+            let Some(position) = layout.placement(index as u64).and_then(|p| p.position()) else {
+                values[index].store(NO_POSITION, Ordering::Relaxed);
                 continue;
+            };
+            position.generate_moves(&mut worker.moves);
+            let mut inside = 0u8;
+            let mut fastest_win: Option<usize> = None;
+            let mut drawn = false;
+            let mut slowest_loss = 0;
+            for mv in worker.moves.iter() {
+                if stays(mv) {
+                    inside += 1;
+                    continue;
+                }
+                let byte = exit(&position.after(mv))?;
+                if byte == DRAW {
+                    drawn = true;
+                } else if is_loss(byte) {
+                    let plies = usize::from(byte) + 1;
+                    fastest_win = Some(fastest_win.map_or(plies, |w| w.min(plies)));
+                } else {
+                    slowest_loss = slowest_loss.max(usize::from(byte) + 1);
+                }
             }
-            let byte = exit(&position.after(mv))?;
-            if byte == DRAW {
-                drawn = true;
-            } else if is_loss(byte) {
-                let plies = usize::from(byte) + 1;
-                fastest_win = Some(fastest_win.map_or(plies, |w| w.min(plies)));
+            let count = if let Some(plies) = fastest_win {
+                worker.passes.push(plies, index);
+                CANNOT_LOSE
+            } else if drawn {
+                CANNOT_LOSE
+            } else if inside == 0 {
+                // No move at all (lost now), or every move leaves for the opponent's win.
+                worker.passes.push(slowest_loss, index);
+                0
             } else {
-                slowest_loss = slowest_loss.max(usize::from(byte) + 1);
-            }
+                inside
+            };
+            open[index].store(count, Ordering::Relaxed);
         }
-        if let Some(plies) = fastest_win {
-            passes.push(plies, index);
-            *count = CANNOT_LOSE;
-        } else if drawn {
-            *count = CANNOT_LOSE;
-        } else if inside == 0 {
-            // No move at all (lost now), or every move leaves for the opponent's win.
-            passes.push(slowest_loss, index);
-        } else {
-            *count = inside;
-        }
-    }
+        Ok(())
+    };
+    in_blocks(&mut workers, len, &scan, &mut |done| {
+        progress(done as u64, total_work)
+    });
+    first_error(&mut workers)?;
 
-    // Then pass after pass, from the positions decided in the one before.
-    let mut decided = 0u64;
-    let mut earlier = Vec::new();
+    // Then pass after pass, from the positions decided in the one before. A pass decides
+    // only wins or only losses, so its threads never race on what they write: a value is
+    // set once (whoever sets it walks its moves back), and a count that reaches zero was
+    // lowered last by the thread that then reads the values of every move.
+    let mut passes = Passes::default();
+    for worker in &mut workers {
+        passes.take_from(&mut worker.passes);
+    }
+    let decided = AtomicU64::new(0);
     let mut distance = 0;
     while distance < passes.buckets.len() {
         let bucket = std::mem::take(&mut passes.buckets[distance]);
         let won = distance % 2 == 1;
-        for &index in &bucket {
-            let index = index as usize;
-            if values[index] != DRAW {
-                continue;
-            }
-            values[index] = if won {
-                win_in(distance as u32)
-            } else {
-                loss_in(distance as u32)
-            };
-            decided += 1;
-            if decided & 0xFFFF == 0 {
-                progress(len as u64 + decided, total_work);
-            }
-            let Some(position) = layout.placement(index as u64).and_then(|p| p.position()) else {
-                continue;
-            };
-            predecessors(&position, &mut earlier);
-            for before in &earlier {
-                let at = layout.index(&Placement::of(before)) as usize;
-                if values[at] != DRAW {
+        let value = if won {
+            win_in(distance as u32)
+        } else {
+            loss_in(distance as u32)
+        };
+        let pass = |worker: &mut Worker, at: Range<usize>| {
+            for &index in &bucket[at] {
+                let index = index as usize;
+                if values[index]
+                    .compare_exchange(DRAW, value, Ordering::AcqRel, Ordering::Relaxed)
+                    .is_err()
+                {
                     continue;
                 }
-                if !won {
-                    // A move reaches a lost position: won one ply later, at the latest.
-                    if open[at] != QUEUED {
-                        open[at] = QUEUED;
-                        passes.push(distance + 1, at);
+                decided.fetch_add(1, Ordering::Relaxed);
+                let Some(position) = layout.placement(index as u64).and_then(|p| p.position())
+                else {
+                    continue;
+                };
+                predecessors(&position, &mut worker.earlier);
+                for before in &worker.earlier {
+                    let at = layout.index(&Placement::of(before)) as usize;
+                    if values[at].load(Ordering::Acquire) != DRAW {
+                        continue;
                     }
-                    continue;
-                }
-                let count = open[at];
-                if count == CANNOT_LOSE || count == QUEUED {
-                    continue;
-                }
-                open[at] = count - 1;
-                if count == 1 {
+                    if !won {
+                        // A move reaches a lost position: won one ply later, at the latest.
+                        if open[at].swap(QUEUED, Ordering::Relaxed) != QUEUED {
+                            worker.passes.push(distance + 1, at);
+                        }
+                        continue;
+                    }
+                    let lowered =
+                        open[at].fetch_update(Ordering::AcqRel, Ordering::Acquire, |count| {
+                            (count != CANNOT_LOSE && count != QUEUED && count != 0)
+                                .then(|| count - 1)
+                        });
+                    if lowered != Ok(1) {
+                        continue;
+                    }
                     // Every move now reaches a win: lost, as late as the slowest of them.
-                    before.generate_moves(&mut moves);
-                    let mut successors = Vec::with_capacity(moves.len());
-                    for mv in moves.iter() {
+                    before.generate_moves(&mut worker.moves);
+                    worker.successors.clear();
+                    for mv in worker.moves.iter() {
                         let child = before.after(mv);
-                        successors.push(if stays(mv) {
+                        worker.successors.push(if stays(mv) {
                             values[layout.index(&Placement::of(&child)) as usize]
+                                .load(Ordering::Acquire)
                         } else {
                             exit(&child)?
                         });
                     }
-                    let lost_in = usize::from(from_successors(successors));
-                    passes.push(lost_in.max(distance + 1), at);
+                    let lost_in = usize::from(from_successors(worker.successors.iter().copied()));
+                    worker.passes.push(lost_in.max(distance + 1), at);
                 }
             }
+            Ok(())
+        };
+        in_blocks(&mut workers, bucket.len(), &pass, &mut |_| {
+            progress(len as u64 + decided.load(Ordering::Relaxed), total_work)
+        });
+        first_error(&mut workers)?;
+        for worker in &mut workers {
+            passes.take_from(&mut worker.passes);
         }
         distance += 1;
     }
     progress(total_work, total_work);
-    Ok(values.into_boxed_slice())
+    Ok(values.into_iter().map(AtomicU8::into_inner).collect())
 }
 
 /// The positions from which one quiet move that crowns nobody leads to `position`, and in

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use crate::file::{EgtbError, read_slice, signature_of_name};
 use crate::index::{Layout, Placement, Signature};
 use crate::on_demand::{Budget, DiskSlice};
+use crate::parallel;
 use crate::value::{self, NO_POSITION, Probe, from_successors, preference};
 
 /// The values of one signature.
@@ -368,51 +369,84 @@ impl Tablebase {
     pub(crate) fn verify_slice(
         &self,
         signature: Signature,
+        threads: usize,
         report: &mut VerifyReport,
         progress: &mut dyn FnMut(u64, u64),
     ) {
+        /// What one thread found.
+        #[derive(Default)]
+        struct Part {
+            moves: MoveList,
+            checked: u64,
+            mismatches: u64,
+            /// The first few mismatches of this thread, with their slots.
+            examples: Vec<(usize, Mismatch)>,
+        }
         let Some(slice) = self.slice(signature) else {
             return;
         };
-        let total = slice.values.len() as u64;
-        let mut moves = MoveList::new();
-        for (index, &stored) in slice.values.iter().enumerate() {
-            if index & 0xFFFF == 0 {
-                progress(index as u64, total);
-            }
-            let position = slice
-                .layout
-                .placement(index as u64)
-                .and_then(|p| p.position());
-            let Some(position) = position else {
-                if stored != NO_POSITION {
-                    report.mismatches += 1;
+        let total = slice.values.len();
+        let check = |part: &mut Part, slots: std::ops::Range<usize>| {
+            for index in slots {
+                let stored = slice.values[index];
+                let position = slice
+                    .layout
+                    .placement(index as u64)
+                    .and_then(|p| p.position());
+                let Some(position) = position else {
+                    if stored != NO_POSITION {
+                        part.mismatches += 1;
+                    }
+                    continue;
+                };
+                part.checked += 1;
+                let expected = self.implied(&position, &mut part.moves);
+                if expected != Some(stored) {
+                    part.mismatches += 1;
+                    if part.examples.len() < EXAMPLES {
+                        part.examples.push((
+                            index,
+                            Mismatch {
+                                position,
+                                stored: Probe::from_byte(stored),
+                                expected: expected.and_then(Probe::from_byte),
+                            },
+                        ));
+                    }
                 }
-                continue;
-            };
-            report.checked += 1;
-            let expected = self.implied(&position, &mut moves);
-            if expected != Some(stored) {
-                report.mismatches += 1;
-                if report.examples.len() < EXAMPLES {
-                    report.examples.push(Mismatch {
-                        position,
-                        stored: Probe::from_byte(stored),
-                        expected: expected.and_then(Probe::from_byte),
-                    });
-                }
             }
+            true
+        };
+        let mut parts: Vec<Part> = (0..threads.max(1)).map(|_| Part::default()).collect();
+        parallel::in_blocks(&mut parts, total, &check, &mut |done| {
+            progress(done as u64, total as u64)
+        });
+        let mut examples = Vec::new();
+        for part in parts {
+            report.checked += part.checked;
+            report.mismatches += part.mismatches;
+            examples.extend(part.examples);
         }
-        progress(total, total);
+        // The first mismatches by slot, whichever thread met them.
+        examples.sort_by_key(|(index, _)| *index);
+        let room = EXAMPLES.saturating_sub(report.examples.len());
+        report.examples.extend(
+            examples
+                .into_iter()
+                .take(room)
+                .map(|(_, mismatch)| mismatch),
+        );
+        progress(total as u64, total as u64);
     }
 
     /// Checks every stored position: its value and distance must be what the values of the
     /// positions its moves lead to imply. `progress` hears each slice's signature with the
-    /// slots done and the slots in all.
+    /// slots done and the slots in all. Uses one thread per core.
     pub fn verify(&self, mut progress: impl FnMut(Signature, u64, u64)) -> VerifyReport {
+        let threads = crate::build::default_threads();
         let mut report = VerifyReport::default();
         for signature in self.signatures() {
-            self.verify_slice(signature, &mut report, &mut |done, total| {
+            self.verify_slice(signature, threads, &mut report, &mut |done, total| {
                 progress(signature, done, total)
             });
         }

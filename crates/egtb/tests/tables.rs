@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use bashni_egtb::{
-    EgtbError, Probe, Signature, Tablebase, Verdict, build, build_slices, file_name,
+    EgtbError, Probe, Signature, Tablebase, Verdict, build, build_slices, build_with_threads,
+    file_name,
 };
 use bashni_rules::notation::parse_position;
 use bashni_rules::{Color, Position, Variant};
@@ -40,7 +41,7 @@ fn kings_tables() -> &'static Tablebase {
         copy_dir(three_piece_dir(), &dir);
         let mut wanted = Signature::all_up_to(3);
         wanted.push(signature("0301"));
-        let reports = build_slices(&dir, &wanted, |_| {}).expect("the slice builds");
+        let reports = build_slices(&dir, &wanted, 2, |_| {}).expect("the slice builds");
         assert_eq!(reports.iter().filter(|r| !r.reused).count(), 1);
         let tables = Tablebase::open(&dir).expect("the tables load");
         let _ = std::fs::remove_dir_all(&dir);
@@ -82,6 +83,27 @@ fn every_stored_value_agrees_with_the_moves() {
         .sum();
     assert_eq!(report.checked, positions);
     assert!(positions > 300_000, "{positions}");
+}
+
+#[test]
+fn one_thread_and_many_build_the_same_files() {
+    // Three threads share even these small slices (a thread takes a few thousand
+    // positions at a time), so their runs race on every pass.
+    let one = scratch("one-thread");
+    let many = scratch("three-threads");
+    build_with_threads(&one, 3, 1, |_| {}).expect("built on one thread");
+    build_with_threads(&many, 3, 3, |_| {}).expect("built on three threads");
+    let mut files = 0;
+    for entry in std::fs::read_dir(&one).expect("the directory lists") {
+        let name = entry.expect("an entry").file_name();
+        let a = std::fs::read(one.join(&name)).expect("one thread's file reads");
+        let b = std::fs::read(many.join(&name)).expect("three threads' file reads");
+        assert!(a == b, "{name:?} differs between one thread and three");
+        files += 1;
+    }
+    assert_eq!(files, Signature::all_up_to(3).len());
+    let _ = std::fs::remove_dir_all(&one);
+    let _ = std::fs::remove_dir_all(&many);
 }
 
 #[test]
@@ -294,7 +316,7 @@ fn three_kings_draw_against_a_king_on_the_big_road_to_move() {
 #[test]
 fn a_slice_is_not_built_before_the_slices_it_leads_into() {
     let dir = scratch("order");
-    match build_slices(&dir, &[signature("0301")], |_| {}) {
+    match build_slices(&dir, &[signature("0301")], 1, |_| {}) {
         Err(EgtbError::MissingSlice { slice, needs }) => {
             assert_eq!(slice, signature("0301"));
             assert_eq!(needs.pieces(), 3);

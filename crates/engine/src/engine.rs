@@ -11,7 +11,7 @@ use bashni_rules::{Game, Move, Position, Variant};
 use crate::eval::Weights;
 use crate::limits::Limits;
 use crate::past::Past;
-use crate::score::{INFINITE, Score, WIN_BOUND};
+use crate::score::{INFINITE, Score, Value, WIN_BOUND};
 use crate::search::{Line, SearchParams, Searcher, Shared};
 use crate::time::time_budget;
 use crate::tt::TranspositionTable;
@@ -240,6 +240,9 @@ impl Engine {
         }
         let multipv = multipv.clamp(1, root_moves.len());
         let mut result_lines: Vec<Info> = Vec::new();
+        let params = shared.params;
+        // The depth at which the search last became unsure (see `SearchParams::time_unstable`).
+        let mut unsure_at = 0;
         std::thread::scope(|scope| {
             for thread in 1..self.options.threads.max(1) {
                 let shared = &shared;
@@ -290,6 +293,12 @@ impl Engine {
                             new.moves.first() != old.pv.first() && new.value > old.score.value()
                         });
                 if keep && !lines.is_empty() {
+                    if let (Some(new), Some(old)) = (lines.first(), result_lines.first())
+                        && (new.moves.first() != old.pv.first()
+                            || new.value < old.score.value() - UNSURE_FALL)
+                    {
+                        unsure_at = depth;
+                    }
                     let nodes = shared.nodes.load(Ordering::Relaxed);
                     let time = started.elapsed();
                     let nps = (nodes as f64 / time.as_secs_f64().max(1e-6)) as u64;
@@ -327,7 +336,13 @@ impl Engine {
                 if root_moves.len() == 1 {
                     break;
                 }
-                if soft.is_some_and(|s| started.elapsed() >= s) {
+                let percent = params.time_soft
+                    + if unsure_at == depth {
+                        params.time_unstable
+                    } else {
+                        0
+                    };
+                if soft.is_some_and(|s| started.elapsed() >= s.saturating_mul(percent) / 100) {
                     break;
                 }
                 if result_lines.first().is_some_and(
@@ -362,7 +377,7 @@ fn search_aspirated(
     position: &Position,
     moves: &[Move],
     depth: i32,
-    previous: Option<crate::score::Value>,
+    previous: Option<Value>,
 ) -> Option<Line> {
     let Some(previous) = previous.filter(|v| depth >= 5 && v.abs() < WIN_BOUND) else {
         return searcher.search_root(position, moves, depth, -INFINITE, INFINITE);
@@ -446,6 +461,10 @@ impl Engine {
 
 /// The most moves of a line of perfect play that a table answer gives.
 const TABLE_LINE: usize = 24;
+
+/// How far the value of the first move may fall from one depth to the next (a third of a
+/// man) before the search counts itself unsure and may take more time.
+const UNSURE_FALL: Value = 33;
 
 /// The score of a move for the side that makes it, from the tables' value of the position it
 /// leads to (for the opponent).

@@ -60,6 +60,12 @@ pub struct SearchParams {
     pub multicut_cuts: usize,
     /// See `multicut_depth`.
     pub multicut_reduction: i32,
+    /// The share of the clock's soft budget the search aims at, in percent: after each
+    /// depth it stops once this much of the budget is used.
+    pub time_soft: u32,
+    /// How much more of the soft budget, in percent, the search may use while it is unsure:
+    /// its first move changed at the last depth, or its value fell by a third of a man.
+    pub time_unstable: u32,
 }
 
 impl Default for SearchParams {
@@ -71,7 +77,7 @@ impl Default for SearchParams {
 
 impl SearchParams {
     /// The names [`SearchParams::parse`] knows.
-    pub const NAMES: [&'static str; 14] = [
+    pub const NAMES: [&'static str; 16] = [
         "lmr_base",
         "lmr_divisor",
         "lmr_depth",
@@ -86,6 +92,8 @@ impl SearchParams {
         "multicut_moves",
         "multicut_cuts",
         "multicut_reduction",
+        "time_soft",
+        "time_unstable",
     ];
 
     /// The constants the engine plays `variant` with. The hand-set values, and changes
@@ -107,6 +115,8 @@ impl SearchParams {
             multicut_moves: 6,
             multicut_cuts: 2,
             multicut_reduction: 3,
+            time_soft: 100,
+            time_unstable: 0,
         };
         match variant {
             // More pruning gained at 2+0.02 and not at 10+0.1.
@@ -157,6 +167,8 @@ impl SearchParams {
                 "multicut_moves" => params.multicut_moves = whole(1, 64)? as usize,
                 "multicut_cuts" => params.multicut_cuts = whole(1, 64)? as usize,
                 "multicut_reduction" => params.multicut_reduction = whole(1, 16)? as i32,
+                "time_soft" => params.time_soft = whole(10, 400)? as u32,
+                "time_unstable" => params.time_unstable = whole(0, 400)? as u32,
                 _ => {
                     return Err(format!(
                         "`{pair}`: unknown search constant `{name}` (known: {})",
@@ -730,7 +742,16 @@ mod tests {
             SearchParams::parse("").expect("no change"),
             SearchParams::default()
         );
-        for bad in ["lmr_divisor", "lmr_divisor:x", "lmr_divisor:0", "nothing:1"] {
+        let timed = SearchParams::parse("time_soft:150/time_unstable:80").expect("valid");
+        assert_eq!((timed.time_soft, timed.time_unstable), (150, 80));
+        for bad in [
+            "lmr_divisor",
+            "lmr_divisor:x",
+            "lmr_divisor:0",
+            "nothing:1",
+            "time_soft:5",
+            "time_unstable:-1",
+        ] {
             let error = SearchParams::parse(bad).expect_err(bad);
             assert!(
                 error.contains(bad.split(':').next().unwrap_or(bad)),

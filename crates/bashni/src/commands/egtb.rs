@@ -8,7 +8,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use bashni_egtb::{BuildEvent, Probe, SliceReport, Tablebase, Verdict, build};
+use bashni_egtb::{
+    BuildEvent, Probe, SliceReport, Tablebase, Verdict, build_with_threads, default_threads,
+};
 use bashni_rules::Variant;
 use bashni_rules::notation::{read_position, write_position};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -23,12 +25,16 @@ pub enum Command {
     /// well and pass the check are kept, so an interrupted build goes on where it stopped.
     Build {
         /// The most pieces, both sides together (2 to 8; 5 takes minutes on a small
-        /// machine, 6 hours).
+        /// machine, 6 about an hour on two cores).
         #[arg(long)]
         pieces: u32,
         /// The directory of the tables.
         #[arg(long, default_value = DEFAULT_DIR)]
         dir: PathBuf,
+        /// Threads to solve each slice on (the tables are the same whatever the number);
+        /// one per core unless given.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+        threads: Option<u32>,
     },
     /// Check every stored position against the positions its moves lead to.
     ///
@@ -53,7 +59,11 @@ pub enum Command {
 /// Runs an `egtb` subcommand.
 pub fn run(command: &Command) -> Result<ExitCode, Box<dyn Error>> {
     match command {
-        Command::Build { pieces, dir } => run_build(*pieces, dir),
+        Command::Build {
+            pieces,
+            dir,
+            threads,
+        } => run_build(*pieces, dir, *threads),
         Command::Verify { dir } => verify(dir),
         Command::Probe { position, dir } => probe(position, dir),
     }
@@ -79,7 +89,7 @@ fn set_share(bar: &ProgressBar, slice: usize, slices: usize, done: u64, total: u
     bar.set_position(SHARE * slice.saturating_sub(1) as u64 + inside);
 }
 
-fn run_build(pieces: u32, dir: &Path) -> Result<ExitCode, Box<dyn Error>> {
+fn run_build(pieces: u32, dir: &Path, threads: Option<u32>) -> Result<ExitCode, Box<dyn Error>> {
     if !(2..=bashni_egtb::MAX_PIECES).contains(&pieces) {
         return Err(format!(
             "--pieces must be from 2 to {}, not {pieces}",
@@ -90,7 +100,10 @@ fn run_build(pieces: u32, dir: &Path) -> Result<ExitCode, Box<dyn Error>> {
     let bar = slice_bar()?;
     let started = Instant::now();
     let mut current = (0, 0);
-    let reports = build(dir, pieces, |event| match event {
+    let threads = threads.map_or_else(default_threads, |n| n as usize);
+    let mut shown = Ok(());
+    bar.suspend(|| write_header(&mut std::io::stdout().lock()))?;
+    let reports = build_with_threads(dir, pieces, threads, |event| match event {
         BuildEvent::Begin {
             signature,
             number,
@@ -102,12 +115,18 @@ fn run_build(pieces: u32, dir: &Path) -> Result<ExitCode, Box<dyn Error>> {
             set_share(&bar, number, of, 0, 1);
         }
         BuildEvent::Step { done, total } => set_share(&bar, current.0, current.1, done, total),
-        BuildEvent::End(_) => {}
+        BuildEvent::End(report) => {
+            // Each slice is shown as it ends, so a long build tells how it goes.
+            if shown.is_ok() {
+                shown = bar.suspend(|| write_report(&mut std::io::stdout().lock(), report));
+            }
+        }
     });
     bar.finish_and_clear();
     let reports = reports?;
+    shown?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    write_reports(&mut out, &reports)?;
+    write_total(&mut out, &reports)?;
     let solved: u64 = reports
         .iter()
         .filter(|r| !r.reused)
@@ -125,8 +144,8 @@ fn run_build(pieces: u32, dir: &Path) -> Result<ExitCode, Box<dyn Error>> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// One line per slice: its counts, longest distance, file size and time.
-fn write_reports(out: &mut impl Write, reports: &[SliceReport]) -> std::io::Result<()> {
+/// The heading of the slice lines.
+fn write_header(out: &mut impl Write) -> std::io::Result<()> {
     writeln!(
         out,
         "{:<10} {:>12} {:>12} {:>12} {:>12} {:>7} {:>11} {:>8} {:>11}",
@@ -139,24 +158,33 @@ fn write_reports(out: &mut impl Write, reports: &[SliceReport]) -> std::io::Resu
         "file bytes",
         "seconds",
         "state"
-    )?;
+    )
+}
+
+/// One slice's line: its counts, longest distance, file size and time.
+fn write_report(out: &mut impl Write, report: &SliceReport) -> std::io::Result<()> {
+    let counts = report.counts;
+    writeln!(
+        out,
+        "{:<10} {:>12} {:>12} {:>12} {:>12} {:>7} {:>11} {:>8.1} {:>11}",
+        report.signature.to_string(),
+        counts.positions(),
+        counts.wins,
+        counts.draws,
+        counts.losses,
+        counts.longest,
+        report.file_bytes,
+        report.time.as_secs_f64(),
+        if report.reused { "kept" } else { "built" }
+    )
+}
+
+/// The line of all slices together.
+fn write_total(out: &mut impl Write, reports: &[SliceReport]) -> std::io::Result<()> {
     let mut total = bashni_egtb::Counts::default();
     let mut bytes = 0;
     for report in reports {
         let counts = report.counts;
-        writeln!(
-            out,
-            "{:<10} {:>12} {:>12} {:>12} {:>12} {:>7} {:>11} {:>8.1} {:>11}",
-            report.signature.to_string(),
-            counts.positions(),
-            counts.wins,
-            counts.draws,
-            counts.losses,
-            counts.longest,
-            report.file_bytes,
-            report.time.as_secs_f64(),
-            if report.reused { "kept" } else { "built" }
-        )?;
         total.wins += counts.wins;
         total.draws += counts.draws;
         total.losses += counts.losses;
