@@ -19,7 +19,7 @@ use crate::file::EgtbError;
 use crate::index::{Layout, Placement, Signature};
 use crate::parallel;
 use crate::table::Tablebase;
-use crate::value::{DRAW, NO_POSITION, from_successors, is_loss, loss_in, win_in};
+use crate::value::{DRAW, NO_POSITION, Outcomes, from_successors, loss_in, win_in};
 
 /// The count of a position that can no longer lose (a move leads to a draw or a win).
 const CANNOT_LOSE: u8 = 255;
@@ -134,32 +134,22 @@ pub(crate) fn solve(
             };
             position.generate_moves(&mut worker.moves);
             let mut inside = 0u8;
-            let mut fastest_win: Option<usize> = None;
-            let mut drawn = false;
-            let mut slowest_loss = 0;
+            let mut outcomes = Outcomes::default();
             for mv in worker.moves.iter() {
                 if stays(mv) {
                     inside += 1;
                     continue;
                 }
-                let byte = exit(&position.after(mv))?;
-                if byte == DRAW {
-                    drawn = true;
-                } else if is_loss(byte) {
-                    let plies = usize::from(byte) + 1;
-                    fastest_win = Some(fastest_win.map_or(plies, |w| w.min(plies)));
-                } else {
-                    slowest_loss = slowest_loss.max(usize::from(byte) + 1);
-                }
+                outcomes.add(exit(&position.after(mv))?);
             }
-            let count = if let Some(plies) = fastest_win {
-                worker.passes.push(plies, index);
+            let count = if let Some(plies) = outcomes.fastest_win {
+                worker.passes.push(plies as usize, index);
                 CANNOT_LOSE
-            } else if drawn {
+            } else if outcomes.drawn {
                 CANNOT_LOSE
             } else if inside == 0 {
                 // No move at all (lost now), or every move leaves for the opponent's win.
-                worker.passes.push(slowest_loss, index);
+                worker.passes.push(outcomes.slowest_loss as usize, index);
                 0
             } else {
                 inside

@@ -110,23 +110,42 @@ pub(crate) fn is_loss(byte: u8) -> bool {
 /// reached as fast as possible; else a draw if some move leads to a draw; else a loss,
 /// delayed as long as possible, or at once when there is no move.
 pub(crate) fn from_successors(successors: impl IntoIterator<Item = u8>) -> u8 {
-    let mut fastest_win: Option<u32> = None;
-    let mut drawn = false;
-    let mut slowest_loss = 0;
-    for byte in successors {
+    let mut outcomes = Outcomes::default();
+    successors.into_iter().for_each(|byte| outcomes.add(byte));
+    outcomes.value()
+}
+
+/// What the moves seen so far of a position lead to, as [`from_successors`] weighs them.
+#[derive(Default)]
+pub(crate) struct Outcomes {
+    /// The plies of the fastest win, if some move leads to a loss for the opponent.
+    pub fastest_win: Option<u32>,
+    /// Whether some move leads to a draw.
+    pub drawn: bool,
+    /// The plies of the slowest loss among the moves that lead to the opponent's win.
+    pub slowest_loss: u32,
+}
+
+impl Outcomes {
+    /// Counts a move that leads to a position of value `byte` (for the opponent).
+    pub(crate) fn add(&mut self, byte: u8) {
         if byte == DRAW {
-            drawn = true;
+            self.drawn = true;
         } else if is_loss(byte) {
             let plies = u32::from(byte) + 1;
-            fastest_win = Some(fastest_win.map_or(plies, |w| w.min(plies)));
+            self.fastest_win = Some(self.fastest_win.map_or(plies, |w| w.min(plies)));
         } else {
-            slowest_loss = slowest_loss.max(u32::from(byte) + 1);
+            self.slowest_loss = self.slowest_loss.max(u32::from(byte) + 1);
         }
     }
-    match fastest_win {
-        Some(plies) => win_in(plies),
-        None if drawn => DRAW,
-        None => loss_in(slowest_loss),
+
+    /// The value of the position if these are all its moves.
+    pub(crate) fn value(&self) -> u8 {
+        match self.fastest_win {
+            Some(plies) => win_in(plies),
+            None if self.drawn => DRAW,
+            None => loss_in(self.slowest_loss),
+        }
     }
 }
 
