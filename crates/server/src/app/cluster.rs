@@ -157,13 +157,39 @@ impl App {
 
     /// Lets game `id` go from memory if nothing holds it now: after following a change made
     /// elsewhere to a game that was in use only while the change was heard.
+    /// Still held (by a request, a task or a feature looking at every game), it is marked
+    /// and let go at a later beat once nothing holds it, unless a socket has come meanwhile.
     fn let_go_if_unused(&self, id: &str) {
         let mut games = self.games();
-        let unused = games.get(id).is_some_and(|slot| {
-            Arc::strong_count(slot) == 1 && slot.live.try_lock().is_ok_and(|live| !live.engine_busy)
-        });
+        let Some(slot) = games.get(id) else {
+            return;
+        };
+        let unused = Arc::strong_count(slot) == 1
+            && slot.live.try_lock().is_ok_and(|live| !live.engine_busy);
         if unused {
             self.let_go(&mut games, id);
+        } else {
+            slot.let_go_when_free.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Lets go the games marked by [`App::let_go_if_unused`] that nothing holds now (no
+    /// socket, request or task); one this server changed since is no longer marked.
+    pub(super) fn let_go_held_for_nobody(&self) {
+        let mut games = self.games();
+        let marked: Vec<String> = games
+            .iter()
+            .filter(|(_, slot)| slot.let_go_when_free.load(Ordering::Relaxed))
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in marked {
+            let Some(slot) = games.get(&id) else { continue };
+            // A socket holds the game as long as it is open, so it is kept meanwhile.
+            let unused = Arc::strong_count(slot) == 1
+                && slot.live.try_lock().is_ok_and(|live| !live.engine_busy);
+            if unused {
+                self.let_go(&mut games, &id);
+            }
         }
     }
 

@@ -416,6 +416,8 @@ impl App {
         }
         let next = next.ok_or_else(|| ActionError::Unavailable("the store failed".into()))?;
         live.round = next;
+        // Changed here: held for whoever changed it, not to be let go at a beat.
+        slot.let_go_when_free.store(false, Ordering::Relaxed);
         slot.guard_board(&live.round);
         live.sync_records();
         if let Some(stop) = live.engine_stop.take() {

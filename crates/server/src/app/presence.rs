@@ -454,6 +454,7 @@ impl App {
             loop {
                 tick.tick().await;
                 let Some(app) = app.upgrade() else { break };
+                app.let_go_held_for_nobody();
                 let watched: Vec<(String, Arc<GameSlot>)> = app
                     .games()
                     .iter()

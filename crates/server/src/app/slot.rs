@@ -49,6 +49,9 @@ pub struct GameSlot {
     /// When the side to move's time for a first move runs out (ms since 1970; `i64::MAX`
     /// when it has none): see [`Round::first_move_due`](crate::game::round::Round::first_move_due).
     pub(super) first_move_by: AtomicI64,
+    /// Whether a change another server made was followed here only because something held
+    /// the game just then: let go once nothing does (see [`App::let_go_held_for_nobody`]).
+    pub(super) let_go_when_free: std::sync::atomic::AtomicBool,
 }
 
 impl GameSlot {
@@ -71,6 +74,7 @@ impl GameSlot {
             published: AtomicU64::new(0),
             board,
             first_move_by,
+            let_go_when_free: std::sync::atomic::AtomicBool::new(false),
         })
     }
 
