@@ -45,11 +45,11 @@
 //! while building) plus two bytes per position of the slice being solved.
 //!
 //! Six pieces, `bashni egtb build --pieces 6` from an empty directory on both cores
-//! (`--threads 2`, the default there), the same machine idle but for a compile at the lowest
-//! priority: 155 slices of up to six pieces, 5,143,890,640 positions, 53 min 37 s (1.6
-//! million positions a second), 5.45 GiB peak memory, 1.54 GB on disk; the longest win takes
-//! 170 plies. A second run (a lint and a test build at the lowest priority beside it): 56 min 43 s,
-//! 5.45 GiB (5,712,316 KB) peak, 1,543,417,146 bytes, the same counts and longest win. Each slice is solved
+//! (`--threads 2`, the default there), three runs on the same machine: 155 slices of up to six
+//! pieces, 5,143,890,640 positions, the longest win 170 plies, 1,543,417,146 bytes on disk
+//! (1.54 GB), the same counts each time. Time: median 56 min 43 s (53 min 37 s .. 1 h 1 min 11
+//! s; the first two had a compile at the lowest priority beside them, the third none); peak
+//! memory 5.45 GiB (5,707,036 .. 5,712,316 KB), about 1.5 million positions a second. Each slice is solved
 //! by all the threads together: the first look at every position is split between them, and
 //! so is each pass after it, a pass deciding only wins or only losses so that the threads
 //! never write the same thing differently; the files are byte for byte those of one thread.
