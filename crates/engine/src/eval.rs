@@ -265,48 +265,69 @@ pub fn features(position: &Position) -> FeatureVector {
     out
 }
 
+/// The dark squares of each rank, rank 1 first.
+const RANKS: [Bitboard; 8] = {
+    let mut ranks = [0u64; 8];
+    let mut rank = 0;
+    while rank < 8 {
+        let mut file = 0;
+        while file < 8 {
+            if let Some(square) = Square::from_coords(file, rank) {
+                ranks[rank as usize] |= square.bit().0;
+            }
+            file += 1;
+        }
+        rank += 1;
+    }
+    let mut out = [Bitboard::EMPTY; 8];
+    let mut i = 0;
+    while i < 8 {
+        out[i] = Bitboard(ranks[i]);
+        i += 1;
+    }
+    out
+};
+
 fn side_features(position: &Position, color: Color) -> FeatureVector {
     let mut f = [0; FEATURES];
     let own = position.owned_by(color);
-    let kings = position.kings();
-    let exposed = exposed_towers(position, color);
+    let kings = Bitboard(own.0 & position.kings().0);
+    let men = Bitboard(own.0 & !position.kings().0);
+    let exposed = Bitboard(exposed_towers(position, color).0 & own.0);
     let back_rank = match color {
         Color::White => Bitboard::RANK_1,
         Color::Black => Bitboard::RANK_8,
     };
-    for square in own.squares() {
-        let tower = position.tower(square);
-        let is_king = kings.has(square);
-        f[if is_king { 1 } else { 0 }] += 1;
-        let run = tower.owner_run() as usize;
-        for (depth, checker) in tower.checkers().enumerate().skip(1) {
-            let index = match (depth < run, checker.king) {
-                (true, false) => 2,
-                (true, true) => 3,
-                (false, false) => 4,
-                (false, true) => 5,
-            };
-            f[index] += 1;
-        }
-        if exposed.has(square) {
-            f[6] += 1;
-            if run == 1 {
+    f[0] = men.count() as i32;
+    f[1] = kings.count() as i32;
+    f[6] = exposed.count() as i32;
+    for (rank, squares) in RANKS.iter().enumerate() {
+        let advanced = match color {
+            Color::White => rank as i32,
+            Color::Black => 7 - rank as i32,
+        };
+        f[8] += advanced * Bitboard(men.0 & squares.0).count() as i32;
+    }
+    f[9] = Bitboard(men.0 & back_rank.0).count() as i32;
+    f[10] = Bitboard(own.0 & CENTRE.0).count() as i32;
+    f[12] = Bitboard(kings.0 & LONG_DIAGONAL.0).count() as i32;
+    // What lies under the tops: only Bashni has towers.
+    if position.variant() == Variant::Bashni {
+        for square in own.squares() {
+            let tower = position.tower(square);
+            let run = tower.owner_run() as usize;
+            for (depth, checker) in tower.checkers().enumerate().skip(1) {
+                let index = match (depth < run, checker.king) {
+                    (true, false) => 2,
+                    (true, true) => 3,
+                    (false, false) => 4,
+                    (false, true) => 5,
+                };
+                f[index] += 1;
+            }
+            if run == 1 && exposed.has(square) {
                 f[7] += tower.height() as i32 - 1;
             }
-        }
-        if !is_king {
-            f[8] += match color {
-                Color::White => square.rank() as i32,
-                Color::Black => 7 - square.rank() as i32,
-            };
-            if back_rank.has(square) {
-                f[9] += 1;
-            }
-        } else if LONG_DIAGONAL.has(square) {
-            f[12] += 1;
-        }
-        if CENTRE.has(square) {
-            f[10] += 1;
         }
     }
     f[11] = mobility(position, color);

@@ -148,6 +148,9 @@ pub fn phase(position: &Position) -> i32 {
 pub struct PatternWeights {
     /// Opening weights then ending weights, each by region then state.
     weights: Box<[i16]>,
+    /// The same weights as pairs (opening, ending) by region then state, so that the score
+    /// reads both with one memory access.
+    paired: Box<[[i16; 2]]>,
 }
 
 impl fmt::Debug for PatternWeights {
@@ -181,9 +184,14 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 impl PatternWeights {
     /// All weights zero: patterns add nothing.
     pub fn zero() -> PatternWeights {
-        PatternWeights {
-            weights: vec![0; PATTERN_WEIGHTS].into_boxed_slice(),
-        }
+        PatternWeights::new(vec![0; PATTERN_WEIGHTS].into_boxed_slice())
+    }
+
+    /// Weights in file order, [`PATTERN_WEIGHTS`] of them.
+    fn new(weights: Box<[i16]>) -> PatternWeights {
+        let (opening, ending) = weights.split_at(REGIONS * STATES);
+        let paired = opening.iter().zip(ending).map(|(&o, &e)| [o, e]).collect();
+        PatternWeights { weights, paired }
     }
 
     /// Weights from a slice of [`PATTERN_WEIGHTS`] values (opening, then ending).
@@ -194,9 +202,7 @@ impl PatternWeights {
                 values.len()
             )));
         }
-        Ok(PatternWeights {
-            weights: values.into(),
-        })
+        Ok(PatternWeights::new(values.into()))
     }
 
     /// The weights, opening then ending, by region then state.
@@ -212,13 +218,12 @@ impl PatternWeights {
     /// The value of the patterns of `position` to the side to move.
     pub fn score(&self, position: &Position) -> Value {
         let states = states(position);
-        let (opening, ending) = self.weights.split_at(REGIONS * STATES);
         let mut early = 0i32;
         let mut late = 0i32;
         for (region, state) in states.iter().enumerate() {
-            let at = region * STATES + *state as usize;
-            early += opening[at] as i32;
-            late += ending[at] as i32;
+            let [opening, ending] = self.paired[region * STATES + *state as usize];
+            early += opening as i32;
+            late += ending as i32;
         }
         let phase = phase(position);
         (early * phase + late * (FULL_BOARD - phase)) / FULL_BOARD
@@ -279,7 +284,7 @@ impl PatternWeights {
             .chunks_exact(2)
             .map(|pair| i16::from_le_bytes([pair[0], pair[1]]))
             .collect();
-        Ok(PatternWeights { weights })
+        Ok(PatternWeights::new(weights))
     }
 }
 

@@ -21,6 +21,9 @@ use crate::tt::{Bound, Entry, TranspositionTable, find, fingerprint};
 /// The deepest ply the search goes to, captures included.
 pub const MAX_PLY: usize = 128;
 
+/// Move lists up to this long are ordered with their keys computed once.
+const ORDER_KEYS: usize = 128;
+
 /// The constants of the search's pruning and reductions. The defaults are the shipped
 /// values; others are given to measure them by matches (`bashni match` player setting
 /// `search=`).
@@ -666,12 +669,12 @@ impl<'a> Searcher<'a> {
     }
 
     /// Puts the table move first, then the longest captures, killers and moves with a good
-    /// history.
+    /// history; moves of equal rank keep the order they were generated in.
     fn order(&self, moves: &mut MoveList, table_move: Option<Move>, ply: usize) {
         let killers = self.killers[ply];
         let history = &self.move_history;
-        moves.as_mut_slice().sort_unstable_by_key(|mv| {
-            let key: i64 = if Some(*mv) == table_move {
+        let key = |mv: &Move| -> i64 {
+            if Some(*mv) == table_move {
                 1 << 40
             } else if mv.is_capture() {
                 (mv.captured().len() as i64) << 20
@@ -682,9 +685,30 @@ impl<'a> Searcher<'a> {
             } else {
                 history[mv.from().index()][mv.to().index()] as i64
                     + if mv.promotes() { 1 << 28 } else { 0 }
-            };
-            -key
-        });
+            }
+        };
+        let moves = moves.as_mut_slice();
+        if moves.len() > ORDER_KEYS {
+            moves.sort_by_key(|mv| -key(mv));
+            return;
+        }
+        // Each key once, then an insertion sort carrying moves and keys together: the lists
+        // are short and often nearly in order already.
+        let mut keys = [0i64; ORDER_KEYS];
+        for (slot, mv) in keys.iter_mut().zip(moves.iter()) {
+            *slot = key(mv);
+        }
+        for i in 1..moves.len() {
+            let (k, mv) = (keys[i], moves[i]);
+            let mut j = i;
+            while j > 0 && keys[j - 1] < k {
+                keys[j] = keys[j - 1];
+                moves[j] = moves[j - 1];
+                j -= 1;
+            }
+            keys[j] = k;
+            moves[j] = mv;
+        }
     }
 
     fn reward(&mut self, mv: &Move, depth: i32, ply: usize) {
