@@ -63,6 +63,19 @@ pub struct SearchParams {
     pub multicut_cuts: usize,
     /// See `multicut_depth`.
     pub multicut_reduction: i32,
+    /// From this depth on (0: never), outside the principal variation, a late quiet move that
+    /// is not reduced is first searched `probe_reduction` plies shallower against
+    /// `alpha - probe_margin`; if it falls below even that, it is not searched further.
+    pub probe_depth: i32,
+    /// See `probe_depth`.
+    pub probe_reduction: i32,
+    /// See `probe_depth`.
+    pub probe_margin: Value,
+    /// From this depth on (0: never), outside the principal variation, the table is asked
+    /// about every move's position before any is searched: one already known to refute the
+    /// opponent's last move at enough depth is a cut-off at once (enhanced transposition
+    /// cut-off).
+    pub etc_depth: i32,
     /// The share of the clock's soft budget the search aims at, in percent: after each
     /// depth it stops once this much of the budget is used.
     pub time_soft: u32,
@@ -80,7 +93,7 @@ impl Default for SearchParams {
 
 impl SearchParams {
     /// The names [`SearchParams::parse`] knows.
-    pub const NAMES: [&'static str; 16] = [
+    pub const NAMES: [&'static str; 20] = [
         "lmr_base",
         "lmr_divisor",
         "lmr_depth",
@@ -95,6 +108,10 @@ impl SearchParams {
         "multicut_moves",
         "multicut_cuts",
         "multicut_reduction",
+        "probe_depth",
+        "probe_reduction",
+        "probe_margin",
+        "etc_depth",
         "time_soft",
         "time_unstable",
     ];
@@ -118,6 +135,10 @@ impl SearchParams {
             multicut_moves: 6,
             multicut_cuts: 2,
             multicut_reduction: 3,
+            probe_depth: 0,
+            probe_reduction: 4,
+            probe_margin: 32,
+            etc_depth: 0,
             time_soft: 100,
             time_unstable: 0,
         };
@@ -170,6 +191,10 @@ impl SearchParams {
                 "multicut_moves" => params.multicut_moves = whole(1, 64)? as usize,
                 "multicut_cuts" => params.multicut_cuts = whole(1, 64)? as usize,
                 "multicut_reduction" => params.multicut_reduction = whole(1, 16)? as i32,
+                "probe_depth" => params.probe_depth = whole(0, 64)? as i32,
+                "probe_reduction" => params.probe_reduction = whole(1, 16)? as i32,
+                "probe_margin" => params.probe_margin = whole(0, 10_000)? as Value,
+                "etc_depth" => params.etc_depth = whole(0, 64)? as i32,
                 "time_soft" => params.time_soft = whole(10, 400)? as u32,
                 "time_unstable" => params.time_unstable = whole(0, 400)? as u32,
                 _ => {
@@ -517,6 +542,17 @@ impl<'a> Searcher<'a> {
         } else {
             usize::MAX
         };
+        // Enhanced transposition cut-off: a move whose position the table already knows to
+        // be worth at least beta to this side, at the depth it would be searched to.
+        if params.etc_depth > 0
+            && !pv_node
+            && self.shared.reductions
+            && depth >= params.etc_depth
+            && beta.abs() < WIN_BOUND
+            && let Some(value) = self.transposition_cut(position, &moves, next_depth, beta, ply)
+        {
+            return value;
+        }
         let history_malus = params.history_malus;
         let mut quiet_tried = [(0u8, 0u8); 64];
         let mut quiets = 0usize;
@@ -567,15 +603,38 @@ impl<'a> Searcher<'a> {
                 } else {
                     0
                 };
-                let mut value =
-                    -self.negamax(&child, next_depth - reduction, -alpha - 1, -alpha, ply + 1);
-                if value > alpha && reduction > 0 {
-                    value = -self.negamax(&child, next_depth, -alpha - 1, -alpha, ply + 1);
+                // A shallow look first: a move far below alpha even there is given up.
+                let params = &self.shared.params;
+                let probe_floor = alpha - params.probe_margin;
+                let probed = if params.probe_depth > 0
+                    && !pv_node
+                    && quiet
+                    && !mv.promotes()
+                    && self.shared.reductions
+                    && depth >= params.probe_depth
+                    && depth - params.probe_reduction < next_depth - reduction
+                    && alpha.abs() < WIN_BOUND
+                {
+                    let shallow = (depth - params.probe_reduction).max(0);
+                    let probe =
+                        -self.negamax(&child, shallow, -probe_floor - 1, -probe_floor, ply + 1);
+                    (probe <= probe_floor).then_some(probe)
+                } else {
+                    None
+                };
+                if let Some(probe) = probed {
+                    probe
+                } else {
+                    let mut value =
+                        -self.negamax(&child, next_depth - reduction, -alpha - 1, -alpha, ply + 1);
+                    if value > alpha && reduction > 0 {
+                        value = -self.negamax(&child, next_depth, -alpha - 1, -alpha, ply + 1);
+                    }
+                    if value > alpha && value < beta {
+                        value = -self.negamax(&child, next_depth, -beta, -alpha, ply + 1);
+                    }
+                    value
                 }
-                if value > alpha && value < beta {
-                    value = -self.negamax(&child, next_depth, -beta, -alpha, ply + 1);
-                }
-                value
             };
             self.leave();
             if self.shared.stop.load(Ordering::Relaxed) {
@@ -628,6 +687,38 @@ impl<'a> Searcher<'a> {
             },
         );
         best_value
+    }
+
+    /// A move of `moves` whose position the table holds, to at least `depth`, as worth at
+    /// most `-beta` to the opponent: then this position is worth at least `beta`, and the
+    /// best such value is returned. Moves that may lead back to a position of the path
+    /// (a king's quiet move) are left out, as the table does not know the path.
+    fn transposition_cut(
+        &self,
+        position: &Position,
+        moves: &MoveList,
+        depth: i32,
+        beta: Value,
+        ply: usize,
+    ) -> Option<Value> {
+        let kings = position.kings();
+        for mv in moves.iter() {
+            if !mv.is_capture() && kings.has(mv.from()) {
+                continue;
+            }
+            let child = position.after(mv);
+            let Some(entry) = self.shared.table.probe(child.hash()) else {
+                continue;
+            };
+            if (entry.depth as i32) < depth || entry.bound == Bound::Lower {
+                continue;
+            }
+            let value = -from_table(entry.value, ply + 1);
+            if value >= beta {
+                return Some(value);
+            }
+        }
+        None
     }
 
     /// Multi-cut: whether several of the first moves, searched shallower, each reach `beta`
@@ -768,6 +859,10 @@ mod tests {
         );
         let timed = SearchParams::parse("time_soft:150/time_unstable:80").expect("valid");
         assert_eq!((timed.time_soft, timed.time_unstable), (150, 80));
+        let probed =
+            SearchParams::parse("probe_depth:4/probe_margin:40/etc_depth:5").expect("valid");
+        assert_eq!((probed.probe_depth, probed.probe_margin), (4, 40));
+        assert_eq!(probed.etc_depth, 5);
         for bad in [
             "lmr_divisor",
             "lmr_divisor:x",
@@ -775,6 +870,8 @@ mod tests {
             "nothing:1",
             "time_soft:5",
             "time_unstable:-1",
+            "probe_reduction:0",
+            "etc_depth:x",
         ] {
             let error = SearchParams::parse(bad).expect_err(bad);
             assert!(
@@ -823,6 +920,8 @@ mod tests {
             "iir_depth:2/history_malus:1",
             "futility_depth:8/futility_margin:0",
             "multicut_depth:2/multicut_moves:1/multicut_cuts:1",
+            "probe_depth:2/probe_reduction:1/probe_margin:0",
+            "etc_depth:1",
         ] {
             let mut engine = Engine::new(Options::default());
             engine.set_search_params(Variant::Russian, SearchParams::parse(text).expect("valid"));
