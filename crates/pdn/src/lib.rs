@@ -68,7 +68,7 @@ pub use game_type::{
     GAME_TYPE_BASHNI, GAME_TYPE_RUSSIAN, GameTypeError, game_type_tag, parse_game_type, variant_of,
 };
 pub use load::{GameNumberError, LoadError, LoadedGame, game_number, load_game};
-pub use reader::{MAX_LINE_BYTES, Reader};
+pub use reader::{MAX_LINE_BYTES, Reader, tag_spelling};
 pub use replay::{
     MoveForm, MovePlace, ReplayError, Replayed, StopReason, VariantSource, game_name, record,
     replay, replay_record, rewrite, start_position,

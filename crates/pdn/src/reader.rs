@@ -34,6 +34,22 @@ const KNOWN_TAGS: [&str; 8] = [
     "Variant",
 ];
 
+/// The spelling the reader gives a tag name: a name PDN (or PGN) writes in a fixed case
+/// ([`HEADER_ORDER`] and a few more) in that case, whatever case it was written in; any
+/// other name as written.
+pub fn tag_spelling(name: &str) -> &str {
+    known_tag(name).unwrap_or(name)
+}
+
+/// The fixed spelling of `name` if PDN (or PGN) gives it one.
+fn known_tag(name: &str) -> Option<&'static str> {
+    HEADER_ORDER
+        .iter()
+        .chain(KNOWN_TAGS.iter())
+        .find(|known| known.eq_ignore_ascii_case(name))
+        .copied()
+}
+
 /// Reads the games of a PDN file one at a time, in constant memory (bounded by the largest
 /// game and [`MAX_LINE_BYTES`]).
 ///
@@ -946,12 +962,8 @@ impl<R: BufRead> Reader<R> {
             return Err(self.bad_tag("a tag name (letters, digits, `_`)"));
         }
         let mut name: String = self.line[name_start..self.pos].iter().collect();
-        if let Some(known) = HEADER_ORDER
-            .iter()
-            .chain(KNOWN_TAGS.iter())
-            .find(|known| **known != name && known.eq_ignore_ascii_case(&name))
-        {
-            let written = std::mem::replace(&mut name, (*known).to_string());
+        if let Some(known) = known_tag(&name).filter(|known| *known != name) {
+            let written = std::mem::replace(&mut name, known.to_string());
             self.warn(
                 name_start,
                 WarningKind::TagName {

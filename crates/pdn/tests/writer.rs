@@ -2,8 +2,8 @@
 
 use bashni_pdn::{
     Annotation, GameTypeError, LINE_WIDTH, RawGame, RawMove, Reader, ResultToken, Variation,
-    clean_annotations, game_type_tag, ordered_tags, parse_game_type, variant_of, write_game,
-    write_game_io,
+    clean_annotations, game_type_tag, ordered_tags, parse_game_type, tag_spelling, variant_of,
+    write_game, write_game_io,
 };
 use bashni_rules::{Color, GameResult, Variant};
 use proptest::prelude::*;
@@ -28,11 +28,18 @@ fn read_back(text: &str) -> RawGame {
 }
 
 /// Checks that `text` is what the writer made of `game` and reads back as `game`.
+/// The tags of `game` as reading its written text gives them: in the writer's order, a name
+/// PDN spells in a fixed case (`fEn`) in that case (`FEN`).
+fn tags_read_back(game: &RawGame) -> Vec<(String, String)> {
+    ordered_tags(&game.tags)
+        .into_iter()
+        .map(|(name, value)| (tag_spelling(name).to_string(), value.clone()))
+        .collect()
+}
+
 fn assert_reads_back(game: &RawGame, text: &str) {
     let back = read_back(text);
-    let expected_tags: Vec<(String, String)> =
-        ordered_tags(&game.tags).into_iter().cloned().collect();
-    assert_eq!(back.tags, expected_tags, "{text}");
+    assert_eq!(back.tags, tags_read_back(game), "{text}");
     assert_eq!(
         back.result,
         Some(game.result.unwrap_or(ResultToken::Unfinished))
@@ -385,9 +392,18 @@ proptest! {
             let got = got.as_ref().map_err(|e| TestCaseError::fail(e.to_string()))?;
             prop_assert_eq!(got.number, i + 1);
             prop_assert_eq!(got.moves.len(), want.moves.len());
-            let want_tags: Vec<(String, String)> =
-                ordered_tags(&want.tags).into_iter().cloned().collect();
-            prop_assert_eq!(&got.tags, &want_tags);
+            prop_assert_eq!(&got.tags, &tags_read_back(want));
         }
     }
+}
+
+#[test]
+fn a_tag_name_in_another_case_reads_back_in_the_fixed_case() {
+    let game = RawGame {
+        tags: vec![tag("fEn", "W:W21:B1"), tag("myTag", "x")],
+        ..RawGame::default()
+    };
+    let back = read_back(&write(&game));
+    assert_eq!(back.tags, vec![tag("FEN", "W:W21:B1"), tag("myTag", "x")]);
+    assert_eq!(tags_read_back(&game), back.tags);
 }
