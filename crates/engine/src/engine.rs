@@ -13,7 +13,7 @@ use crate::limits::Limits;
 use crate::past::Past;
 use crate::score::{INFINITE, Score, Value, WIN_BOUND};
 use crate::search::{Line, SearchParams, Searcher, Shared};
-use crate::time::time_budget;
+use crate::time::time_budget_over;
 use crate::tt::TranspositionTable;
 
 /// How the engine is set up.
@@ -208,7 +208,8 @@ impl Engine {
             return result;
         }
         self.table.new_search();
-        let (soft, hard) = time_budget(limits);
+        let (soft, hard) =
+            time_budget_over(limits, self.search_params(position.variant()).time_moves);
         let shared = Shared {
             table: Arc::clone(&self.table),
             stop: AtomicBool::new(false),

@@ -37,4 +37,4 @@ pub use limits::{Limits, StopToken};
 pub use past::Past;
 pub use score::{Score, Value};
 pub use search::SearchParams;
-pub use time::{Clock, MOVE_OVERHEAD, time_budget};
+pub use time::{Clock, MOVE_OVERHEAD, time_budget, time_budget_over};

@@ -16,6 +16,7 @@ use crate::eval::{Weights, evaluate};
 use crate::limits::StopToken;
 use crate::past::Past;
 use crate::score::{DRAW, INFINITE, Value, WIN, WIN_BOUND, table_value};
+use crate::time::MOVES_LEFT;
 use crate::tt::{Bound, Entry, TranspositionTable, find, fingerprint};
 
 /// The deepest ply the search goes to, captures included.
@@ -82,6 +83,16 @@ pub struct SearchParams {
     /// How much more of the soft budget, in percent, the search may use while it is unsure:
     /// its first move changed at the last depth, or its value fell by a third of a man.
     pub time_unstable: u32,
+    /// The moves the clock is shared out over when its control does not say how many remain
+    /// (see [`crate::time_budget_over`]).
+    pub time_moves: u32,
+    /// What a position with one legal move adds to the depth of its reply, in 32nds of a
+    /// ply (32: the forced reply costs no depth). Fractions add up along the line: each whole
+    /// ply they make is one ply more.
+    pub single_reply: u32,
+    /// What a position with two legal moves adds to the depth of its replies, in 32nds of a
+    /// ply, as `single_reply`.
+    pub two_replies: u32,
 }
 
 impl Default for SearchParams {
@@ -93,7 +104,7 @@ impl Default for SearchParams {
 
 impl SearchParams {
     /// The names [`SearchParams::parse`] knows.
-    pub const NAMES: [&'static str; 20] = [
+    pub const NAMES: [&'static str; 23] = [
         "lmr_base",
         "lmr_divisor",
         "lmr_depth",
@@ -114,6 +125,9 @@ impl SearchParams {
         "etc_depth",
         "time_soft",
         "time_unstable",
+        "time_moves",
+        "single_reply",
+        "two_replies",
     ];
 
     /// The constants the engine plays `variant` with. The hand-set values, and changes
@@ -141,6 +155,9 @@ impl SearchParams {
             etc_depth: 0,
             time_soft: 100,
             time_unstable: 0,
+            time_moves: MOVES_LEFT,
+            single_reply: PLY_FRACTIONS,
+            two_replies: 0,
         };
         match variant {
             // More pruning gained at 2+0.02 and not at 10+0.1; deepening longer, the shallow
@@ -204,6 +221,9 @@ impl SearchParams {
                 "etc_depth" => params.etc_depth = whole(0, 64)? as i32,
                 "time_soft" => params.time_soft = whole(10, 400)? as u32,
                 "time_unstable" => params.time_unstable = whole(0, 400)? as u32,
+                "time_moves" => params.time_moves = whole(1, 60)? as u32,
+                "single_reply" => params.single_reply = whole(0, 64)? as u32,
+                "two_replies" => params.two_replies = whole(0, 64)? as u32,
                 _ => {
                     return Err(format!(
                         "`{pair}`: unknown search constant `{name}` (known: {})",
@@ -309,6 +329,9 @@ pub struct Line {
     pub moves: Vec<Move>,
 }
 
+/// The fractions of a ply `SearchParams::single_reply` and `two_replies` count in.
+pub const PLY_FRACTIONS: u32 = 32;
+
 /// The search of one thread.
 pub struct Searcher<'a> {
     shared: &'a Shared,
@@ -324,6 +347,9 @@ pub struct Searcher<'a> {
     /// cut-off, weighted by depth.
     move_history: Box<[[i32; 64]; 64]>,
     pv: Vec<Vec<Move>>,
+    /// The fractions of a ply (in 32nds) each ply's position was handed by the line above it
+    /// (see `SearchParams::single_reply`).
+    fractions: [u32; MAX_PLY + 1],
     local_nodes: u64,
     /// The deepest ply reached in the last iteration.
     pub seldepth: usize,
@@ -345,6 +371,7 @@ impl<'a> Searcher<'a> {
             killers: [[None; 2]; MAX_PLY],
             move_history: Box::new([[0; 64]; 64]),
             pv: vec![Vec::new(); MAX_PLY + 1],
+            fractions: [0; MAX_PLY + 1],
             local_nodes: 0,
             seldepth: 0,
         }
@@ -536,8 +563,15 @@ impl<'a> Searcher<'a> {
         } else {
             depth
         };
-        // A single legal move costs no depth: the reply is forced.
-        let next_depth = if moves.len() == 1 { depth } else { depth - 1 };
+        // Few legal moves make the replies cheaper: a single one (a forced reply) costs no
+        // depth as shipped, two may cost part of a ply; the fractions add up along the line.
+        let added = match moves.len() {
+            1 => params.single_reply,
+            2 => params.two_replies,
+            _ => 0,
+        } + self.fractions[ply];
+        self.fractions[ply + 1] = added % PLY_FRACTIONS;
+        let next_depth = depth - 1 + (added / PLY_FRACTIONS) as i32;
         // Near the horizon, where no line is expected, late quiet moves are not searched.
         let late_limit = if !pv_node
             && !capturing
@@ -870,6 +904,16 @@ mod tests {
             SearchParams::parse("probe_depth:4/probe_margin:40/etc_depth:5").expect("valid");
         assert_eq!((probed.probe_depth, probed.probe_margin), (4, 40));
         assert_eq!(probed.etc_depth, 5);
+        let fractions =
+            SearchParams::parse("time_moves:20/single_reply:20/two_replies:8").expect("valid");
+        assert_eq!(
+            (
+                fractions.time_moves,
+                fractions.single_reply,
+                fractions.two_replies
+            ),
+            (20, 20, 8)
+        );
         for bad in [
             "lmr_divisor",
             "lmr_divisor:x",
@@ -879,6 +923,8 @@ mod tests {
             "time_unstable:-1",
             "probe_reduction:0",
             "etc_depth:x",
+            "time_moves:0",
+            "two_replies:65",
         ] {
             let error = SearchParams::parse(bad).expect_err(bad);
             assert!(
@@ -929,6 +975,8 @@ mod tests {
             "multicut_depth:2/multicut_moves:1/multicut_cuts:1",
             "probe_depth:2/probe_reduction:1/probe_margin:0",
             "etc_depth:1",
+            "single_reply:0/two_replies:20",
+            "single_reply:20/two_replies:32",
         ] {
             let mut engine = Engine::new(Options::default());
             engine.set_search_params(Variant::Russian, SearchParams::parse(text).expect("valid"));
@@ -939,6 +987,35 @@ mod tests {
                 result.score
             );
         }
+    }
+
+    #[test]
+    fn few_legal_moves_make_the_line_deeper_by_their_fractions() {
+        let reach = |position: &str, text: &str| {
+            let mut engine = Engine::new(Options::default());
+            engine.set_search_params(Variant::Russian, SearchParams::parse(text).expect("valid"));
+            let mut seldepth = 0;
+            let position = russian(position);
+            engine.search(&position, &Past::default(), &Limits::depth(5), |info| {
+                seldepth = seldepth.max(info.seldepth)
+            });
+            seldepth
+        };
+        // Black's lone man has a single legal move each time.
+        let single = "White: a1 0, h2 0; Black: h8 0; White to move";
+        assert!(
+            reach(single, "single_reply:0") < reach(single, ""),
+            "a forced reply then costs a ply"
+        );
+        // Two men a side on the edges: two legal moves, for a while.
+        let two = "White: a1 0, h2 0; Black: a7 0, h8 0; White to move";
+        let shipped = reach(two, "");
+        let halves = reach(two, "two_replies:16");
+        assert!(halves > shipped, "two halves make a ply");
+        assert!(
+            reach(two, "two_replies:32") > halves,
+            "two moves then cost nothing"
+        );
     }
 
     #[test]

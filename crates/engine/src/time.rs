@@ -37,6 +37,12 @@ pub const HARD_SHARE: u32 = 10;
 /// Any durations are taken, however large: the arithmetic saturates rather than
 /// overflowing, so absurd limits give a long budget, never a panic.
 pub fn time_budget(limits: &Limits) -> (Option<Duration>, Option<Duration>) {
+    time_budget_over(limits, MOVES_LEFT)
+}
+
+/// [`time_budget`] with the clock shared out over `moves_left` moves (instead of
+/// [`MOVES_LEFT`]) when its control does not say how many remain.
+pub fn time_budget_over(limits: &Limits, moves_left: u32) -> (Option<Duration>, Option<Duration>) {
     let mut soft: Option<Duration> = None;
     let mut hard: Option<Duration> = None;
     if let Some(time) = limits.movetime {
@@ -48,7 +54,7 @@ pub fn time_budget(limits: &Limits) -> (Option<Duration>, Option<Duration>) {
     }
     if let Some(clock) = limits.clock {
         let left = clock.remaining.saturating_sub(MOVE_OVERHEAD);
-        let moves = clock.moves_to_go.unwrap_or(MOVES_LEFT).clamp(1, 60);
+        let moves = clock.moves_to_go.unwrap_or(moves_left).clamp(1, 60);
         let aim = (left / moves).saturating_add(clock.increment.saturating_mul(3) / 4);
         // Never more than a tenth of what is left (half of it for the last move before a
         // control), so that one slow move cannot cost the game.
@@ -112,6 +118,21 @@ mod tests {
         let (soft_30, _) = budget(&on_clock(secs(60), Duration::ZERO, Some(30)));
         let (soft_5, _) = budget(&on_clock(secs(60), Duration::ZERO, Some(5)));
         assert!(soft_5 > soft_30 * 5);
+    }
+
+    #[test]
+    fn fewer_moves_left_give_each_move_more() {
+        let limits = on_clock(secs(60), Duration::ZERO, None);
+        assert_eq!(time_budget(&limits), time_budget_over(&limits, MOVES_LEFT));
+        let (soft_30, hard_30) = budget(&limits);
+        let (soft_20, hard_20) = {
+            let (soft, hard) = time_budget_over(&limits, 20);
+            (soft.expect("a soft limit"), hard.expect("a hard limit"))
+        };
+        assert!(soft_20 > soft_30 && hard_20 > hard_30);
+        // A control that says how many moves remain wins over the estimate.
+        let counted = on_clock(secs(60), Duration::ZERO, Some(30));
+        assert_eq!(time_budget_over(&counted, 20), time_budget(&counted));
     }
 
     #[test]
