@@ -1152,6 +1152,63 @@ async fn a_game_played_on_another_server_is_let_go_not_followed() -> Result<(), 
     Ok(())
 }
 
+/// The same when the change is not heard one by one but found on starting to listen (the
+/// listener says a change may have been missed, and every game in memory is read again): a
+/// game held just then is followed, then let go at a beat once nothing holds it. (Under load
+/// the listener of the test above could start after the move, and the game stayed for good.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_followed_after_a_gap_is_let_go_once_free() -> Result<(), Error> {
+    let postgres = Postgres::start("let_go_gap")?;
+    let url = postgres.database("let_go_gap").await?;
+    let quick = Settings {
+        presence_beat: Duration::from_millis(100),
+        ..settings()
+    };
+    let a = App::new(PgStore::connect(&url).await?, quick);
+    let b = App::new(PgStore::connect(&url).await?, settings());
+    serve(&b).await?;
+    // A is not listening yet: the move made on B is not heard there.
+    let (played, token, created) =
+        create(&a, json!({"variant": "russian", "mode": "local"})).await?;
+    let held = a.slot(&played).await.map_err(|e| format!("{e:?}"))?;
+    let mut heard = held.events.subscribe();
+    let first = legal_texts(&created["state"])
+        .first()
+        .cloned()
+        .ok_or("no legal move")?;
+    let (status, moved) = play_at(&b, &played, &token, &first, 0).await?;
+    assert_eq!(status, StatusCode::OK, "{moved}");
+    let wanted = moved["version"].as_u64().ok_or("no version")?;
+    let mut let_go = a.games_let_go();
+    serve(&a).await?;
+    loop {
+        let event = tokio::time::timeout(Duration::from_secs(30), heard.recv()).await??;
+        if let bashni_server::app::Event::Update { version, .. } = event.as_ref()
+            && *version >= wanted
+        {
+            break;
+        }
+    }
+    drop(heard);
+    drop(held);
+    let waited = tokio::time::timeout(
+        Duration::from_secs(30),
+        let_go.wait_for(|&count| count >= 1),
+    )
+    .await
+    .is_ok_and(|seen| seen.is_ok());
+    assert!(
+        waited,
+        "A keeps following the game played on B once nothing holds it: {} in memory",
+        a.games_in_memory()
+    );
+    assert_eq!(a.games_in_memory(), 0);
+    let (status, state) = call(&a, "GET", &format!("/api/games/{played}"), None, None).await?;
+    assert_eq!(status, StatusCode::OK, "{state}");
+    assert_eq!(state["ply"], 1);
+    Ok(())
+}
+
 /// The same, when something on the server that made the game holds it just as the change is
 /// heard (a request, or a feature looking at every game): the change is followed, and the game
 /// is let go at a later beat once nothing holds it, not kept and followed for good.

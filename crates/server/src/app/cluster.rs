@@ -224,7 +224,13 @@ impl App {
                     crate::store::Heard::Gap => {
                         let ids: Vec<String> = app.games().keys().cloned().collect();
                         for id in &ids {
-                            app.heard(id, None, None).await;
+                            // A game followed here only because it was held just then is let
+                            // go as after a change heard one by one; otherwise the change's
+                            // own notice, arriving after this, finds nothing to follow and
+                            // the game would stay in memory for good.
+                            if app.heard(id, None, None).await {
+                                app.let_go_if_unused(id);
+                            }
                         }
                         let slots: Vec<Arc<GameSlot>> = app.games().values().cloned().collect();
                         app.refresh_presence(&slots).await;
