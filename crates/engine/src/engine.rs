@@ -208,8 +208,8 @@ impl Engine {
             return result;
         }
         self.table.new_search();
-        let (soft, hard) =
-            time_budget_over(limits, self.search_params(position.variant()).time_moves);
+        let params = *self.search_params(position.variant());
+        let (soft, hard) = time_budget_over(limits, params.time_moves);
         let shared = Shared {
             table: Arc::clone(&self.table),
             stop: AtomicBool::new(false),
@@ -219,8 +219,8 @@ impl Engine {
             // A deadline too far to be represented is no deadline.
             deadline: hard.and_then(|h| started.checked_add(h)),
             reductions: self.reductions,
-            params: *self.search_params(position.variant()),
-            reduction_table: self.search_params(position.variant()).reduction_table(),
+            params,
+            reduction_table: params.reduction_table(),
             tablebase: tablebase.cloned(),
         };
         let weights = &self.weights[variant_slot(position.variant())];

@@ -1152,6 +1152,31 @@ async fn a_game_played_on_another_server_is_let_go_not_followed() -> Result<(), 
     Ok(())
 }
 
+/// Waits until `heard` tells of the game at `wanted` or a later version.
+async fn updated_to(
+    heard: &mut tokio::sync::broadcast::Receiver<Arc<bashni_server::app::Event>>,
+    wanted: u64,
+) -> Result<(), Error> {
+    loop {
+        let event = tokio::time::timeout(Duration::from_secs(30), heard.recv()).await??;
+        if let bashni_server::app::Event::Update { version, .. } = event.as_ref()
+            && *version >= wanted
+        {
+            return Ok(());
+        }
+    }
+}
+
+/// Whether the server whose count `let_go` is let a game go (a guard of 30 s against a hang).
+async fn let_go_once(let_go: &mut tokio::sync::watch::Receiver<u64>) -> bool {
+    tokio::time::timeout(
+        Duration::from_secs(30),
+        let_go.wait_for(|&count| count >= 1),
+    )
+    .await
+    .is_ok_and(|seen| seen.is_ok())
+}
+
 /// The same when the change is not heard one by one but found on starting to listen (the
 /// listener says a change may have been missed, and every game in memory is read again): a
 /// game held just then is followed, then let go at a beat once nothing holds it. (Under load
@@ -1181,24 +1206,11 @@ async fn a_game_followed_after_a_gap_is_let_go_once_free() -> Result<(), Error> 
     let wanted = moved["version"].as_u64().ok_or("no version")?;
     let mut let_go = a.games_let_go();
     serve(&a).await?;
-    loop {
-        let event = tokio::time::timeout(Duration::from_secs(30), heard.recv()).await??;
-        if let bashni_server::app::Event::Update { version, .. } = event.as_ref()
-            && *version >= wanted
-        {
-            break;
-        }
-    }
+    updated_to(&mut heard, wanted).await?;
     drop(heard);
     drop(held);
-    let waited = tokio::time::timeout(
-        Duration::from_secs(30),
-        let_go.wait_for(|&count| count >= 1),
-    )
-    .await
-    .is_ok_and(|seen| seen.is_ok());
     assert!(
-        waited,
+        let_go_once(&mut let_go).await,
         "A keeps following the game played on B once nothing holds it: {} in memory",
         a.games_in_memory()
     );
@@ -1236,27 +1248,14 @@ async fn a_game_held_when_its_change_is_heard_is_let_go_once_free() -> Result<()
     let (status, moved) = play_at(&b, &played, &token, &first, 0).await?;
     assert_eq!(status, StatusCode::OK, "{moved}");
     let wanted = moved["version"].as_u64().ok_or("no version")?;
-    loop {
-        let event = tokio::time::timeout(Duration::from_secs(30), heard.recv()).await??;
-        if let bashni_server::app::Event::Update { version, .. } = event.as_ref()
-            && *version >= wanted
-        {
-            break;
-        }
-    }
+    updated_to(&mut heard, wanted).await?;
     assert_eq!(a.games_in_memory(), 1, "A lets go a game it holds");
     let mut let_go = a.games_let_go();
     assert_eq!(*let_go.borrow(), 0, "A let go a game held there");
     drop(heard);
     drop(held);
-    let waited = tokio::time::timeout(
-        Duration::from_secs(30),
-        let_go.wait_for(|&count| count >= 1),
-    )
-    .await
-    .is_ok_and(|seen| seen.is_ok());
     assert!(
-        waited,
+        let_go_once(&mut let_go).await,
         "A keeps following the game played on B once nothing holds it: {} in memory",
         a.games_in_memory()
     );
