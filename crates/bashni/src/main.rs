@@ -53,6 +53,9 @@ enum Command {
     /// Endgame databases of Russian draughts: build, verify, probe.
     #[command(subcommand)]
     Egtb(commands::egtb::Command),
+    /// Tactics puzzles: find them in game records, check a set, count a set.
+    #[command(subcommand)]
+    Puzzles(commands::puzzles::Command),
 }
 
 fn main() -> ExitCode {
@@ -72,6 +75,7 @@ fn main() -> ExitCode {
         Command::Diagram(args) => commands::diagram::run(&args),
         Command::Play(args) => commands::play::run(&args),
         Command::Egtb(command) => commands::egtb::run(&command),
+        Command::Puzzles(command) => commands::puzzles::run(&command),
     };
     match outcome {
         Ok(code) => code,

@@ -12,5 +12,6 @@ pub mod openings;
 pub mod pdn;
 pub mod perft;
 pub mod play;
+pub mod puzzles;
 pub mod serve;
 pub mod tune;
