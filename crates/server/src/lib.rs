@@ -27,6 +27,7 @@ pub mod http;
 pub mod limits;
 pub mod lobby;
 pub mod names;
+pub mod puzzles;
 pub mod rating;
 pub mod socket;
 pub mod store;
@@ -136,6 +137,10 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/tournaments/{id}/pdn", get(http::tournaments::pdn))
         .route("/api/games/{id}/seat", post(http::games::seat))
         .route("/api/leaderboard", get(http::ratings::leaderboard))
+        .route("/api/puzzles/next", get(http::puzzles::next))
+        .route("/api/puzzles/daily", get(http::puzzles::daily))
+        .route("/api/puzzles/{id}", get(http::puzzles::show))
+        .route("/api/puzzles/{id}/attempt", post(http::puzzles::attempt))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES));
     let upload = Router::new()
         .route("/api/pdn", post(http::games::upload))
@@ -154,6 +159,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/tournaments", get(http::assets::page))
         .route("/t/{id}", get(http::assets::page))
         .route("/leaderboard", get(http::assets::page))
+        .route("/puzzles", get(http::assets::page))
+        .route("/puzzles/{id}", get(http::assets::page))
         .merge(api)
         .merge(upload)
         .fallback(not_found)
@@ -268,6 +275,7 @@ async fn gate(State(app): State<Arc<App>>, mut request: Request, next: Next) -> 
 /// headers within [`Settings::idle_timeout`] (also between requests) is closed, and one
 /// whose request body falls behind [`Settings::body_pace`] is answered 408 and closed.
 pub async fn serve(listener: tokio::net::TcpListener, app: Arc<App>) -> std::io::Result<()> {
+    puzzles::add_shipped(&app).await;
     app.start_sweeping();
     app.start_listening();
     app.start_engine_jobs();

@@ -211,10 +211,29 @@ export function homePage(app) {
         el('section', { class: 'card', id: 'rules-box' }, el('h2', null, t('home-rules-title')),
           el('p', null, t('home-rules-text'), ' ',
             el('a', { href: '/rules', id: 'rules-link' }, t('home-rules-link')))),
+        dailyPuzzle(),
         el('section', { class: 'card' }, el('h2', null, t('home-study-title')),
           el('p', null, t('home-study-text'), ' ',
             el('a', { href: '/study', id: 'study-link' }, t('home-study-link')))),
         upload),
       el('div', { class: 'col' }, lists)),
   ]);
+}
+
+/** The puzzle of the day of both games: a picture of each, linked to the trainer. */
+function dailyPuzzle() {
+  const row = el('div', { class: 'row daily-puzzles' });
+  const box = el('section', { class: 'card', id: 'daily-puzzle' }, el('h2', null, t('home-daily-puzzle')), row,
+    el('p', null, el('a', { href: '/puzzles', id: 'puzzles-link' }, t('home-puzzles-link'))));
+  for (const variant of ['russian', 'bashni']) {
+    api('GET', '/api/puzzles/daily?variant=' + variant).then((puzzle) => {
+      const q = new URLSearchParams({ variant, position: puzzle.position, size: '200' });
+      if (puzzle.solver === 'Black') q.set('flip', '1');
+      row.appendChild(el('a', { href: '/puzzles/daily?variant=' + variant, class: 'daily', 'data-variant': variant },
+        el('img', { src: '/api/diagram.svg?' + q.toString(), width: 160, height: 160,
+          alt: t('home-daily-puzzle-alt', { variant: variantName(variant) }) }),
+        el('span', null, variantName(variant) + ': ' + (puzzle.solver === 'Black' ? t('puzzles-find-black') : t('puzzles-find-white')))));
+    }).catch(() => { /* no puzzle of this game: nothing to show */ });
+  }
+  return box;
 }

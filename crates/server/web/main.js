@@ -24,6 +24,9 @@ else if ((m = path.match(/^\/players\/([^/]+)$/))) {
   (await import('./player.js')).playerPage(app, decodeURIComponent(m[1]));
 }
 else if (path === '/lobby') (await import('./lobby.js')).lobbyPage(app);
+else if (path === '/puzzles') (await import('./puzzles.js')).puzzlesPage(app, null);
+else if (path === '/puzzles/daily') (await import('./puzzles.js')).puzzlesPage(app, 'daily');
+else if ((m = path.match(/^\/puzzles\/([^/]+)$/))) (await import('./puzzles.js')).puzzlesPage(app, decodeURIComponent(m[1]));
 else if (path === '/leaderboard') (await import('./ratings.js')).leaderboardPage(app);
 else if ((m = path.match(/^\/g\/([^/]+)\/join\/([^/]+)$/))) {
   (await import('./join.js')).joinPage(app, decodeURIComponent(m[1]), decodeURIComponent(m[2]));

@@ -54,6 +54,7 @@ const FILES: &[(&str, &str)] = &[
     ("rating-chart.js", include_str!("../../web/rating-chart.js")),
     ("i18n.js", include_str!("../../web/i18n.js")),
     ("rules.js", include_str!("../../web/rules.js")),
+    ("puzzles.js", include_str!("../../web/puzzles.js")),
     (
         "fluent-bundle.js",
         include_str!("../../web/fluent-bundle.js"),

@@ -8,6 +8,7 @@ pub mod diagram;
 pub mod error;
 pub mod export;
 pub mod games;
+pub mod puzzles;
 pub mod ratings;
 pub mod session;
 pub mod tournaments;

@@ -50,6 +50,7 @@ mod lobby;
 mod people;
 mod players;
 mod postgres;
+mod puzzles;
 mod ratings;
 mod rows;
 mod sqlite;
@@ -62,6 +63,7 @@ pub use players::{
     NewPlayer, PlayerGame, PlayerRow, SessionRow, SessionSeen, Signup, VariantResults,
 };
 pub use postgres::{Heard, JOB_LEASE_MS, PgStore, migrations as postgres_migrations};
+pub use puzzles::{AttemptOutcome, PICK_AMONG, Pick, PuzzleRating, PuzzleRow, rate_attempt};
 pub use ratings::{HistoryPoint, LeaderRow, RatingRow};
 pub use rows::{ChangeNote, Step, apply_note};
 pub use sqlite::Store;

@@ -170,6 +170,8 @@ const MIGRATIONS: &[&str] = &[
     // (which changes no indexed column any more) is written on the same page, with no index
     // entry (a heap-only update).
     "ALTER TABLE games SET (fillfactor = 70);",
+    // 19: puzzles with their ratings, players' puzzle ratings, and their rated attempts.
+    super::puzzles::POSTGRES_MIGRATION,
 ];
 
 /// How long a server holds an engine job without renewing it, in ms.

@@ -132,6 +132,8 @@ const MIGRATIONS: &[&str] = &[
     // 16: the lists by each game's place in them (made, first move, ended), not by its last
     // change: a move then writes no list index.
     LISTED_MIGRATION,
+    // 17: puzzles with their ratings, players' puzzle ratings, and their rated attempts.
+    super::puzzles::SQLITE_MIGRATION,
 ];
 
 /// The lists' place of each game (see [`GameSummary::listed_ms`]) and the lists' indexes on
