@@ -228,11 +228,11 @@ function dailyPuzzle() {
   for (const variant of ['russian', 'bashni']) {
     api('GET', '/api/puzzles/daily?variant=' + variant).then((puzzle) => {
       const q = new URLSearchParams({ variant, position: puzzle.position, size: '200' });
-      if (puzzle.solver === 'Black') q.set('flip', '1');
+      if (puzzle.solver === 'black') q.set('flip', '1');
       row.appendChild(el('a', { href: '/puzzles/daily?variant=' + variant, class: 'daily', 'data-variant': variant },
         el('img', { src: '/api/diagram.svg?' + q.toString(), width: 160, height: 160,
           alt: t('home-daily-puzzle-alt', { variant: variantName(variant) }) }),
-        el('span', null, variantName(variant) + ': ' + (puzzle.solver === 'Black' ? t('puzzles-find-black') : t('puzzles-find-white')))));
+        el('span', null, variantName(variant) + ': ' + (puzzle.solver === 'black' ? t('puzzles-find-black') : t('puzzles-find-white')))));
     }).catch(() => { /* no puzzle of this game: nothing to show */ });
   }
   return box;

@@ -9,9 +9,24 @@ import { currentAccount } from './account.js';
 import { towerText, variantName } from './text.js';
 import { t } from './i18n.js';
 
-/** The themes a player may choose, as the server names them. */
-export const THEMES = ['sacrifice', 'breakthrough', 'crowning-capture', 'long-diagonal', 'tables',
-  'frees-prisoners', 'captures-king', 'tower-changes-hands'];
+/** The themes a player may choose, as the server names them, with their texts. */
+const THEME_TEXTS = {
+  'sacrifice': () => t('puzzles-theme-sacrifice'),
+  'breakthrough': () => t('puzzles-theme-breakthrough'),
+  'crowning-capture': () => t('puzzles-theme-crowning-capture'),
+  'long-diagonal': () => t('puzzles-theme-long-diagonal'),
+  'tables': () => t('puzzles-theme-tables'),
+  'frees-prisoners': () => t('puzzles-theme-frees-prisoners'),
+  'captures-king': () => t('puzzles-theme-captures-king'),
+  'tower-changes-hands': () => t('puzzles-theme-tower-changes-hands'),
+};
+
+/** The themes' names, in the order they are offered. */
+export const THEMES = Object.keys(THEME_TEXTS);
+
+function themeText(name) {
+  return THEME_TEXTS[name] ? THEME_TEXTS[name]() : name;
+}
 
 // How long the opponent's reply waits, so that the player sees the own move land first.
 const REPLY_DELAY_MS = 350;
@@ -97,7 +112,7 @@ class Trainer {
     variantSelect.addEventListener('change', () => { this.variant = variantSelect.value; prefs.set('puzzle-variant', this.variant); this.load(null); });
     const themeSelect = el('select', { id: 'puzzle-theme' },
       [el('option', { value: '', selected: this.theme === '' }, t('puzzles-any-theme'))].concat(
-        THEMES.map((name) => el('option', { value: name, selected: name === this.theme }, t('puzzles-theme-' + name)))));
+        THEMES.map((name) => el('option', { value: name, selected: name === this.theme }, themeText(name)))));
     themeSelect.addEventListener('change', () => { this.theme = themeSelect.value; this.load(null); });
     this.nextButton = button('puzzle-next', t('puzzles-next'), () => this.load(null));
     this.showButton = button('puzzle-show', t('puzzles-show-solution'), () => this.giveUp());
@@ -154,16 +169,16 @@ class Trainer {
     this.position = puzzle.start.position;
     this.solutionBox.hidden = true;
     this.showButton.disabled = false;
-    this.board.setFlipped(puzzle.solver === 'Black');
+    this.board.setFlipped(puzzle.solver === 'black');
     this.board.render(this.position.towers, {});
     this.board.svg.dataset.puzzle = puzzle.id;
     this.board.svg.dataset.state = 'playing';
     this.board.svg.dataset.done = '0';
     this.board.setPlayable(puzzle.start.legal_moves, null);
     this.board.svg.dataset.waiting = 'player';
-    this.task.textContent = puzzle.solver === 'Black' ? t('puzzles-find-black') : t('puzzles-find-white');
+    this.task.textContent = puzzle.solver === 'black' ? t('puzzles-find-black') : t('puzzles-find-white');
     this.about.textContent = t('puzzles-about', { variant: variantName(puzzle.variant), rating: puzzle.rating,
-      themes: puzzle.themes.map((n) => t('puzzles-theme-' + n)).join(', ') || '—' });
+      themes: puzzle.themes.map((n) => themeText(n)).join(', ') || '—' });
     this.drawRating(null);
     const url = new URL(location.href);
     url.pathname = '/puzzles/' + puzzle.id;

@@ -35,6 +35,10 @@ pub struct Args {
     #[arg(long, env = "BASHNI_EGTB_MEMORY", value_name = "MIB", requires = "egtb",
           value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
     egtb_memory: Option<u64>,
+    /// More puzzles to add to the store at start (files that `bashni puzzles mine` or
+    /// `bashni puzzles check --sound` wrote); the set built in is added in any case.
+    #[arg(long)]
+    puzzles: Vec<std::path::PathBuf>,
     /// The most connections one address may hold open (more are refused with 429).
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..))]
     connections_per_address: u32,
@@ -174,6 +178,16 @@ pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
                 .map_err(|e| format!("cannot use the database {}: {e}", shown_url(&args.db)))?
                 .into(),
         };
+        // A bad puzzle file stops the start, with the line that is wrong.
+        let mut extra = Vec::new();
+        for file in &args.puzzles {
+            let text =
+                std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+            extra.extend(
+                bashni_puzzles::read_puzzles(&text)
+                    .map_err(|e| format!("{}: {e}", file.display()))?,
+            );
+        }
         let listener = tokio::net::TcpListener::bind(&args.addr)
             .await
             .map_err(|e| format!("cannot listen on {}: {e}", args.addr))?;
@@ -196,6 +210,11 @@ pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
             );
         }
         let app = App::new(database, settings);
+        if !extra.is_empty() {
+            let total = extra.len();
+            let added = app.database.add_puzzles(extra).await?;
+            tracing::info!(total, added, "puzzles from the files given");
+        }
         let mut terminate =
             tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
         let server = tokio::spawn(bashni_server::serve(listener, std::sync::Arc::clone(&app)));

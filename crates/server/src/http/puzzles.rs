@@ -49,7 +49,7 @@ fn puzzle_view(row: &PuzzleRow) -> Result<Value, ApiError> {
         "id": puzzle.id,
         "variant": puzzle.variant,
         "position": puzzle.position,
-        "solver": start.side_to_move().name(),
+        "solver": start.side_to_move().name().to_ascii_lowercase(),
         "line": puzzle.line,
         "themes": themes,
         "score": puzzle.score,
