@@ -426,6 +426,9 @@ fn check(args: &CheckArgs) -> Result<ExitCode, Box<dyn Error>> {
                     let Some(puzzle) = puzzles.get(index) else {
                         return;
                     };
+                    // Each puzzle from an empty table: its verdict does not depend on
+                    // which puzzles this checker had before.
+                    engine.new_game();
                     let finding = check_puzzle(&engine, puzzle, &options);
                     if let Ok(mut findings) = findings.lock() {
                         findings.push((index, finding));
