@@ -1,8 +1,16 @@
 //! `bashni puzzles` as a user runs it: mining self-play games, going on after a stop,
-//! counting and checking the set; `bashni serve --puzzles` refusing a bad file.
+//! counting and checking the set; mining the games a server stored; `bashni serve
+//! --puzzles` refusing a bad file.
+
+mod common;
+#[allow(dead_code)]
+#[path = "../../server/tests/common/pg.rs"]
+mod pg;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+
+use serde_json::json;
 
 fn bashni(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_bashni"))
@@ -153,4 +161,151 @@ fn a_bad_puzzle_file_is_refused_with_its_line() {
         text(&mined.stderr)
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The puzzles of a file, without the games they come from: (id, line).
+fn found(file: &Path) -> Vec<(String, Vec<String>)> {
+    let text = std::fs::read_to_string(file).unwrap_or_default();
+    let mut found: Vec<(String, Vec<String>)> = text
+        .lines()
+        .map(|line| {
+            let puzzle: serde_json::Value = serde_json::from_str(line).expect("a puzzle");
+            let moves = puzzle["line"].as_array().expect("a line");
+            (
+                puzzle["id"].as_str().expect("an id").to_string(),
+                moves
+                    .iter()
+                    .map(|m| m.as_str().expect("a move").to_string())
+                    .collect(),
+            )
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+/// Plays four games, stores them on a server using `db` as records with a game played
+/// there, and mines them from `db`: the same puzzles as from their PDN file, once.
+fn mine_stored(dir: &Path, db: &str) -> Result<(), common::Error> {
+    let games = dir.join("games.pdn");
+    let played = bashni(&[
+        "match",
+        "--variant",
+        "bashni",
+        "--first",
+        "level=2",
+        "--second",
+        "level=6",
+        "--games",
+        "2",
+        "--concurrency",
+        "1",
+        "--pdn",
+        path(&games),
+    ]);
+    assert!(played.status.success(), "{}", text(&played.stderr));
+    let local_game;
+    {
+        let server = common::start(Path::new(db))?;
+        // The four games uploaded as records, and a game played at one screen and resigned.
+        let pdn = std::fs::read_to_string(&games)?;
+        let (status, answer) = common::request(&server, "POST", "/api/pdn", None, &pdn)?;
+        assert_eq!(status, 200, "{answer}");
+        let stored = answer["games"].as_array().ok_or("no games")?;
+        assert_eq!(stored.len(), 4, "{answer}");
+        assert!(stored.iter().all(|game| game["id"].is_string()), "{answer}");
+        let made = json!({"variant": "bashni", "mode": "local"}).to_string();
+        let (status, game) = common::request(&server, "POST", "/api/games", None, &made)?;
+        assert_eq!(status, 201, "{game}");
+        local_game = game["id"].as_str().ok_or("no id")?.to_string();
+        let token = game["token"].as_str().ok_or("no token")?.to_string();
+        for (ply, mv) in ["c3-d4", "b6-a5"].iter().enumerate() {
+            let body = json!({"move": mv, "ply": ply}).to_string();
+            let at = format!("/api/games/{local_game}/move");
+            let (status, answer) = common::request(&server, "POST", &at, Some(&token), &body)?;
+            assert_eq!(status, 200, "{answer}");
+        }
+        let at = format!("/api/games/{local_game}/resign");
+        let (status, answer) = common::request(&server, "POST", &at, Some(&token), "{}")?;
+        assert_eq!(status, 200, "{answer}");
+        // An unfinished game is not mined.
+        let (status, _) = common::request(&server, "POST", "/api/games", None, &made)?;
+        assert_eq!(status, 201);
+    }
+    let options = ["--depth", "8", "--screen-depth", "4", "--threads", "1"];
+    let from_db = dir.join("from-db.jsonl");
+    let mine_db = || {
+        let mut args = vec!["puzzles", "mine", "--db", db, "--out", path(&from_db)];
+        args.extend(options);
+        bashni(&args)
+    };
+    let first = mine_db();
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    let report = text(&first.stdout);
+    assert!(report.starts_with("games 5 (0 unreadable)"), "{report}");
+    // The same games read from their PDN file give the same puzzles.
+    let from_file = dir.join("from-file.jsonl");
+    let mut args = vec!["puzzles", "mine", path(&games), "--out", path(&from_file)];
+    args.extend(options);
+    let by_file = bashni(&args);
+    assert!(by_file.status.success(), "{}", text(&by_file.stderr));
+    assert!(!found(&from_db).is_empty(), "{report}");
+    assert_eq!(found(&from_db), found(&from_file));
+    let sources = std::fs::read_to_string(&from_db)?;
+    for line in sources.lines() {
+        let puzzle: serde_json::Value = serde_json::from_str(line)?;
+        let source = puzzle["source"].as_str().ok_or("no source")?;
+        // Named by the database as shown (no password) and the game's id.
+        assert!(source.contains(" game "), "{source}");
+        assert!(
+            !db.contains('@') || source.starts_with("postgresql://bashni@"),
+            "{source}"
+        );
+        assert!(!source.contains(&local_game), "{source}");
+    }
+    // Mined once: a second run finds every game done.
+    let again = mine_db();
+    assert!(again.status.success(), "{}", text(&again.stderr));
+    let first_line = |r: &str| r.lines().next().unwrap_or_default().to_string();
+    assert_eq!(first_line(&text(&again.stdout)), first_line(&report));
+    assert_eq!(std::fs::read_to_string(&from_db)?, sources);
+    Ok(())
+}
+
+#[test]
+fn the_games_a_server_stored_in_its_file_are_mined_once_each() -> Result<(), common::Error> {
+    let dir = folder("stored");
+    let db = dir.join("server.sqlite3");
+    mine_stored(&dir, path(&db))?;
+    // A database that is not there is not made.
+    let out = dir.join("none.jsonl");
+    let missing = dir.join("none.sqlite3");
+    let refused = bashni(&[
+        "puzzles",
+        "mine",
+        "--db",
+        path(&missing),
+        "--out",
+        path(&out),
+    ]);
+    assert!(!refused.status.success());
+    assert!(
+        text(&refused.stderr).contains("no such database file"),
+        "{}",
+        text(&refused.stderr)
+    );
+    assert!(!missing.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(())
+}
+
+#[test]
+fn the_games_a_server_stored_on_postgresql_are_mined_once_each() -> Result<(), common::Error> {
+    let dir = folder("stored-pg");
+    let postgres = pg::Postgres::start("puzzles-mine")?;
+    let db = postgres.url("postgres");
+    mine_stored(&dir, &db)?;
+    postgres.stop()?;
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(())
 }

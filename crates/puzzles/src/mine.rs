@@ -252,8 +252,10 @@ impl Miner {
 
     /// Examines every position of a played game in which its side to move has a move;
     /// `source` names the game. A position inside the line of a puzzle found earlier in
-    /// the game is a duplicate.
+    /// the game is a duplicate. Each game starts from an empty table, so what it gives does
+    /// not depend on the games mined before it.
     pub fn mine_game(&self, game: &Game, source: &str) -> Vec<Examined> {
+        self.engine.new_game();
         let mut inside = HashSet::new();
         let mut out = Vec::new();
         for (ply, position) in game.positions().iter().enumerate() {

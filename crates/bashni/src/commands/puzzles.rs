@@ -1,6 +1,6 @@
 //! `bashni puzzles`: find puzzles in game records, check a set again, count a set.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::error::Error;
 use std::fs::{self, File, OpenOptions};
 use std::io::{BufReader, BufWriter, Write};
@@ -19,6 +19,8 @@ use bashni_puzzles::{
     read_puzzles,
 };
 use bashni_rules::{Game, Variant};
+use bashni_server::store::{ListFilter, ListStatus};
+use bashni_server::{Database, PgStore, Store, StoreOptions};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
 
@@ -27,7 +29,8 @@ use crate::input::VariantArg;
 /// The `bashni puzzles` subcommands.
 #[derive(clap::Subcommand)]
 pub enum Command {
-    /// Find puzzles in the games of PDN files; resumable (run it again to go on).
+    /// Find puzzles in the games of PDN files or of a server's database; resumable (run it
+    /// again to go on).
     Mine(MineArgs),
     /// Check every puzzle of a set again with a deeper search (or the tables).
     Check(CheckArgs),
@@ -39,8 +42,13 @@ pub enum Command {
 #[derive(clap::Args)]
 pub struct MineArgs {
     /// The PDN files to read.
-    #[arg(required = true)]
+    #[arg(required_unless_present = "db")]
     files: Vec<PathBuf>,
+    /// Also mine the games a server stored: its SQLite file or its PostgreSQL database
+    /// (`postgres://USER@HOST/DB`); the games played to an end there and the records
+    /// uploaded to it, each once.
+    #[arg(long, value_name = "DB")]
+    db: Option<String>,
     /// Where the puzzles go, one JSON object a line; found puzzles are added to it. The
     /// progress is kept beside it (`FILE.progress.json`).
     #[arg(long, short)]
@@ -131,6 +139,9 @@ fn load_tables(dir: Option<&PathBuf>) -> Result<Option<Arc<Tablebase>>, Box<dyn 
 struct Progress {
     /// The games finished, by file: their numbers in the file.
     done: BTreeMap<String, Vec<usize>>,
+    /// The stored games finished, by database: their ids.
+    #[serde(default)]
+    stored: BTreeMap<String, BTreeSet<String>>,
     /// Positions examined.
     examined: u64,
     /// Puzzles kept.
@@ -157,8 +168,29 @@ impl Progress {
         }
     }
 
+    fn mark_place(&mut self, file: &str, place: &Place) {
+        match place {
+            Place::Record(number) => self.mark_done(file, *number),
+            Place::Stored(id) => self.mark_stored(file, id),
+        }
+    }
+
+    fn mark_stored(&mut self, database: &str, id: &str) {
+        self.stored
+            .entry(database.to_string())
+            .or_default()
+            .insert(id.to_string());
+    }
+
+    fn is_stored_done(&self, database: &str, id: &str) -> bool {
+        self.stored
+            .get(database)
+            .is_some_and(|games| games.contains(id))
+    }
+
     fn games_done(&self) -> usize {
-        self.done.values().map(Vec::len).sum()
+        self.done.values().map(Vec::len).sum::<usize>()
+            + self.stored.values().map(BTreeSet::len).sum::<usize>()
     }
 
     fn save(&self, path: &Path) -> Result<(), Box<dyn Error>> {
@@ -175,11 +207,104 @@ fn progress_path(out: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// Where a game to mine comes from.
+#[derive(Clone)]
+enum Place {
+    /// A record of a PDN file: its number in the file.
+    Record(usize),
+    /// A game a server stored: its id.
+    Stored(String),
+}
+
 /// One game to mine.
 struct Job {
+    /// The PDN file or the database (as shown).
     file: String,
-    number: usize,
+    place: Place,
     game: Game,
+}
+
+/// How a puzzle names the game it comes from.
+fn source(file: &str, place: &Place) -> String {
+    match place {
+        Place::Record(number) => format!("{file} game {number}"),
+        Place::Stored(id) => format!("{file} game {id}"),
+    }
+}
+
+/// A server's database opened to read its games, with the runtime its questions need.
+struct StoredGames {
+    /// The database as shown (a PostgreSQL address without its password).
+    name: String,
+    database: Database,
+    runtime: tokio::runtime::Runtime,
+}
+
+impl StoredGames {
+    fn open(db: &str) -> Result<StoredGames, Box<dyn Error>> {
+        let name = crate::commands::serve::shown_url(db);
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()?;
+        let shared = db.starts_with("postgres://") || db.starts_with("postgresql://");
+        let database: Database = if shared {
+            runtime
+                .block_on(PgStore::connect(db))
+                .map_err(|e| format!("cannot use the database {name}: {e}"))?
+                .into()
+        } else {
+            // A miner reads a server's games; it does not make an empty database.
+            if !Path::new(db).is_file() {
+                return Err(format!("--db {db}: no such database file").into());
+            }
+            Store::open(Path::new(db), StoreOptions::default())
+                .map_err(|e| format!("cannot open the database {name}: {e}"))?
+                .into()
+        };
+        Ok(StoredGames {
+            name,
+            database,
+            runtime,
+        })
+    }
+
+    /// The ids of the games played to an end and of the uploaded records, oldest first.
+    fn ids(&self) -> Result<Vec<String>, Box<dyn Error>> {
+        const PAGE: u32 = 500;
+        let mut ids = Vec::new();
+        for status in [ListStatus::Finished, ListStatus::Records] {
+            let mut before = None;
+            loop {
+                let filter = ListFilter {
+                    status,
+                    ids: None,
+                    before: before.clone(),
+                    limit: PAGE,
+                };
+                let page = self
+                    .runtime
+                    .block_on(self.database.list(filter))
+                    .map_err(|e| format!("{}: {e}", self.name))?;
+                let Some(last) = page.last() else { break };
+                before = Some((last.listed_ms, last.id.clone()));
+                let full = page.len() == PAGE as usize;
+                ids.extend(page.into_iter().map(|game| game.id));
+                if !full {
+                    break;
+                }
+            }
+        }
+        ids.reverse();
+        Ok(ids)
+    }
+
+    /// The game `id` as the rules play it, if it is still there.
+    fn game(&self, id: &str) -> Result<Option<Game>, String> {
+        self.runtime
+            .block_on(self.database.load(id))
+            .map(|round| round.map(|round| round.game))
+            .map_err(|e| e.to_string())
+    }
 }
 
 /// The peak of the process's resident memory in MiB, where the system tells it.
@@ -234,6 +359,16 @@ fn mine(args: &MineArgs) -> Result<ExitCode, Box<dyn Error>> {
             }
         }
     }
+    let stored = args.db.as_deref().map(StoredGames::open).transpose()?;
+    let stored_ids: Vec<String> = match &stored {
+        None => Vec::new(),
+        Some(stored) => stored
+            .ids()?
+            .into_iter()
+            .filter(|id| !progress.is_stored_done(&stored.name, id))
+            .collect(),
+    };
+    to_do += stored_ids.len();
     let to_do = to_do.min(limit.saturating_sub(progress.games_done()));
     let bar = ProgressBar::new(to_do as u64);
     bar.set_style(
@@ -242,9 +377,10 @@ fn mine(args: &MineArgs) -> Result<ExitCode, Box<dyn Error>> {
     );
     let (job_tx, job_rx) = mpsc::sync_channel::<Job>(16);
     let job_rx = Arc::new(Mutex::new(job_rx));
-    let (found_tx, found_rx) = mpsc::channel::<(String, usize, Vec<Examined>)>();
+    let (found_tx, found_rx) = mpsc::channel::<(String, Place, Vec<Examined>)>();
     let workers = threads(args.threads);
     let mut unreadable = Vec::new();
+    let mut unread = Vec::new();
     std::thread::scope(|scope| -> Result<(), Box<dyn Error>> {
         for _ in 0..workers {
             let job_rx = Arc::clone(&job_rx);
@@ -257,9 +393,8 @@ fn mine(args: &MineArgs) -> Result<ExitCode, Box<dyn Error>> {
                         Err(_) => return,
                     };
                     let Ok(job) = job else { return };
-                    let source = format!("{} game {}", job.file, job.number);
-                    let found = miner.mine_game(&job.game, &source);
-                    if found_tx.send((job.file, job.number, found)).is_err() {
+                    let found = miner.mine_game(&job.game, &source(&job.file, &job.place));
+                    if found_tx.send((job.file, job.place, found)).is_err() {
                         return;
                     }
                 }
@@ -272,8 +407,13 @@ fn mine(args: &MineArgs) -> Result<ExitCode, Box<dyn Error>> {
             .iter()
             .map(|(file, games)| (file.clone(), games.clone()))
             .collect();
+        let stored = stored.as_ref();
+        let stored_ids = &stored_ids;
         let reader = scope.spawn(move || {
+            // Records that cannot be replayed (marked done), and stored games that could
+            // not be read this time (left for the next run).
             let mut unreadable = Vec::new();
+            let mut unread = Vec::new();
             let mut sent = 0usize;
             for file in files {
                 let name = file.display().to_string();
@@ -293,35 +433,65 @@ fn mine(args: &MineArgs) -> Result<ExitCode, Box<dyn Error>> {
                         continue;
                     }
                     if sent >= to_do {
-                        return unreadable;
+                        return (unreadable, unread);
                     }
                     sent += 1;
+                    let place = Place::Record(number);
                     let game = match raw {
                         Ok(raw) => match replay_record(&raw, variant) {
                             Ok(replayed) => replayed.game,
                             Err(error) => {
-                                unreadable.push((name.clone(), number, error.to_string()));
+                                unreadable.push((name.clone(), place, error.to_string()));
                                 continue;
                             }
                         },
                         Err(error) => {
-                            unreadable.push((name.clone(), number, error.to_string()));
+                            unreadable.push((name.clone(), place, error.to_string()));
                             continue;
                         }
                     };
                     let job = Job {
                         file: name.clone(),
-                        number,
+                        place,
                         game,
                     };
                     if job_tx.send(job).is_err() {
-                        return unreadable;
+                        return (unreadable, unread);
                     }
                 }
             }
-            unreadable
+            if let Some(stored) = stored {
+                for id in stored_ids {
+                    if sent >= to_do {
+                        break;
+                    }
+                    sent += 1;
+                    let place = Place::Stored(id.clone());
+                    let game = match stored.game(id) {
+                        Ok(Some(game)) => game,
+                        Ok(None) => {
+                            let why = "no longer stored".to_string();
+                            unreadable.push((stored.name.clone(), place, why));
+                            continue;
+                        }
+                        Err(error) => {
+                            unread.push((stored.name.clone(), place, error));
+                            continue;
+                        }
+                    };
+                    let job = Job {
+                        file: stored.name.clone(),
+                        place,
+                        game,
+                    };
+                    if job_tx.send(job).is_err() {
+                        break;
+                    }
+                }
+            }
+            (unreadable, unread)
         });
-        for (file, number, found) in found_rx {
+        for (file, place, found) in found_rx {
             for examined in found {
                 progress.examined += 1;
                 let reason = match examined {
@@ -342,7 +512,7 @@ fn mine(args: &MineArgs) -> Result<ExitCode, Box<dyn Error>> {
                     .or_default() += 1;
             }
             out.flush()?;
-            progress.mark_done(&file, number);
+            progress.mark_place(&file, &place);
             progress.save(&progress_file)?;
             bar.inc(1);
             bar.set_message(format!(
@@ -350,16 +520,20 @@ fn mine(args: &MineArgs) -> Result<ExitCode, Box<dyn Error>> {
                 progress.examined, progress.kept
             ));
         }
-        unreadable = reader.join().unwrap_or_default();
+        (unreadable, unread) = reader.join().unwrap_or_default();
         Ok(())
     })?;
     bar.finish_and_clear();
-    for (file, number, error) in &unreadable {
+    for (file, place, error) in &unreadable {
         // A record that cannot be replayed is reported and marked done, so a new run does
         // not read it again.
-        eprintln!("{file} game {number}: {error} (skipped)");
-        progress.mark_done(file, *number);
+        eprintln!("{}: {error} (skipped)", source(file, place));
+        progress.mark_place(file, place);
         progress.unreadable += 1;
+    }
+    for (file, place, error) in &unread {
+        // A stored game the database did not give this time is mined by the next run.
+        eprintln!("{}: {error} (left for the next run)", source(file, place));
     }
     let seconds = started.elapsed().as_secs_f64();
     progress.seconds += seconds;

@@ -228,7 +228,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Box<dyn Error>> {
 }
 
 /// A database address as it may be shown: without a password.
-fn shown_url(db: &str) -> String {
+pub(crate) fn shown_url(db: &str) -> String {
     match (db.find("://"), db.find('@')) {
         (Some(scheme), Some(at)) if at > scheme => {
             let user_end = db[scheme + 3..at].find(':').map_or(at, |c| scheme + 3 + c);
