@@ -1,7 +1,7 @@
 // The puzzle trainer: a puzzle of each game solved right (the replies played by the page)
 // and one missed, the guest's rating kept in the browser going up and down; an account's
 // rating on the server, counted once per puzzle; the page in Russian; the daily puzzles on
-// the start page.
+// the start page; on a phone, moves tapped and typed, nothing wider than the screen.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -94,6 +94,9 @@ test("an account's puzzle rating changes once per puzzle, and the page speaks Ru
     await page.click('#signup');
     await page.waitForURL(/\/players\/Solver$/);
     await open(page, puzzle.id);
+    // The account's rating is shown before its first attempt.
+    await page.waitForSelector('#puzzle-rating[data-rating="1500"]');
+    assert.match(await page.textContent('#puzzle-rating'), /: 1\s?500$/);
     assert.match(await page.textContent('#puzzle-task'), /^Найдите лучший ход за (белых|чёрных)$/);
     await solve(page, puzzle);
     assert.equal(await page.textContent('#puzzle-verdict'), 'Решено!');
@@ -102,6 +105,7 @@ test("an account's puzzle rating changes once per puzzle, and the page speaks Ru
     assert.equal(await page.getAttribute('#puzzle-rating', 'data-counted'), 'true');
     // The same puzzle again: no change.
     await open(page, puzzle.id);
+    await page.waitForSelector(`#puzzle-rating[data-rating="${first}"]`);
     await solve(page, puzzle);
     assert.equal(await shownRating(page), first);
     assert.equal(await page.getAttribute('#puzzle-rating', 'data-counted'), 'false');
@@ -125,6 +129,44 @@ test('the start page shows the daily puzzle of both games', { timeout: 60000 }, 
     await page.click('#daily-puzzle a.daily[data-variant="bashni"]');
     await page.waitForSelector('svg.board[data-puzzle][data-waiting="player"]');
     assert.match(page.url(), /\/puzzles\/b[0-9a-f]{12}$/);
+  } finally {
+    await context.close();
+  }
+});
+
+test('on a phone a puzzle is solved by taps and a typed move, and fits the screen', { timeout: 90000 }, async () => {
+  // A puzzle with two moves of the solver: the first tapped, the second typed.
+  const puzzle = puzzlesOf('russian').find((p) => p.line.length >= 3);
+  const { context, page } = await newPage(site.browser, { viewport: { width: 390, height: 844 }, touch: true });
+  try {
+    await open(page, puzzle.id);
+    const boxes = await page.evaluate(() => {
+      const b = document.querySelector('svg.board').getBoundingClientRect();
+      return { left: b.left, right: b.right, wide: document.documentElement.scrollWidth };
+    });
+    assert.ok(boxes.left >= 0 && boxes.right <= 390, 'the board is on the screen: ' + JSON.stringify(boxes));
+    assert.ok(boxes.wide <= 390, 'nothing is wider than the screen: ' + JSON.stringify(boxes));
+    const path = squares(puzzle.line[0]);
+    await page.tap(`[data-square="${path[0]}"]`);
+    for (let i = 1; i < path.length; i++) {
+      const chosen = await page.evaluate(() => document.querySelector('svg.board').dataset.chosen || '');
+      if (!chosen) break;
+      await page.tap(`[data-square="${path[i]}"]`);
+    }
+    await page.waitForSelector('svg.board[data-done="2"][data-waiting="player"]');
+    // A move that cannot be played is refused with a word, and the puzzle goes on.
+    await page.fill('#puzzle-move-input', 'a1-h8');
+    await page.press('#puzzle-move-input', 'Enter');
+    await page.waitForFunction(() => /cannot be played here/.test(document.getElementById('puzzle-verdict').textContent));
+    assert.equal(await page.getAttribute('svg.board', 'data-state'), 'playing');
+    for (let i = 2; i < puzzle.line.length; i += 2) {
+      await page.waitForSelector(`svg.board[data-done="${i}"][data-waiting="player"]`);
+      await page.fill('#puzzle-move-input', puzzle.line[i]);
+      await page.press('#puzzle-move-input', 'Enter');
+    }
+    await page.waitForSelector('svg.board[data-state="solved"]');
+    assert.ok(await shownRating(page) > 1500);
+    assert.deepEqual(page.__errors || [], []);
   } finally {
     await context.close();
   }

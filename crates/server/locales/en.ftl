@@ -1009,6 +1009,7 @@ puzzles-board-label = Puzzle board
 puzzles-find-white = Find the best move for White
 puzzles-find-black = Find the best move for Black
 puzzles-no-move-there = No move there.
+puzzles-move-unknown = { $move } cannot be played here.
 puzzles-right-go-on = Right! Keep going.
 puzzles-solved = Solved!
 puzzles-wrong = { $move } is not the move.

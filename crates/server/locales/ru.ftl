@@ -1075,6 +1075,7 @@ puzzles-board-label = Доска задачи
 puzzles-find-white = Найдите лучший ход за белых
 puzzles-find-black = Найдите лучший ход за чёрных
 puzzles-no-move-there = Туда хода нет.
+puzzles-move-unknown = Ход { $move } здесь сделать нельзя.
 puzzles-right-go-on = Верно! Продолжайте.
 puzzles-solved = Решено!
 puzzles-wrong = { $move } — не тот ход.

@@ -96,6 +96,14 @@ async fn suite(app: &Arc<App>) -> Result<(), Error> {
         let again = get(&mut guest, &format!("/api/puzzles/daily?variant={variant}")).await?;
         assert_eq!(daily["id"], again["id"]);
         assert_eq!(daily["variant"], variant);
+        // The day's puzzle has two moves of the solver or more.
+        assert!(
+            daily["line"].as_array().is_some_and(|l| l.len() >= 3),
+            "{daily}"
+        );
+        // A guest's rating is the browser's: none comes with a puzzle.
+        assert!(daily.get("player").is_none(), "{daily}");
+        assert!(puzzle.get("player").is_none(), "{puzzle}");
     }
     let (status, _) = guest
         .call("GET", "/api/puzzles/r000000000000", None, None)
@@ -133,6 +141,9 @@ async fn suite(app: &Arc<App>) -> Result<(), Error> {
     signup(&mut player, "solver").await?;
     let first = get(&mut player, "/api/puzzles/next?variant=bashni").await?;
     let first_id = id_of(&first)?;
+    // The account's rating comes with the puzzle before its first attempt.
+    assert_eq!(first["player"]["rating"], 1500, "{first}");
+    assert_eq!(first["player"]["provisional"], true, "{first}");
     let before_puzzle = app
         .database
         .puzzle(&first_id)
@@ -162,6 +173,14 @@ async fn suite(app: &Arc<App>) -> Result<(), Error> {
 
     let second = get(&mut player, "/api/puzzles/next?variant=bashni").await?;
     let second_id = id_of(&second)?;
+    assert_eq!(second["player"]["rating"], won["after"]["rating"]);
+    let shown = get(&mut player, &format!("/api/puzzles/{first_id}")).await?;
+    assert_eq!(shown["player"]["rating"], won["after"]["rating"]);
+    let daily = get(&mut player, "/api/puzzles/daily?variant=russian").await?;
+    assert_eq!(
+        daily["player"]["rating"], 1500,
+        "another game, another rating"
+    );
     assert_ne!(second_id, first_id, "a tried puzzle is not picked again");
     let second_before = app
         .database
@@ -183,6 +202,28 @@ async fn suite(app: &Arc<App>) -> Result<(), Error> {
     let (_, next) = attempt(&mut player, &third, json!({"solved": true})).await?;
     assert_eq!(next["before"], lost["after"]);
     let (status, _) = attempt(&mut player, "b000000000000", json!({"solved": true})).await?;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    Ok(())
+}
+
+#[tokio::test]
+async fn a_set_of_one_move_puzzles_still_has_a_daily_puzzle() -> Result<(), Error> {
+    let app = App::new(Store::in_memory()?, settings());
+    let short: Vec<_> = bashni_server::puzzles::shipped()?
+        .into_iter()
+        .filter(|p| p.variant == "russian" && p.line.len() == 1)
+        .take(5)
+        .collect();
+    assert_eq!(app.database.add_puzzles(short.clone()).await?, 5);
+    let mut guest = Visitor::new(&app, 1);
+    let daily = get(&mut guest, "/api/puzzles/daily?variant=russian").await?;
+    assert!(
+        short.iter().any(|p| daily["id"] == p.id.as_str()),
+        "{daily}"
+    );
+    let (status, _) = guest
+        .call("GET", "/api/puzzles/daily?variant=bashni", None, None)
+        .await?;
     assert_eq!(status, StatusCode::NOT_FOUND);
     Ok(())
 }

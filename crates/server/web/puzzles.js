@@ -114,11 +114,16 @@ class Trainer {
       [el('option', { value: '', selected: this.theme === '' }, t('puzzles-any-theme'))].concat(
         THEMES.map((name) => el('option', { value: name, selected: name === this.theme }, themeText(name)))));
     themeSelect.addEventListener('change', () => { this.theme = themeSelect.value; this.load(null); });
+    // A move may be typed, in any notation the server reads, as in games.
+    this.moveInput = el('input', { id: 'puzzle-move-input', type: 'text', placeholder: t('game-move-placeholder'), autocomplete: 'off',
+      autocapitalize: 'off', spellcheck: 'false', 'aria-label': t('game-move-label') });
+    const moveForm = el('form', { id: 'puzzle-move-form', class: 'move-form' }, this.moveInput, el('button', { type: 'submit' }, t('game-play')));
+    moveForm.addEventListener('submit', (ev) => { ev.preventDefault(); this.typed(this.moveInput.value.trim()); });
     this.nextButton = button('puzzle-next', t('puzzles-next'), () => this.load(null));
     this.showButton = button('puzzle-show', t('puzzles-show-solution'), () => this.giveUp());
     const side = el('aside', { class: 'side' },
       el('h1', null, t('puzzles-heading')),
-      this.task, this.verdict, this.solutionBox,
+      this.task, this.verdict, this.solutionBox, moveForm,
       el('div', { class: 'row' }, this.showButton, this.nextButton),
       this.ratingBox,
       el('div', { class: 'card' },
@@ -179,6 +184,8 @@ class Trainer {
     this.task.textContent = puzzle.solver === 'black' ? t('puzzles-find-black') : t('puzzles-find-white');
     this.about.textContent = t('puzzles-about', { variant: variantName(puzzle.variant), rating: puzzle.rating,
       themes: puzzle.themes.map((n) => themeText(n)).join(', ') || '—' });
+    // An account's rating comes with the puzzle, so it shows before the first attempt.
+    if (puzzle.player) this.rating = { variant: puzzle.variant, value: puzzle.player.rating };
     this.drawRating(null);
     const url = new URL(location.href);
     url.pathname = '/puzzles/' + puzzle.id;
@@ -236,6 +243,21 @@ class Trainer {
     const data = await this.advance(this.done + 1, true);
     this.board.setPlayable(data.legal_moves || [], null);
     this.board.svg.dataset.waiting = 'player';
+  }
+
+  // A typed move: read by the server in the position now, then played as a click plays it.
+  async typed(text) {
+    if (!text || this.finished || !this.puzzle || this.board.svg.dataset.waiting !== 'player') return;
+    let data;
+    try {
+      data = await api('POST', '/api/position', { variant: this.variant, position: this.puzzle.start.position.fen,
+        moves: this.puzzle.line.slice(0, this.done).concat([text]) });
+    } catch (e) {
+      this.say(t('puzzles-move-unknown', { move: text }), 'hint');
+      return;
+    }
+    this.moveInput.value = '';
+    await this.play(data.played[this.done]);
   }
 
   async giveUp() {

@@ -61,6 +61,25 @@ fn puzzle_view(row: &PuzzleRow) -> Result<Value, ApiError> {
     }))
 }
 
+/// The answer about a puzzle: the puzzle, and for an account its puzzle rating in the
+/// puzzle's game as it stands now (shown before its first attempt too).
+async fn answer(
+    app: &App,
+    account: Option<&crate::account::Account>,
+    row: &PuzzleRow,
+) -> Result<Value, ApiError> {
+    let mut view = puzzle_view(row)?;
+    if let Some(account) = account {
+        let stored = app
+            .database
+            .puzzle_rating(account.id, variant(Some(&row.puzzle.variant))?)
+            .await?
+            .map(|(stored, _)| stored);
+        view["player"] = rating_view(&rating_at(stored, app.now_ms()));
+    }
+    Ok(view)
+}
+
 fn variant(name: Option<&str>) -> Result<&'static str, ApiError> {
     Ok(crate::app::actions::variant_named(name.unwrap_or("russian"))?.name())
 }
@@ -134,7 +153,7 @@ pub async fn next(
         salt: now as u64 ^ 0x9e37_79b9_7f4a_7c15,
     };
     match app.database.pick_puzzle(pick).await? {
-        Some(row) => Ok(Json(puzzle_view(&row)?)),
+        Some(row) => Ok(Json(answer(&app, account.as_ref(), &row).await?)),
         None => Err(ApiError::not_found("no puzzle left of this game and theme")),
     }
 }
@@ -149,6 +168,7 @@ pub struct DailyQuery {
 /// The puzzle of the day (the same for everybody all day, by the server's clock in UTC).
 pub async fn daily(
     State(app): State<Arc<App>>,
+    Viewer(account): Viewer,
     query: Result<Query<DailyQuery>, QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let Query(query) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
@@ -158,7 +178,7 @@ pub async fn daily(
     let salt = day.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 16;
     match app.database.nth_puzzle(variant, salt).await? {
         Some(row) => {
-            let mut view = puzzle_view(&row)?;
+            let mut view = answer(&app, account.as_ref(), &row).await?;
             view["day"] = json!(day);
             Ok(Json(view))
         }
@@ -169,10 +189,11 @@ pub async fn daily(
 /// `GET /api/puzzles/{id}`.
 pub async fn show(
     State(app): State<Arc<App>>,
+    Viewer(account): Viewer,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
     match app.database.puzzle(&id).await? {
-        Some(row) => Ok(Json(puzzle_view(&row)?)),
+        Some(row) => Ok(Json(answer(&app, account.as_ref(), &row).await?)),
         None => Err(ApiError::not_found("no such puzzle")),
     }
 }

@@ -92,7 +92,7 @@ const COLUMNS: &str = "id, variant, position, line, themes, score, source, ratin
 const INSERT: &str = "INSERT INTO puzzles (id, variant, position, line, themes, score, source, \
     rating, deviation, volatility) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) \
     ON CONFLICT (id) DO NOTHING";
-const COUNT: &str = "SELECT COUNT(*) FROM puzzles WHERE variant = $1";
+const COUNT: &str = "SELECT COUNT(*) FROM puzzles WHERE variant = $1 AND line LIKE $2";
 const PLAYER_RATING: &str = "SELECT rating, deviation, volatility, updated_ms, attempts \
     FROM puzzle_ratings WHERE player = $1 AND variant = $2";
 const ATTEMPTED: &str = "SELECT 1 FROM puzzle_attempts WHERE player = $1 AND puzzle = $2";
@@ -125,7 +125,37 @@ fn near_sql() -> String {
 }
 
 fn nth_sql() -> String {
-    format!("SELECT {COLUMNS} FROM puzzles WHERE variant = $1 ORDER BY id LIMIT 1 OFFSET $2")
+    format!(
+        "SELECT {COLUMNS} FROM puzzles WHERE variant = $1 AND line LIKE $2 \
+         ORDER BY id LIMIT 1 OFFSET $3"
+    )
+}
+
+/// The lines a daily puzzle is taken from, as `LIKE` patterns of the stored line (its moves
+/// joined by spaces), the first that has puzzles: two moves of the solver or more (three
+/// moves in the line), else any.
+const DAILY_LINES: [&str; 2] = ["% % %", "%"];
+
+/// A stored puzzle rating read from the columns of [`PLAYER_RATING`].
+fn sqlite_stored(row: &rusqlite::Row<'_>) -> rusqlite::Result<(Stored, i64)> {
+    Ok((
+        Stored {
+            rating: Rating::new(row.get(0)?, row.get(1)?, row.get(2)?),
+            updated_ms: row.get(3)?,
+        },
+        row.get(4)?,
+    ))
+}
+
+/// A stored puzzle rating read from the columns of [`PLAYER_RATING`].
+fn pg_stored(row: &tokio_postgres::Row) -> Result<(Stored, i64), StoreError> {
+    Ok((
+        Stored {
+            rating: Rating::new(row.try_get(0)?, row.try_get(1)?, row.try_get(2)?),
+            updated_ms: row.try_get(3)?,
+        },
+        row.try_get(4)?,
+    ))
 }
 
 fn sqlite(sql: &str) -> String {
@@ -379,18 +409,21 @@ impl Store {
 
     fn nth_puzzle(&self, variant: &str, salt: u64) -> Result<Option<PuzzleRow>, StoreError> {
         let connection = self.lock();
-        let count: i64 = connection
-            .prepare_cached(&sqlite(COUNT))?
-            .query_row(params![variant], |row| row.get(0))?;
-        if count == 0 {
-            return Ok(None);
+        for lines in DAILY_LINES {
+            let count: i64 = connection
+                .prepare_cached(&sqlite(COUNT))?
+                .query_row(params![variant, lines], |row| row.get(0))?;
+            if count == 0 {
+                continue;
+            }
+            let offset = (salt % count as u64) as i64;
+            let columns = connection
+                .prepare_cached(&sqlite(&nth_sql()))?
+                .query_row(params![variant, lines, offset], sqlite_row)
+                .optional()?;
+            return columns.map(row_of).transpose();
         }
-        let offset = (salt % count as u64) as i64;
-        let columns = connection
-            .prepare_cached(&sqlite(&nth_sql()))?
-            .query_row(params![variant, offset], sqlite_row)
-            .optional()?;
-        columns.map(row_of).transpose()
+        Ok(None)
     }
 
     fn puzzle_rating(
@@ -401,15 +434,7 @@ impl Store {
         let connection = self.lock();
         Ok(connection
             .prepare_cached(&sqlite(PLAYER_RATING))?
-            .query_row(params![player, variant], |row| {
-                Ok((
-                    Stored {
-                        rating: Rating::new(row.get(0)?, row.get(1)?, row.get(2)?),
-                        updated_ms: row.get(3)?,
-                    },
-                    row.get(4)?,
-                ))
-            })
+            .query_row(params![player, variant], sqlite_stored)
             .optional()?)
     }
 
@@ -433,13 +458,9 @@ impl Store {
         let variant = puzzle.puzzle.variant.clone();
         let stored = transaction
             .prepare_cached(&sqlite(PLAYER_RATING))?
-            .query_row(params![player, variant], |row| {
-                Ok(Stored {
-                    rating: Rating::new(row.get(0)?, row.get(1)?, row.get(2)?),
-                    updated_ms: row.get(3)?,
-                })
-            })
-            .optional()?;
+            .query_row(params![player, variant], sqlite_stored)
+            .optional()?
+            .map(|(stored, _)| stored);
         let before = rating_at(stored, now);
         let tried = transaction
             .prepare_cached(&sqlite(ATTEMPTED))?
@@ -550,20 +571,26 @@ impl PgStore {
 
     async fn nth_puzzle(&self, variant: &str, salt: u64) -> Result<Option<PuzzleRow>, StoreError> {
         let client = self.pool.get().await?;
-        let statement = client.prepare_cached(COUNT).await?;
-        let count: i64 = client
-            .query_one(&statement, &[&variant])
-            .await?
-            .try_get(0)?;
-        if count == 0 {
-            return Ok(None);
+        for lines in DAILY_LINES {
+            let statement = client.prepare_cached(COUNT).await?;
+            let count: i64 = client
+                .query_one(&statement, &[&variant, &lines])
+                .await?
+                .try_get(0)?;
+            if count == 0 {
+                continue;
+            }
+            let offset = (salt % count as u64) as i64;
+            let statement = client.prepare_cached(&nth_sql()).await?;
+            return match client
+                .query_opt(&statement, &[&variant, &lines, &offset])
+                .await?
+            {
+                Some(row) => Ok(Some(row_of(pg_row(&row)?)?)),
+                None => Ok(None),
+            };
         }
-        let offset = (salt % count as u64) as i64;
-        let statement = client.prepare_cached(&nth_sql()).await?;
-        match client.query_opt(&statement, &[&variant, &offset]).await? {
-            Some(row) => Ok(Some(row_of(pg_row(&row)?)?)),
-            None => Ok(None),
-        }
+        Ok(None)
     }
 
     async fn puzzle_rating(
@@ -574,13 +601,7 @@ impl PgStore {
         let client = self.pool.get().await?;
         let statement = client.prepare_cached(PLAYER_RATING).await?;
         match client.query_opt(&statement, &[&player, &variant]).await? {
-            Some(row) => Ok(Some((
-                Stored {
-                    rating: Rating::new(row.try_get(0)?, row.try_get(1)?, row.try_get(2)?),
-                    updated_ms: row.try_get(3)?,
-                },
-                row.try_get(4)?,
-            ))),
+            Some(row) => Ok(Some(pg_stored(&row)?)),
             None => Ok(None),
         }
     }
@@ -605,10 +626,7 @@ impl PgStore {
             .query_opt(&statement, &[&player, &variant])
             .await?
         {
-            Some(row) => Some(Stored {
-                rating: Rating::new(row.try_get(0)?, row.try_get(1)?, row.try_get(2)?),
-                updated_ms: row.try_get(3)?,
-            }),
+            Some(row) => Some(pg_stored(&row)?.0),
             None => None,
         };
         let before = rating_at(stored, now);
@@ -690,8 +708,9 @@ impl Database {
         )
     }
 
-    /// The puzzle of `variant` at place `salt` modulo their number, in the order of ids
-    /// (the daily puzzle takes the day for `salt`).
+    /// The puzzle of `variant` at place `salt` modulo their number, in the order of ids,
+    /// among those with two moves of the solver or more when there are any (the daily
+    /// puzzle takes the day for `salt`).
     pub async fn nth_puzzle(
         &self,
         variant: &'static str,
