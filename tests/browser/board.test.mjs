@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  useSite, newPage, api, openGameAs, stateOf, boardData,
+  useSite, newPage, api, openGameAs, stateOf, boardData, keyTo,
 } from './harness.mjs';
 
 const site = useSite();
@@ -76,21 +76,6 @@ test('tall towers show their height from two checkers and a gold band for each b
     await context.close();
   }
 });
-
-// The arrow keys the board answers to, from `from` to `to` (see board.js: sideways two files,
-// up and down one row and one file over).
-async function keyTo(page, to) {
-  for (let i = 0; i < 40; i++) {
-    const at = (await boardData(page)).cursor;
-    if (at === to) return;
-    const [c, r] = [at.charCodeAt(0) - 97, Number(at.slice(1))];
-    const [tc, tr] = [to.charCodeAt(0) - 97, Number(to.slice(1))];
-    if (r < tr) await page.keyboard.press('ArrowUp');
-    else if (r > tr) await page.keyboard.press('ArrowDown');
-    else await page.keyboard.press(c < tc ? 'ArrowRight' : 'ArrowLeft');
-  }
-  throw new Error('the cursor did not reach ' + to);
-}
 
 test('a whole short game played with the keyboard only, each move announced', async () => {
   // White c3, Black e5 (Russian): 1. c3-d4 e5:c3 and White has nothing left.

@@ -309,3 +309,18 @@ export function useSite({ args = [] } = {}) {
   });
   return site;
 }
+
+// Moves the keyboard's cursor to square `to` with the arrow keys the board answers to (see
+// board.js: sideways two files, up and down one row and one file over), White at the bottom.
+export async function keyTo(page, to) {
+  for (let i = 0; i < 40; i++) {
+    const at = (await boardData(page)).cursor;
+    if (at === to) return;
+    const [c, r] = [at.charCodeAt(0) - 97, Number(at.slice(1))];
+    const [tc, tr] = [to.charCodeAt(0) - 97, Number(to.slice(1))];
+    if (r < tr) await page.keyboard.press('ArrowUp');
+    else if (r > tr) await page.keyboard.press('ArrowDown');
+    else await page.keyboard.press(c < tc ? 'ArrowRight' : 'ArrowLeft');
+  }
+  throw new Error('the cursor did not reach ' + to);
+}

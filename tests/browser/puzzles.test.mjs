@@ -1,12 +1,13 @@
 // The puzzle trainer: a puzzle of each game solved right (the replies played by the page)
 // and one missed, the guest's rating kept in the browser going up and down; an account's
 // rating on the server, counted once per puzzle; the page in Russian; the daily puzzles on
-// the start page; on a phone, moves tapped and typed, nothing wider than the screen.
+// the start page; on a phone, moves tapped and typed, nothing wider than the screen; with the
+// keyboard alone, a puzzle solved and the next one taken.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { useSite, newPage, clickPath, REPO } from './harness.mjs';
+import { useSite, newPage, clickPath, keyTo, REPO } from './harness.mjs';
 
 const site = useSite();
 
@@ -166,6 +167,37 @@ test('on a phone a puzzle is solved by taps and a typed move, and fits the scree
     }
     await page.waitForSelector('svg.board[data-state="solved"]');
     assert.ok(await shownRating(page) > 1500);
+    assert.deepEqual(page.__errors || [], []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('with the keyboard alone a puzzle is solved and the next one taken', { timeout: 90000 }, async () => {
+  const puzzle = puzzlesOf('bashni').find((p) => p.line.length >= 3 && p.position.endsWith('White to move'));
+  const { context, page } = await newPage(site.browser);
+  try {
+    await open(page, puzzle.id);
+    for (let i = 0; i < 40; i++) {
+      await page.keyboard.press('Tab');
+      if (await page.evaluate(() => document.activeElement && document.activeElement.matches('svg.board'))) break;
+    }
+    assert.equal(await page.evaluate(() => document.activeElement.matches('svg.board')), true, 'the board takes the focus');
+    for (let i = 0; i < puzzle.line.length; i += 2) {
+      await page.waitForSelector(`svg.board[data-done="${i}"][data-waiting="player"]`);
+      const path = squares(puzzle.line[i]);
+      for (let k = 0; k < path.length; k++) {
+        if (k > 0 && !(await page.evaluate(() => document.querySelector('svg.board').dataset.chosen || ''))) break;
+        await keyTo(page, path[k]);
+        await page.keyboard.press('Enter');
+      }
+    }
+    await page.waitForSelector('svg.board[data-state="solved"]');
+    await page.keyboard.press('n');
+    await page.waitForFunction((id) => {
+      const board = document.querySelector('svg.board');
+      return board && board.dataset.puzzle && board.dataset.puzzle !== id && board.dataset.state === 'playing';
+    }, puzzle.id);
     assert.deepEqual(page.__errors || [], []);
   } finally {
     await context.close();
