@@ -34,11 +34,9 @@ fn path(p: &Path) -> &str {
     p.to_str().expect("a UTF-8 path")
 }
 
-#[test]
-fn mining_goes_on_where_it_stopped_and_the_set_is_counted_and_checked() {
-    let dir = folder("mine");
-    let games = dir.join("games.pdn");
-    // A weak level against a strong one: its mistakes give the strong side shots.
+/// Four Bashni games into `games`: a weak level against a strong one, whose mistakes give
+/// the strong side shots.
+fn play_games(games: &Path) {
     let played = bashni(&[
         "match",
         "--variant",
@@ -52,9 +50,16 @@ fn mining_goes_on_where_it_stopped_and_the_set_is_counted_and_checked() {
         "--concurrency",
         "1",
         "--pdn",
-        path(&games),
+        path(games),
     ]);
     assert!(played.status.success(), "{}", text(&played.stderr));
+}
+
+#[test]
+fn mining_goes_on_where_it_stopped_and_the_set_is_counted_and_checked() {
+    let dir = folder("mine");
+    let games = dir.join("games.pdn");
+    play_games(&games);
     let out = dir.join("puzzles.jsonl");
     let mine = |games_limit: &str| {
         bashni(&[
@@ -188,22 +193,7 @@ fn found(file: &Path) -> Vec<(String, Vec<String>)> {
 /// there, and mines them from `db`: the same puzzles as from their PDN file, once.
 fn mine_stored(dir: &Path, db: &str) -> Result<(), common::Error> {
     let games = dir.join("games.pdn");
-    let played = bashni(&[
-        "match",
-        "--variant",
-        "bashni",
-        "--first",
-        "level=2",
-        "--second",
-        "level=6",
-        "--games",
-        "2",
-        "--concurrency",
-        "1",
-        "--pdn",
-        path(&games),
-    ]);
-    assert!(played.status.success(), "{}", text(&played.stderr));
+    play_games(&games);
     let local_game;
     {
         let server = common::start(Path::new(db))?;
