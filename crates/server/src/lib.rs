@@ -236,8 +236,10 @@ async fn gate(State(app): State<Arc<App>>, mut request: Request, next: Next) -> 
             .and_then(|v| v.to_str().ok()),
     );
     request.extensions_mut().insert(language);
-    let _in_flight = app.in_flight();
+    // The request holds its client's place before it counts as in progress, so whoever
+    // sees it in progress sees its place taken too.
     let open = app.open_request(client);
+    let _in_flight = app.in_flight();
     let response = if open.is_none() {
         tracing::warn!(%client, "limit: too many requests in progress from one address");
         refused_too_many("error-too-many-open").into_response()

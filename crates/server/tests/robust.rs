@@ -531,8 +531,10 @@ async fn behind_a_balancer_a_client_holds_no_more_requests_open_than_it_may() ->
         Settings {
             behind_proxy: true,
             open_requests_per_address: 1,
+            // Long enough that the two health requests below come while the upload is
+            // still held, even on a machine busy with other tests.
             body_pace: bashni_server::limits::BodyPace {
-                patience: Duration::from_millis(500),
+                patience: Duration::from_secs(3),
                 min_rate: 1000,
             },
             ..settings()

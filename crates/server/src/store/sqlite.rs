@@ -614,6 +614,10 @@ fn save_in(
 /// and the log is truncated; more are copied first while it goes on.
 const SMALL_REST_FRAMES: i64 = 256;
 
+/// How far past its limit the log may grow while it is copied with the writer going on;
+/// beyond, the writer is held for the rest of the copy and the truncation.
+const LOG_HOLD_FACTOR: u64 = 4;
+
 /// The write-ahead log as the checkpoint thread sees it: its file, the size past which it is
 /// truncated, and the writer's connection (held while the log is truncated).
 struct Log {
@@ -651,8 +655,13 @@ fn checkpoint_loop(connection: &Connection, log: &Log, wanted: &std::sync::mpsc:
         };
         let done = if size > log.limit {
             // The log is copied while the writer goes on, again while what it added meanwhile
-            // is large; the writer waits only for the small rest and the truncation.
+            // is large; the writer waits only for the small rest and the truncation. A writer
+            // faster than the copying is held at once, before the log is far past its limit.
             for _ in 0..4 {
+                let now = std::fs::metadata(&log.wal).map_or(0, |m| m.len());
+                if now > LOG_HOLD_FACTOR * log.limit {
+                    break;
+                }
                 let left = connection.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |row| {
                     Ok(row.get::<_, i64>(1)? - row.get::<_, i64>(2)?)
                 });
