@@ -1,14 +1,11 @@
 //! `bashni diagram`, run as a user runs it.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-fn bashni(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bashni"))
-        .args(args)
-        .output()
-        .expect("the program runs")
-}
+use common::bashni;
+
+use std::path::PathBuf;
+use std::process::Output;
 
 /// A folder of its own for each test.
 fn dir(name: &str) -> PathBuf {

@@ -1,13 +1,8 @@
 //! `bashni match` and `bashni openings`, run as a user runs them.
 
-use std::process::{Command, Output};
+mod common;
 
-fn bashni(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bashni"))
-        .args(args)
-        .output()
-        .expect("the program runs")
-}
+use common::bashni;
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8(bytes.to_vec()).expect("UTF-8 output")

@@ -8,16 +8,9 @@ mod common;
 mod pg;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
+use common::bashni;
 use serde_json::json;
-
-fn bashni(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bashni"))
-        .args(args)
-        .output()
-        .expect("the program runs")
-}
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()

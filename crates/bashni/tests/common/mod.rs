@@ -4,10 +4,18 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::time::Duration;
 
 use serde_json::Value;
+
+/// Runs the program with `args` and waits for its end.
+pub fn bashni(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bashni"))
+        .args(args)
+        .output()
+        .expect("the program runs")
+}
 
 /// Any error of a test.
 pub type Error = Box<dyn std::error::Error>;
