@@ -3,7 +3,7 @@
 //!
 //! 1. [`generate`] plays games (random opening plies from the seed, then the engine at a
 //!    fixed depth or node count) and appends each finished game's quiet positions to a data
-//!    file, labelled with the game's result. The file names its settings on its first line;
+//!    file, labelled with the game's result and the value the engine's search gave them. The file names its settings on its first line;
 //!    a run that stops can be started again with the same settings and goes on with the games
 //!    not yet written (a game half written when the run stopped is dropped). The same seed
 //!    gives the same games whatever the number of threads.
@@ -11,11 +11,14 @@
 //!    logistic regression: the value to the side to move, `e`, predicts its result through
 //!    `sigmoid(K * e / 100)`; the mean squared error plus a light pull of the pattern weights
 //!    towards zero is minimised by Adam on shuffled mini-batches; every tenth game is held
-//!    out, and the weights of the epoch that did best on it are kept.
+//!    out, and the weights of the epoch that did best on it are kept. The label may mix the result with the search's value (`LearnConfig::result_share`):
+//!    a game's result says little about a position far from its end, the search's value says
+//!    what the engine saw there.
 //!
-//! Data file lines: `# bashni learn data v1 <settings>` first; then, per game, one line per
-//! position `P <result for White: 1, 0.5 or 0> <position text>` and a closing line
-//! `G <game number> <result> <positions>`.
+//! Data file lines: `# bashni learn data v2 <settings>` first; then, per game, one line per
+//! position `P <result for White: 1, 0.5 or 0> <the search's value for the side to move>
+//! <position text>` and a closing line `G <game number> <result> <positions>`. Files of the
+//! first version (`v1`, lines `P <result> <position text>`, no value) are read too.
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -55,7 +58,7 @@ impl DataConfig {
             (None, None) => "depth=?".to_string(),
         };
         format!(
-            "# bashni learn data v1 variant={} seed={} {limit} random-plies={} skip-plies={} max-plies={} patterns={}",
+            "# bashni learn data v2 variant={} seed={} {limit} random-plies={} skip-plies={} max-plies={} patterns={}",
             variant.name(),
             self.play.seed,
             self.play.random_plies,
@@ -283,17 +286,30 @@ fn play_data_game(
     index: usize,
     config: &DataConfig,
 ) -> (String, usize) {
-    let (game, result) = config.play.play(engine, variant, index);
+    let (game, result, scores) = config.play.play_scored(engine, variant, index);
     let result = result_text(result);
     let mut block = String::new();
     let mut count = 0;
-    for position in config.play.recorded(&game) {
-        block.push_str(&format!("P {result} {}\n", write_position(position)));
+    for (ply, position) in config.play.recorded(&game) {
+        // Wins and losses found by the search are written as a large value.
+        let value = scores
+            .get(ply)
+            .copied()
+            .flatten()
+            .unwrap_or(0)
+            .clamp(-SCORE_LIMIT, SCORE_LIMIT);
+        block.push_str(&format!(
+            "P {result} {value} {}\n",
+            write_position(position)
+        ));
         count += 1;
     }
     block.push_str(&format!("G {index} {result} {count}\n"));
     (block, count)
 }
+
+/// The largest value a data file holds: the search's wins and losses are written as this.
+pub const SCORE_LIMIT: Value = 3000;
 
 /// One position of the data, as the fit takes it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -302,6 +318,9 @@ pub struct LearnSample {
     pub game: u32,
     /// The result for the side to move, in halves: 2 won, 1 drawn, 0 lost.
     pub result: u8,
+    /// The value the data game's search gave the position, for the side to move (`None` in
+    /// files of the first version).
+    pub score: Option<i16>,
     /// +1 with White to move, -1 with Black.
     pub side: i8,
     /// Towers on the board, for blending opening and ending weights.
@@ -321,6 +340,7 @@ pub fn read_data(
     let mut out = Vec::new();
     let mut game = first_game;
     let mut pending = Vec::new();
+    let mut scored = false;
     for (number, line) in text.lines().enumerate() {
         let bad = |message: String| DataError::Bad {
             line: number + 1,
@@ -328,7 +348,9 @@ pub fn read_data(
         };
         if number == 0 {
             let expected = format!("variant={}", variant.name());
-            if !line.starts_with("# bashni learn data v1") || !line.contains(&expected) {
+            scored = line.starts_with("# bashni learn data v2");
+            if !(scored || line.starts_with("# bashni learn data v1")) || !line.contains(&expected)
+            {
                 return Err(bad(format!(
                     "not a {} data file of `bashni learn data`: `{line}`",
                     variant.name()
@@ -344,9 +366,26 @@ pub fn read_data(
         let Some(rest) = line.strip_prefix("P ") else {
             return Err(bad(format!("expected a `P` or `G` line, found `{line}`")));
         };
-        let (result, position) = rest
+        let (result, rest) = rest
             .split_once(' ')
             .ok_or_else(|| bad("expected `P result position`".into()))?;
+        let (score, position) = if scored {
+            let (value, position) = rest
+                .split_once(' ')
+                .ok_or_else(|| bad("expected `P result value position`".into()))?;
+            let value: i16 = value
+                .parse()
+                .ok()
+                .filter(|v: &i16| v.unsigned_abs() as Value <= SCORE_LIMIT)
+                .ok_or_else(|| {
+                    bad(format!(
+                        "`{value}` is not a value (a whole number from -{SCORE_LIMIT} to {SCORE_LIMIT})"
+                    ))
+                })?;
+            (Some(value), position)
+        } else {
+            (None, rest)
+        };
         let white: u8 = match result {
             "1" => 2,
             "0.5" => 1,
@@ -362,6 +401,7 @@ pub fn read_data(
         pending.push(LearnSample {
             game,
             result: if white_to_move { white } else { 2 - white },
+            score,
             side: if white_to_move { 1 } else { -1 },
             phase: phase(&position) as u8,
             features: f,
@@ -388,6 +428,9 @@ pub struct LearnConfig {
     pub validation_every: usize,
     /// The scale of the sigmoid; `None`: the one that fits the starting weights best.
     pub k: Option<f64>,
+    /// The share of the game's result in each label, from 0 to 1; the rest is the search's
+    /// value through the same sigmoid (positions without a value take the result alone).
+    pub result_share: f64,
 }
 
 impl Default for LearnConfig {
@@ -400,6 +443,7 @@ impl Default for LearnConfig {
             regularisation: 1e-4,
             validation_every: 10,
             k: None,
+            result_share: 1.0,
         }
     }
 }
@@ -436,7 +480,7 @@ pub struct LearnReport {
     pub train_positions: usize,
     /// Held-out positions.
     pub validation_positions: usize,
-    /// Errors (training, held out) of the starting weights.
+    /// Errors (training, held out) of the starting weights, against the labels as mixed.
     pub before: (f64, f64),
     /// Errors (training, held out) of the fitted weights, rounded.
     pub after: (f64, f64),
@@ -470,7 +514,19 @@ fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
-fn mse(samples: &[&LearnSample], w: &[f64], k: f64) -> f64 {
+/// The label a sample is fitted to: its result, mixed with its search value by `share`.
+fn label(sample: &LearnSample, k: f64, share: f64) -> f64 {
+    let result = sample.result as f64 / 2.0;
+    match sample.score {
+        Some(score) if share < 1.0 => {
+            share * result + (1.0 - share) * sigmoid(k * score as f64 / 100.0)
+        }
+        _ => result,
+    }
+}
+
+/// Mean squared error of the prediction against the labels mixed by `share`.
+fn mse(samples: &[&LearnSample], w: &[f64], k: f64, share: f64) -> f64 {
     if samples.is_empty() {
         return 0.0;
     }
@@ -478,7 +534,7 @@ fn mse(samples: &[&LearnSample], w: &[f64], k: f64) -> f64 {
         .iter()
         .map(|s| {
             let p = sigmoid(k * predict(s, w) / 100.0);
-            let y = s.result as f64 / 2.0;
+            let y = label(s, k, share);
             (p - y) * (p - y)
         })
         .sum();
@@ -536,7 +592,8 @@ pub fn fit_patterns(
         for _ in 0..40 {
             let c = b - ratio * (b - a);
             let d = a + ratio * (b - a);
-            if mse(&train, &w, c) < mse(&train, &w, d) {
+            // The scale is fitted to the results alone.
+            if mse(&train, &w, c, 1.0) < mse(&train, &w, d, 1.0) {
                 b = d;
             } else {
                 a = c;
@@ -545,7 +602,8 @@ pub fn fit_patterns(
         (a + b) / 2.0
     });
     progress(LearnProgress::Scale { k });
-    let before = (mse(&train, &w, k), mse(&validation, &w, k));
+    let share = config.result_share.clamp(0.0, 1.0);
+    let before = (mse(&train, &w, k, share), mse(&validation, &w, k, share));
     let man = Feature::Man as usize;
     let parameters = w.len();
     let mut m = vec![0.0; parameters];
@@ -567,7 +625,7 @@ pub fn fit_patterns(
             for &i in chunk {
                 let s = train[i];
                 let p = sigmoid(k * predict(s, &w) / 100.0);
-                let y = s.result as f64 / 2.0;
+                let y = label(s, k, share);
                 let slope = 2.0 * (p - y) * p * (1.0 - p) * k / 100.0;
                 for (g, f) in gradient[..FEATURES].iter_mut().zip(&s.features) {
                     *g += slope * s.side as f64 * *f as f64;
@@ -605,8 +663,8 @@ pub fn fit_patterns(
                 w[p] -= rate * (m[p] / correction1) / ((v[p] / correction2).sqrt() + epsilon);
             }
         }
-        let train_loss = mse(&train, &w, k);
-        let validation_loss = mse(&validation, &w, k);
+        let train_loss = mse(&train, &w, k, share);
+        let validation_loss = mse(&validation, &w, k, share);
         progress(LearnProgress::Epoch {
             done: epoch + 1,
             total: config.epochs,
@@ -626,7 +684,10 @@ pub fn fit_patterns(
     let weights = rounded(&w);
     let fitted = start_parameters(&weights);
     LearnReport {
-        after: (mse(&train, &fitted, k), mse(&validation, &fitted, k)),
+        after: (
+            mse(&train, &fitted, k, share),
+            mse(&validation, &fitted, k, share),
+        ),
         weights,
         k,
         train_positions: train.len(),
@@ -701,17 +762,31 @@ mod tests {
     #[test]
     fn bad_data_names_its_line() {
         let header = config(1).header(Variant::Russian);
-        let text = format!("{header}\nP 1 White: a1 0; Black: h8 0; White to move\nP 2 x\n");
+        let text = format!("{header}\nP 1 12 White: a1 0; Black: h8 0; White to move\nP 2 0 x\n");
         let error = read_data(Variant::Russian, &text, 0).expect_err("bad result");
         assert!(error.to_string().starts_with("line 3"), "{error}");
+        let text =
+            format!("{header}\nP 1 12 White: a1 0; Black: h8 0; White to move\nP 1 3001 x\n");
+        let error = read_data(Variant::Russian, &text, 0).expect_err("bad value");
+        assert!(
+            error.to_string().starts_with("line 3") && error.to_string().contains("3001"),
+            "{error}"
+        );
+        // A file of the first version, without values, is read.
+        let old = header.replace("data v2", "data v1");
+        let text = format!("{old}\nP 1 White: a1 0; Black: h8 0; White to move\nG 0 1 1\n");
+        let samples = read_data(Variant::Russian, &text, 0).expect("first version");
+        assert_eq!(
+            (samples.len(), samples[0].score, samples[0].result),
+            (1, None, 2)
+        );
         let error = read_data(Variant::Bashni, &text, 0).expect_err("other game");
         assert!(error.to_string().starts_with("line 1"), "{error}");
     }
 
-    #[test]
-    fn the_fit_learns_a_pattern_that_decides_games() {
-        // Positions where a white man on c3 (with White to move) always wins and otherwise
-        // the game is drawn: the fit must give the states holding it a positive weight.
+    /// Positions with White to move and random white men, half of them with a man on c3;
+    /// `line` gives each position's result and value from whether it has the man on c3.
+    fn c3_data(line: impl Fn(bool) -> (&'static str, i32)) -> String {
         let header = config(1).header(Variant::Russian);
         let mut text = format!("{header}\n");
         let mut rng = Rng::starting_at(9);
@@ -731,13 +806,19 @@ mod tests {
                 white.push("a1");
             }
             let men: Vec<String> = white.iter().map(|s| format!("{s} 0")).collect();
-            let result = if with_c3 { "1" } else { "0.5" };
+            let (result, value) = line(with_c3);
             text.push_str(&format!(
-                "P {result} White: {}; Black: h8 0, f8 0; White to move\nG {game} {result} 1\n",
+                "P {result} {value} White: {}; Black: h8 0, f8 0; White to move\nG {game} {result} 1\n",
                 men.join(", ")
             ));
         }
-        let samples = read_data(Variant::Russian, &text, 0).expect("data");
+        text
+    }
+
+    /// Fits `text`'s positions with the given share of the results in the labels; returns
+    /// the report and the pattern scores of a position with a man on c3 and of one without.
+    fn fit_c3(text: &str, result_share: f64) -> (LearnReport, Value, Value) {
+        let samples = read_data(Variant::Russian, text, 0).expect("data");
         assert_eq!(samples.len(), 400);
         let start = Weights::tuned(Variant::Russian).without_patterns();
         let report = fit_patterns(
@@ -748,13 +829,12 @@ mod tests {
                 batch: 64,
                 learning_rate: 5.0,
                 k: Some(1.0),
+                result_share,
                 ..LearnConfig::default()
             },
             |_| {},
         );
-        assert!(report.after.0 < report.before.0, "{report:?}");
-        assert!(report.after.1 < report.before.1, "{report:?}");
-        let patterns = report.weights.patterns.expect("patterns");
+        let patterns = report.weights.patterns.clone().expect("patterns");
         let with = bashni_rules::notation::parse_position(
             Variant::Russian,
             "White: c3 0; Black: h8 0, f8 0; White to move",
@@ -765,11 +845,28 @@ mod tests {
             "White: e3 0; Black: h8 0, f8 0; White to move",
         )
         .expect("position");
-        assert!(
-            patterns.score(&with) > patterns.score(&without) + 20,
-            "{} {}",
-            patterns.score(&with),
-            patterns.score(&without)
-        );
+        (report, patterns.score(&with), patterns.score(&without))
+    }
+
+    #[test]
+    fn the_fit_learns_a_pattern_that_decides_games() {
+        // Positions where a white man on c3 (with White to move) always wins and otherwise
+        // the game is drawn: the fit must give the states holding it a positive weight.
+        let text = c3_data(|c3| if c3 { ("1", 0) } else { ("0.5", 0) });
+        let (report, with, without) = fit_c3(&text, 1.0);
+        assert!(report.after.0 < report.before.0, "{report:?}");
+        assert!(report.after.1 < report.before.1, "{report:?}");
+        assert!(with > without + 20, "{with} {without}");
+    }
+
+    #[test]
+    fn the_fit_follows_the_search_values_by_their_share() {
+        // Every game drawn, but the search saw a man on c3 as two men up: the results alone
+        // teach nothing about c3, the values alone teach that it is good.
+        let text = c3_data(|c3| ("0.5", if c3 { 200 } else { 0 }));
+        let (_, with, without) = fit_c3(&text, 1.0);
+        assert!((with - without).abs() < 10, "{with} {without}");
+        let (_, with, without) = fit_c3(&text, 0.0);
+        assert!(with > without + 20, "{with} {without}");
     }
 }

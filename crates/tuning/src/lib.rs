@@ -464,6 +464,19 @@ impl SelfPlay {
     /// Plays game number `index` (its random plies drawn from the run's seed and the
     /// number); returns the game and its result for White (1, 0.5 or 0; 0.5 when cut off).
     pub(crate) fn play(&self, engine: &Engine, variant: Variant, index: usize) -> (Game, f64) {
+        let (game, result, _) = self.play_scored(engine, variant, index);
+        (game, result)
+    }
+
+    /// As [`SelfPlay::play`], and the value the engine's search gave each position it played
+    /// from (for the side to move; `None` for the random plies).
+    pub(crate) fn play_scored(
+        &self,
+        engine: &Engine,
+        variant: Variant,
+        index: usize,
+    ) -> (Game, f64, Vec<Option<Value>>) {
+        let mut scores = Vec::new();
         let mut rng = Rng::starting_at(game_seed(self.seed, index));
         let mut game = Game::start(variant);
         game.set_automatic_draws(true);
@@ -471,9 +484,12 @@ impl SelfPlay {
         while !game.is_over() && game.ply() < self.max_plies {
             let moves = game.legal_moves();
             let chosen = if game.ply() < self.random_plies {
+                scores.push(None);
                 moves.get(rng.scaled_below(moves.len())).copied()
             } else {
-                engine.search_game(&game, &self.limits, |_| {}).best
+                let found = engine.search_game(&game, &self.limits, |_| {});
+                scores.push(Some(found.score.value()));
+                found.best
             };
             let Some(chosen) = chosen else { break };
             if game.play(&chosen).is_err() {
@@ -485,17 +501,21 @@ impl SelfPlay {
             Some(GameResult::BlackWins) => 0.0,
             Some(GameResult::Draw) | None => 0.5,
         };
-        (game, result)
+        (game, result, scores)
     }
 
-    /// The positions of a played game that are recorded: after the skipped plies, with no
-    /// capture to make, up to the last move.
-    pub(crate) fn recorded<'g>(&self, game: &'g Game) -> impl Iterator<Item = &'g Position> {
+    /// The positions of a played game that are recorded, with their plies: after the skipped
+    /// plies, with no capture to make, up to the last move.
+    pub(crate) fn recorded<'g>(
+        &self,
+        game: &'g Game,
+    ) -> impl Iterator<Item = (usize, &'g Position)> {
         let played = game.moves().len();
         game.positions()[..played]
             .iter()
+            .enumerate()
             .skip(self.skip_plies)
-            .filter(|position| !position.has_capture())
+            .filter(|(_, position)| !position.has_capture())
     }
 }
 
@@ -505,7 +525,7 @@ fn play_game(engine: &Engine, variant: Variant, index: usize, config: &TuneConfi
     config
         .play
         .recorded(&game)
-        .map(|position| Sample {
+        .map(|(_, position)| Sample {
             game: index as u32,
             result,
             side: if position.side_to_move() == Color::White {

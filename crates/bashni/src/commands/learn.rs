@@ -78,12 +78,24 @@ pub struct FitArgs {
     /// Pull of the pattern weights towards zero.
     #[arg(long, default_value_t = 1e-4)]
     regularisation: f64,
+    /// The share of the game's result in each position's label, from 0 to 1; the rest is
+    /// the value the data game's search gave the position (files made before values were
+    /// written take the result alone).
+    #[arg(long, default_value_t = 1.0, value_parser = share)]
+    result_share: f64,
     /// Write the feature weights here (text, with a header naming this command).
     #[arg(long)]
     out_weights: Option<PathBuf>,
     /// Write the pattern weights here (binary, see the engine's `patterns` module).
     #[arg(long)]
     out_patterns: Option<PathBuf>,
+}
+
+fn share(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(share) if (0.0..=1.0).contains(&share) => Ok(share),
+        _ => Err(format!("`{text}` is not a share from 0 to 1")),
+    }
 }
 
 /// Runs the command.
@@ -158,6 +170,7 @@ fn fit(args: &FitArgs) -> Result<ExitCode, Box<dyn Error>> {
         epochs: args.epochs,
         learning_rate: args.learning_rate,
         regularisation: args.regularisation,
+        result_share: args.result_share,
         ..LearnConfig::default()
     };
     let epochs = bar(
