@@ -3,10 +3,11 @@
 //! The board is covered by [`REGIONS`] overlapping 4×4 blocks (files a-d, c-f and e-h, five
 //! blocks of ranks each), and every block holds eight dark squares. A square of a block is
 //! empty, holds a man of the side to move, or a man of the opponent (for Bashni: the top of
-//! its tower is that man); kings count as empty here, they are weighed by the linear
-//! features. So a block is in one of 3⁸ = 6561 states, and each state of each block has a
-//! learned weight, one for the opening and one for the ending, blended by how many towers
-//! are left.
+//! its tower is that man); kings count as empty there. So a block is in one of 3⁸ = 6561
+//! states, and each state of each block has a learned weight, one for the opening and one
+//! for the ending, blended by how many towers are left. Kings have tables of their own: a
+//! weight for a king of the side to move and one for a king of the opponent on each of the
+//! 32 squares, again for the opening and for the ending.
 //!
 //! Everything is seen from the side to move: with Black to move the board is turned half
 //! round, so the same weight serves both sides and a position's value to the side to move is
@@ -16,10 +17,13 @@
 //! | bytes | what |
 //! | --- | --- |
 //! | 8 | `BPATTERN` |
-//! | 4 | format version, 1, little-endian |
-//! | 4 | number of weights that follow, `2 * REGIONS * STATES` |
-//! | 2 each | the weights, `i16` little-endian: opening then ending, by region then state |
+//! | 4 | format version, 2, little-endian |
+//! | 4 | number of weights that follow, [`PATTERN_WEIGHTS`] |
+//! | 2 each | the weights, `i16` little-endian: the blocks' opening then ending weights, by region then state; then the kings' opening then ending weights, the side to move's 32 squares then the opponent's |
 //! | 8 | FNV-1a hash of everything before it |
+//!
+//! Files of version 1 hold the blocks' weights alone (`2 * REGIONS * STATES`); read, their
+//! kings' weights are zero.
 
 use std::fmt;
 
@@ -33,13 +37,20 @@ pub const REGIONS: usize = 15;
 pub const REGION_SQUARES: usize = 8;
 /// States of one block: 3 to the power of its squares.
 pub const STATES: usize = 6561;
-/// How many weights a pattern table holds.
-pub const PATTERN_WEIGHTS: usize = 2 * REGIONS * STATES;
+/// How many weights the blocks have: opening and ending for each state of each block.
+pub const REGION_WEIGHTS: usize = 2 * REGIONS * STATES;
+/// Dark squares, the places of the kings' tables.
+pub const KING_SQUARES: usize = 32;
+/// How many weights the kings' tables have: opening and ending, for a king of the side to
+/// move and one of the opponent, on each square seen from the side to move.
+pub const KING_WEIGHTS: usize = 2 * 2 * KING_SQUARES;
+/// How many weights a pattern table holds: the blocks', then the kings'.
+pub const PATTERN_WEIGHTS: usize = REGION_WEIGHTS + KING_WEIGHTS;
 /// Towers on the board at the start, where the opening weights count fully.
 pub const FULL_BOARD: i32 = 24;
 
 const MAGIC: &[u8; 8] = b"BPATTERN";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 
 /// Where a square counts: in which blocks, and the power of three of its place there.
 #[derive(Clone, Copy)]
@@ -119,6 +130,51 @@ const fn places() -> [[Places; 64]; 2] {
     out
 }
 
+/// For each side to move and each padded square index: the square's place (0-31) in the
+/// kings' tables, the board turned half round for Black.
+static KING_PLACES: [[u8; 64]; 2] = king_places();
+
+const fn king_places() -> [[u8; 64]; 2] {
+    let mut out = [[0u8; 64]; 2];
+    let mut side = 0;
+    while side < 2 {
+        let mut rank = 0u8;
+        while rank < 8 {
+            let mut file = 0u8;
+            while file < 8 {
+                if let Some(square) = Square::from_coords(file, rank) {
+                    let (f, r) = if side == 0 {
+                        (file, rank)
+                    } else {
+                        (7 - file, 7 - rank)
+                    };
+                    out[side][square.index()] = r * 4 + f / 2;
+                }
+                file += 1;
+            }
+            rank += 1;
+        }
+        side += 1;
+    }
+    out
+}
+
+/// The kings on the board, as sets of places (bit `i` for place `i` of the kings' tables),
+/// seen from the side to move: the side to move's, then the opponent's. In Bashni a king is
+/// a tower commanded by a king.
+pub fn kings(position: &Position) -> [u32; 2] {
+    let mover = position.side_to_move();
+    let side = mover.index();
+    let kings = position.kings().0;
+    let mut out = [0u32; 2];
+    for (slot, color) in [mover, mover.opponent()].into_iter().enumerate() {
+        for square in Bitboard(position.owned_by(color).0 & kings).squares() {
+            out[slot] |= 1 << KING_PLACES[side][square.index()];
+        }
+    }
+    out
+}
+
 /// The state of every block, seen from the side to move.
 pub fn states(position: &Position) -> [u16; REGIONS] {
     let mover = position.side_to_move();
@@ -151,6 +207,9 @@ pub struct PatternWeights {
     /// The same weights as pairs (opening, ending) by region then state, so that the score
     /// reads both with one memory access.
     paired: Box<[[i16; 2]]>,
+    /// The kings' weights as pairs (opening, ending): the side to move's places, then the
+    /// opponent's.
+    kings: [[i16; 2]; 2 * KING_SQUARES],
 }
 
 impl fmt::Debug for PatternWeights {
@@ -189,9 +248,19 @@ impl PatternWeights {
 
     /// Weights in file order, [`PATTERN_WEIGHTS`] of them.
     fn new(weights: Box<[i16]>) -> PatternWeights {
-        let (opening, ending) = weights.split_at(REGIONS * STATES);
+        let (regions, king_values) = weights.split_at(REGION_WEIGHTS);
+        let (opening, ending) = regions.split_at(REGIONS * STATES);
         let paired = opening.iter().zip(ending).map(|(&o, &e)| [o, e]).collect();
-        PatternWeights { weights, paired }
+        let (opening, ending) = king_values.split_at(2 * KING_SQUARES);
+        let mut kings = [[0i16; 2]; 2 * KING_SQUARES];
+        for (pair, (&o, &e)) in kings.iter_mut().zip(opening.iter().zip(ending)) {
+            *pair = [o, e];
+        }
+        PatternWeights {
+            weights,
+            paired,
+            kings,
+        }
     }
 
     /// Weights from a slice of [`PATTERN_WEIGHTS`] values (opening, then ending).
@@ -205,7 +274,8 @@ impl PatternWeights {
         Ok(PatternWeights::new(values.into()))
     }
 
-    /// The weights, opening then ending, by region then state.
+    /// The weights in file order: the blocks' (opening then ending, by region then state),
+    /// then the kings'.
     pub fn values(&self) -> &[i16] {
         &self.weights
     }
@@ -213,6 +283,12 @@ impl PatternWeights {
     /// The weight of `state` of `region`: opening (`ending` false) or ending.
     pub fn weight(&self, ending: bool, region: usize, state: usize) -> i16 {
         self.weights[(ending as usize * REGIONS + region) * STATES + state]
+    }
+
+    /// The weight of a king of the side to move (`own`) or of the opponent on `place` of
+    /// the kings' tables: opening (`ending` false) or ending.
+    pub fn king_weight(&self, ending: bool, own: bool, place: usize) -> i16 {
+        self.kings[(!own as usize) * KING_SQUARES + place][ending as usize]
     }
 
     /// The value of the patterns of `position` to the side to move.
@@ -224,6 +300,17 @@ impl PatternWeights {
             let [opening, ending] = self.paired[region * STATES + *state as usize];
             early += opening as i32;
             late += ending as i32;
+        }
+        if position.kings().0 != 0 {
+            for (slot, mut set) in kings(position).into_iter().enumerate() {
+                while set != 0 {
+                    let place = set.trailing_zeros() as usize;
+                    set &= set - 1;
+                    let [opening, ending] = self.kings[slot * KING_SQUARES + place];
+                    early += opening as i32;
+                    late += ending as i32;
+                }
+            }
         }
         let phase = phase(position);
         (early * phase + late * (FULL_BOARD - phase)) / FULL_BOARD
@@ -245,7 +332,6 @@ impl PatternWeights {
 
     /// Reads the file form; says what is wrong with a bad file.
     pub fn from_bytes(bytes: &[u8]) -> Result<PatternWeights, PatternError> {
-        let expected = 16 + 2 * PATTERN_WEIGHTS + 8;
         if bytes.len() < 16 || &bytes[..8] != MAGIC {
             return Err(PatternError(
                 "not a pattern file (no BPATTERN header)".into(),
@@ -254,18 +340,23 @@ impl PatternWeights {
         let word = |at: usize| {
             u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
         };
-        if word(8) != VERSION {
+        // Version 1 had the blocks' weights alone.
+        let count = match word(8) {
+            1 => REGION_WEIGHTS,
+            VERSION => PATTERN_WEIGHTS,
+            other => {
+                return Err(PatternError(format!(
+                    "format version {other}, expected 1 or {VERSION}"
+                )));
+            }
+        };
+        if word(12) as usize != count {
             return Err(PatternError(format!(
-                "format version {}, expected {VERSION}",
-                word(8)
-            )));
-        }
-        if word(12) as usize != PATTERN_WEIGHTS {
-            return Err(PatternError(format!(
-                "{} weights, expected {PATTERN_WEIGHTS}",
+                "{} weights, expected {count}",
                 word(12)
             )));
         }
+        let expected = 16 + 2 * count + 8;
         if bytes.len() != expected {
             return Err(PatternError(format!(
                 "{} bytes, expected {expected} (cut short or padded)",
@@ -280,11 +371,12 @@ impl PatternWeights {
                 "checksum does not match: the file is damaged".into(),
             ));
         }
-        let weights = body[16..]
+        let mut weights: Vec<i16> = body[16..]
             .chunks_exact(2)
             .map(|pair| i16::from_le_bytes([pair[0], pair[1]]))
             .collect();
-        Ok(PatternWeights::new(weights))
+        weights.resize(PATTERN_WEIGHTS, 0);
+        Ok(PatternWeights::new(weights.into_boxed_slice()))
     }
 }
 
@@ -361,6 +453,55 @@ mod tests {
         let error = PatternWeights::from_bytes(&bytes[..bytes.len() - 3]).expect_err("short");
         assert!(error.0.contains("cut short"), "{error}");
         assert!(PatternWeights::from_bytes(b"hello").is_err());
+        // A file of the first version (the blocks alone) reads with the kings' weights zero.
+        let mut old = Vec::new();
+        old.extend_from_slice(MAGIC);
+        old.extend_from_slice(&1u32.to_le_bytes());
+        old.extend_from_slice(&(REGION_WEIGHTS as u32).to_le_bytes());
+        for weight in &values[..REGION_WEIGHTS] {
+            old.extend_from_slice(&weight.to_le_bytes());
+        }
+        let hash = fnv1a(&old);
+        old.extend_from_slice(&hash.to_le_bytes());
+        let read = PatternWeights::from_bytes(&old).expect("version 1");
+        assert_eq!(&read.values()[..REGION_WEIGHTS], &values[..REGION_WEIGHTS]);
+        assert!(read.values()[REGION_WEIGHTS..].iter().all(|w| *w == 0));
+    }
+
+    #[test]
+    fn kings_are_weighed_by_their_square_seen_from_the_side_to_move() {
+        let white = parse_position(
+            Variant::Russian,
+            "White: c3 0, a1 1; Black: f6 0, h8 1; White to move",
+        )
+        .expect("position");
+        // The same turned half round with the colours swapped.
+        let black = parse_position(
+            Variant::Russian,
+            "White: c3 0, a1 1; Black: f6 0, h8 1; Black to move",
+        )
+        .expect("position");
+        let [own, enemy] = kings(&white);
+        assert_eq!(
+            (own, enemy),
+            (1 << 0, 1 << 31),
+            "a1 is place 0, h8 place 31"
+        );
+        assert_eq!(kings(&black), [1 << 0, 1 << 31]);
+        let mut values = vec![0i16; PATTERN_WEIGHTS];
+        values[REGION_WEIGHTS] = 30; // opening, own king on place 0
+        values[REGION_WEIGHTS + KING_SQUARES + 31] = -10; // opening, the opponent's on 31
+        let weights = PatternWeights::from_values(&values).expect("size");
+        assert_eq!(weights.king_weight(false, true, 0), 30);
+        assert_eq!(weights.king_weight(false, false, 31), -10);
+        assert_eq!(weights.king_weight(true, true, 0), 0);
+        let with = weights.score(&white);
+        assert_eq!(with, weights.score(&black));
+        // Four towers: 4/24 of the opening weights.
+        assert_eq!(with, 20 * 4 / FULL_BOARD);
+        let without = parse_position(Variant::Russian, "White: c3 0; Black: f6 0; White to move")
+            .expect("position");
+        assert_eq!(weights.score(&without), 0);
     }
 
     #[test]

@@ -30,7 +30,8 @@ use std::sync::{Arc, mpsc};
 
 use bashni_engine::eval::{FEATURES, Feature, features};
 use bashni_engine::patterns::{
-    FULL_BOARD, PATTERN_WEIGHTS, PatternWeights, REGIONS, STATES, phase, states,
+    FULL_BOARD, KING_SQUARES, PATTERN_WEIGHTS, PatternWeights, REGION_WEIGHTS, REGIONS, STATES,
+    kings, phase, states,
 };
 use bashni_engine::rng::Rng;
 use bashni_engine::{Engine, Options, Value, Weights};
@@ -329,6 +330,8 @@ pub struct LearnSample {
     pub features: [i16; FEATURES],
     /// The state of each block, seen from the side to move.
     pub states: [u16; REGIONS],
+    /// The kings' places, seen from the side to move: its own, the opponent's.
+    pub kings: [u32; 2],
 }
 
 /// Reads a data file of `variant`; positions are numbered into games from `first_game` on.
@@ -406,6 +409,7 @@ pub fn read_data(
             phase: phase(&position) as u8,
             features: f,
             states: states(&position),
+            kings: kings(&position),
         });
     }
     Ok(out)
@@ -506,8 +510,21 @@ fn predict(sample: &LearnSample, w: &[f64]) -> f64 {
         opening += patterns[at];
         ending += patterns[REGIONS * STATES + at];
     }
+    for at in king_places(sample) {
+        opening += patterns[at];
+        ending += patterns[at + 2 * KING_SQUARES];
+    }
     e += early * opening + (1.0 - early) * ending;
     e
+}
+
+/// Where the opening weights of a sample's kings sit among the pattern weights.
+fn king_places(sample: &LearnSample) -> impl Iterator<Item = usize> + '_ {
+    sample.kings.iter().enumerate().flat_map(|(slot, set)| {
+        (0..KING_SQUARES)
+            .filter(move |place| set >> place & 1 == 1)
+            .map(move |place| REGION_WEIGHTS + slot * KING_SQUARES + place)
+    })
 }
 
 fn sigmoid(x: f64) -> f64 {
@@ -636,6 +653,10 @@ pub fn fit_patterns(
                     let at = LINEAR + region * STATES + *state as usize;
                     gradient[at] += slope * early;
                     gradient[at + REGIONS * STATES] += slope * (1.0 - early);
+                }
+                for at in king_places(s) {
+                    gradient[LINEAR + at] += slope * early;
+                    gradient[LINEAR + at + 2 * KING_SQUARES] += slope * (1.0 - early);
                 }
             }
             let n = chunk.len() as f64;
@@ -857,6 +878,57 @@ mod tests {
         assert!(report.after.0 < report.before.0, "{report:?}");
         assert!(report.after.1 < report.before.1, "{report:?}");
         assert!(with > without + 20, "{with} {without}");
+    }
+
+    #[test]
+    fn the_fit_learns_where_a_king_stands_well() {
+        // One white king in every position: on the long diagonal's end a1 White always
+        // wins, on h2 the game is drawn; the men around it random.
+        let header = config(1).header(Variant::Russian);
+        let mut text = format!("{header}\n");
+        let mut rng = Rng::starting_at(5);
+        for game in 0..400 {
+            let (king, result) = if game % 2 == 0 {
+                ("a1", "1")
+            } else {
+                ("h2", "0.5")
+            };
+            let mut white = vec![format!("{king} 1")];
+            for square in ["c3", "e3", "d2", "f2"] {
+                if rng.below(2) == 0 {
+                    white.push(format!("{square} 0"));
+                }
+            }
+            text.push_str(&format!(
+                "P {result} 0 White: {}; Black: h8 0, f8 0; White to move\nG {game} {result} 1\n",
+                white.join(", ")
+            ));
+        }
+        let samples = read_data(Variant::Russian, &text, 0).expect("data");
+        let report = fit_patterns(
+            &samples,
+            &Weights::tuned(Variant::Russian).without_patterns(),
+            &LearnConfig {
+                epochs: 30,
+                batch: 64,
+                learning_rate: 5.0,
+                k: Some(1.0),
+                ..LearnConfig::default()
+            },
+            |_| {},
+        );
+        let patterns = report.weights.patterns.expect("patterns");
+        // a1 is place 0, h2 place 7; few towers, so the ending weights count most.
+        let (a1, h2) = (
+            patterns.king_weight(true, true, 0),
+            patterns.king_weight(true, true, 7),
+        );
+        assert!(a1 > h2 + 20, "{a1} {h2}");
+        assert_eq!(
+            patterns.king_weight(true, false, 0),
+            0,
+            "no black king seen"
+        );
     }
 
     #[test]
