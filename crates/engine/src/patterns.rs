@@ -136,25 +136,17 @@ static KING_PLACES: [[u8; 64]; 2] = king_places();
 
 const fn king_places() -> [[u8; 64]; 2] {
     let mut out = [[0u8; 64]; 2];
-    let mut side = 0;
-    while side < 2 {
-        let mut rank = 0u8;
-        while rank < 8 {
-            let mut file = 0u8;
-            while file < 8 {
-                if let Some(square) = Square::from_coords(file, rank) {
-                    let (f, r) = if side == 0 {
-                        (file, rank)
-                    } else {
-                        (7 - file, 7 - rank)
-                    };
-                    out[side][square.index()] = r * 4 + f / 2;
-                }
-                file += 1;
-            }
-            rank += 1;
+    // Place `r * 4 + f / 2` for the dark square on file f, rank r; turning the board half
+    // round takes place p to 31 - p.
+    let mut place = 0u8;
+    while place < KING_SQUARES as u8 {
+        let rank = place / 4;
+        let file = 2 * (place % 4) + rank % 2;
+        if let Some(square) = Square::from_coords(file, rank) {
+            out[0][square.index()] = place;
+            out[1][square.index()] = KING_SQUARES as u8 - 1 - place;
         }
-        side += 1;
+        place += 1;
     }
     out
 }

@@ -520,10 +520,12 @@ fn predict(sample: &LearnSample, w: &[f64]) -> f64 {
 
 /// Where the opening weights of a sample's kings sit among the pattern weights.
 fn king_places(sample: &LearnSample) -> impl Iterator<Item = usize> + '_ {
-    sample.kings.iter().enumerate().flat_map(|(slot, set)| {
-        (0..KING_SQUARES)
-            .filter(move |place| set >> place & 1 == 1)
-            .map(move |place| REGION_WEIGHTS + slot * KING_SQUARES + place)
+    sample.kings.iter().enumerate().flat_map(|(slot, &set)| {
+        (0..set.count_ones()).scan(set, move |rest, _| {
+            let place = rest.trailing_zeros() as usize;
+            *rest &= *rest - 1;
+            Some(REGION_WEIGHTS + slot * KING_SQUARES + place)
+        })
     })
 }
 
