@@ -5,9 +5,10 @@
 //! empty, holds a man of the side to move, or a man of the opponent (for Bashni: the top of
 //! its tower is that man); kings count as empty there. So a block is in one of 3⁸ = 6561
 //! states, and each state of each block has a learned weight, one for the opening and one
-//! for the ending, blended by how many towers are left. Kings have tables of their own: a
-//! weight for a king of the side to move and one for a king of the opponent on each of the
-//! 32 squares, again for the opening and for the ending.
+//! for the ending, blended by how many towers are left. Square tables add a weight for each
+//! of the 32 squares and each [`Kind`] of piece standing there, again for the opening and for
+//! the ending: a king of the side to move or of the opponent, and in Bashni a tower of two or
+//! more by who commands it and whose checker lies right under its top.
 //!
 //! Everything is seen from the side to move: with Black to move the board is turned half
 //! round, so the same weight serves both sides and a position's value to the side to move is
@@ -17,17 +18,18 @@
 //! | bytes | what |
 //! | --- | --- |
 //! | 8 | `BPATTERN` |
-//! | 4 | format version, 2, little-endian |
+//! | 4 | format version, 3, little-endian |
 //! | 4 | number of weights that follow, [`PATTERN_WEIGHTS`] |
-//! | 2 each | the weights, `i16` little-endian: the blocks' opening then ending weights, by region then state; then the kings' opening then ending weights, the side to move's 32 squares then the opponent's |
+//! | 2 each | the weights, `i16` little-endian: the blocks' opening then ending weights, by region then state; then the square tables' opening then ending weights, by kind then square |
 //! | 8 | FNV-1a hash of everything before it |
 //!
-//! Files of version 1 hold the blocks' weights alone (`2 * REGIONS * STATES`); read, their
-//! kings' weights are zero.
+//! Files of version 1 hold the blocks' weights alone (`2 * REGIONS * STATES`), files of
+//! version 2 the blocks' and the two kinds of kings' (opening then ending, each the side to
+//! move's 32 squares then the opponent's); read, their missing weights are zero.
 
 use std::fmt;
 
-use bashni_rules::{Bitboard, Color, Position, Square};
+use bashni_rules::{Bitboard, Color, Position, Square, Variant};
 
 use crate::score::Value;
 
@@ -39,18 +41,40 @@ pub const REGION_SQUARES: usize = 8;
 pub const STATES: usize = 6561;
 /// How many weights the blocks have: opening and ending for each state of each block.
 pub const REGION_WEIGHTS: usize = 2 * REGIONS * STATES;
-/// Dark squares, the places of the kings' tables.
-pub const KING_SQUARES: usize = 32;
-/// How many weights the kings' tables have: opening and ending, for a king of the side to
-/// move and one of the opponent, on each square seen from the side to move.
-pub const KING_WEIGHTS: usize = 2 * 2 * KING_SQUARES;
-/// How many weights a pattern table holds: the blocks', then the kings'.
-pub const PATTERN_WEIGHTS: usize = REGION_WEIGHTS + KING_WEIGHTS;
+/// Dark squares, the places of the square tables.
+pub const SQUARES: usize = 32;
+
+/// What stands on a square, for the square tables; "own" is the side to move's. A tower of
+/// Bashni is of a king's kind when a king commands it, and also of a tower's kind when it
+/// holds two checkers or more.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Kind {
+    /// A king of the side to move (in Bashni: a tower it commands with a king).
+    OwnKing = 0,
+    /// A king of the opponent.
+    EnemyKing = 1,
+    /// A tower of the side to move with one of its own checkers right under the top.
+    OwnOverOwn = 2,
+    /// A tower of the side to move with an opponent's checker (a prisoner) under the top.
+    OwnOverEnemy = 3,
+    /// A tower of the opponent with one of the opponent's own checkers under the top.
+    EnemyOverEnemy = 4,
+    /// A tower of the opponent holding a checker of the side to move under the top.
+    EnemyOverOwn = 5,
+}
+
+/// How many kinds the square tables weigh.
+pub const KINDS: usize = 6;
+/// How many weights the square tables have: opening and ending, for each kind on each
+/// square seen from the side to move.
+pub const SQUARE_WEIGHTS: usize = 2 * KINDS * SQUARES;
+/// How many weights a pattern table holds: the blocks', then the square tables'.
+pub const PATTERN_WEIGHTS: usize = REGION_WEIGHTS + SQUARE_WEIGHTS;
 /// Towers on the board at the start, where the opening weights count fully.
 pub const FULL_BOARD: i32 = 24;
 
 const MAGIC: &[u8; 8] = b"BPATTERN";
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
 
 /// Where a square counts: in which blocks, and the power of three of its place there.
 #[derive(Clone, Copy)]
@@ -131,40 +155,66 @@ const fn places() -> [[Places; 64]; 2] {
 }
 
 /// For each side to move and each padded square index: the square's place (0-31) in the
-/// kings' tables, the board turned half round for Black.
-static KING_PLACES: [[u8; 64]; 2] = king_places();
+/// square tables, the board turned half round for Black.
+static SQUARE_PLACES: [[u8; 64]; 2] = square_places();
 
-const fn king_places() -> [[u8; 64]; 2] {
+const fn square_places() -> [[u8; 64]; 2] {
     let mut out = [[0u8; 64]; 2];
     // Place `r * 4 + f / 2` for the dark square on file f, rank r; turning the board half
     // round takes place p to 31 - p.
     let mut place = 0u8;
-    while place < KING_SQUARES as u8 {
+    while place < SQUARES as u8 {
         let rank = place / 4;
         let file = 2 * (place % 4) + rank % 2;
         if let Some(square) = Square::from_coords(file, rank) {
             out[0][square.index()] = place;
-            out[1][square.index()] = KING_SQUARES as u8 - 1 - place;
+            out[1][square.index()] = SQUARES as u8 - 1 - place;
         }
         place += 1;
     }
     out
 }
 
-/// The kings on the board, as sets of places (bit `i` for place `i` of the kings' tables),
-/// seen from the side to move: the side to move's, then the opponent's. In Bashni a king is
-/// a tower commanded by a king.
-pub fn kings(position: &Position) -> [u32; 2] {
+/// The pieces the square tables weigh, as a set of places (bit `i` for place `i`) for each
+/// [`Kind`], seen from the side to move.
+pub fn pieces(position: &Position) -> [u32; KINDS] {
+    let mut out = [0u32; KINDS];
+    add_kings(position, &mut out);
+    if position.variant() == Variant::Bashni {
+        add_towers(position, &mut out);
+    }
+    out
+}
+
+fn add_kings(position: &Position, out: &mut [u32; KINDS]) {
     let mover = position.side_to_move();
     let side = mover.index();
     let kings = position.kings().0;
-    let mut out = [0u32; 2];
-    for (slot, color) in [mover, mover.opponent()].into_iter().enumerate() {
+    for (kind, color) in [(Kind::OwnKing, mover), (Kind::EnemyKing, mover.opponent())] {
         for square in Bitboard(position.owned_by(color).0 & kings).squares() {
-            out[slot] |= 1 << KING_PLACES[side][square.index()];
+            out[kind as usize] |= 1 << SQUARE_PLACES[side][square.index()];
         }
     }
-    out
+}
+
+fn add_towers(position: &Position, out: &mut [u32; KINDS]) {
+    let mover = position.side_to_move();
+    let side = mover.index();
+    for square in position.occupied().squares() {
+        let tower = position.tower(square);
+        if tower.height() < 2 {
+            continue;
+        }
+        let own_top = tower.checker(0).color == mover;
+        let own_under = tower.checker(1).color == mover;
+        let kind = match (own_top, own_under) {
+            (true, true) => Kind::OwnOverOwn,
+            (true, false) => Kind::OwnOverEnemy,
+            (false, false) => Kind::EnemyOverEnemy,
+            (false, true) => Kind::EnemyOverOwn,
+        };
+        out[kind as usize] |= 1 << SQUARE_PLACES[side][square.index()];
+    }
 }
 
 /// The state of every block, seen from the side to move.
@@ -199,9 +249,10 @@ pub struct PatternWeights {
     /// The same weights as pairs (opening, ending) by region then state, so that the score
     /// reads both with one memory access.
     paired: Box<[[i16; 2]]>,
-    /// The kings' weights as pairs (opening, ending): the side to move's places, then the
-    /// opponent's.
-    kings: [[i16; 2]; 2 * KING_SQUARES],
+    /// The square tables' weights as pairs (opening, ending), by kind then place.
+    squares: [[i16; 2]; KINDS * SQUARES],
+    /// Whether any tower kind has a weight: if not, the score need not look at towers.
+    towers: bool,
 }
 
 impl fmt::Debug for PatternWeights {
@@ -240,18 +291,22 @@ impl PatternWeights {
 
     /// Weights in file order, [`PATTERN_WEIGHTS`] of them.
     fn new(weights: Box<[i16]>) -> PatternWeights {
-        let (regions, king_values) = weights.split_at(REGION_WEIGHTS);
+        let (regions, square_values) = weights.split_at(REGION_WEIGHTS);
         let (opening, ending) = regions.split_at(REGIONS * STATES);
         let paired = opening.iter().zip(ending).map(|(&o, &e)| [o, e]).collect();
-        let (opening, ending) = king_values.split_at(2 * KING_SQUARES);
-        let mut kings = [[0i16; 2]; 2 * KING_SQUARES];
-        for (pair, (&o, &e)) in kings.iter_mut().zip(opening.iter().zip(ending)) {
+        let (opening, ending) = square_values.split_at(KINDS * SQUARES);
+        let mut squares = [[0i16; 2]; KINDS * SQUARES];
+        for (pair, (&o, &e)) in squares.iter_mut().zip(opening.iter().zip(ending)) {
             *pair = [o, e];
         }
+        let towers = squares[Kind::OwnOverOwn as usize * SQUARES..]
+            .iter()
+            .any(|pair| *pair != [0, 0]);
         PatternWeights {
             weights,
             paired,
-            kings,
+            squares,
+            towers,
         }
     }
 
@@ -267,7 +322,7 @@ impl PatternWeights {
     }
 
     /// The weights in file order: the blocks' (opening then ending, by region then state),
-    /// then the kings'.
+    /// then the square tables' (opening then ending, by kind then place).
     pub fn values(&self) -> &[i16] {
         &self.weights
     }
@@ -277,10 +332,10 @@ impl PatternWeights {
         self.weights[(ending as usize * REGIONS + region) * STATES + state]
     }
 
-    /// The weight of a king of the side to move (`own`) or of the opponent on `place` of
-    /// the kings' tables: opening (`ending` false) or ending.
-    pub fn king_weight(&self, ending: bool, own: bool, place: usize) -> i16 {
-        self.kings[(!own as usize) * KING_SQUARES + place][ending as usize]
+    /// The weight of a piece of `kind` on `place` of the square tables: opening (`ending`
+    /// false) or ending.
+    pub fn square_weight(&self, ending: bool, kind: Kind, place: usize) -> i16 {
+        self.squares[kind as usize * SQUARES + place][ending as usize]
     }
 
     /// The value of the patterns of `position` to the side to move.
@@ -293,15 +348,20 @@ impl PatternWeights {
             early += opening as i32;
             late += ending as i32;
         }
+        let mut pieces = [0u32; KINDS];
         if position.kings().0 != 0 {
-            for (slot, mut set) in kings(position).into_iter().enumerate() {
-                while set != 0 {
-                    let place = set.trailing_zeros() as usize;
-                    set &= set - 1;
-                    let [opening, ending] = self.kings[slot * KING_SQUARES + place];
-                    early += opening as i32;
-                    late += ending as i32;
-                }
+            add_kings(position, &mut pieces);
+        }
+        if self.towers && position.variant() == Variant::Bashni {
+            add_towers(position, &mut pieces);
+        }
+        for (kind, mut set) in pieces.into_iter().enumerate() {
+            while set != 0 {
+                let place = set.trailing_zeros() as usize;
+                set &= set - 1;
+                let [opening, ending] = self.squares[kind * SQUARES + place];
+                early += opening as i32;
+                late += ending as i32;
             }
         }
         let phase = phase(position);
@@ -332,13 +392,15 @@ impl PatternWeights {
         let word = |at: usize| {
             u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
         };
-        // Version 1 had the blocks' weights alone.
-        let count = match word(8) {
+        // Version 1 had the blocks' weights alone, version 2 the kings' two kinds besides.
+        let version = word(8);
+        let count = match version {
             1 => REGION_WEIGHTS,
+            2 => REGION_WEIGHTS + 2 * 2 * SQUARES,
             VERSION => PATTERN_WEIGHTS,
             other => {
                 return Err(PatternError(format!(
-                    "format version {other}, expected 1 or {VERSION}"
+                    "format version {other}, expected 1, 2 or {VERSION}"
                 )));
             }
         };
@@ -363,11 +425,20 @@ impl PatternWeights {
                 "checksum does not match: the file is damaged".into(),
             ));
         }
-        let mut weights: Vec<i16> = body[16..]
+        let read: Vec<i16> = body[16..]
             .chunks_exact(2)
             .map(|pair| i16::from_le_bytes([pair[0], pair[1]]))
             .collect();
-        weights.resize(PATTERN_WEIGHTS, 0);
+        let mut weights = vec![0i16; PATTERN_WEIGHTS];
+        let blocks = REGION_WEIGHTS.min(read.len());
+        weights[..blocks].copy_from_slice(&read[..blocks]);
+        // The kings' opening then ending weights of version 2 go to their kinds' places.
+        let kings = &read[blocks..];
+        let half = kings.len() / 2;
+        for (phase, values) in [&kings[..half], &kings[half..]].into_iter().enumerate() {
+            let at = REGION_WEIGHTS + phase * KINDS * SQUARES;
+            weights[at..at + values.len()].copy_from_slice(values);
+        }
         Ok(PatternWeights::new(weights.into_boxed_slice()))
     }
 }
@@ -458,6 +529,84 @@ mod tests {
         let read = PatternWeights::from_bytes(&old).expect("version 1");
         assert_eq!(&read.values()[..REGION_WEIGHTS], &values[..REGION_WEIGHTS]);
         assert!(read.values()[REGION_WEIGHTS..].iter().all(|w| *w == 0));
+        // Version 2: the blocks, then the kings' opening and ending weights (two kinds each).
+        let kings: Vec<i16> = (1..=4 * SQUARES as i16).collect();
+        let mut second = Vec::new();
+        second.extend_from_slice(MAGIC);
+        second.extend_from_slice(&2u32.to_le_bytes());
+        second.extend_from_slice(&((REGION_WEIGHTS + kings.len()) as u32).to_le_bytes());
+        for weight in values[..REGION_WEIGHTS].iter().chain(&kings) {
+            second.extend_from_slice(&weight.to_le_bytes());
+        }
+        let hash = fnv1a(&second);
+        second.extend_from_slice(&hash.to_le_bytes());
+        let read = PatternWeights::from_bytes(&second).expect("version 2");
+        assert_eq!(&read.values()[..REGION_WEIGHTS], &values[..REGION_WEIGHTS]);
+        assert_eq!(read.square_weight(false, Kind::OwnKing, 0), 1);
+        assert_eq!(read.square_weight(false, Kind::EnemyKing, 31), 64);
+        assert_eq!(read.square_weight(true, Kind::OwnKing, 0), 65);
+        assert_eq!(read.square_weight(true, Kind::EnemyKing, 31), 128);
+        for kind in [
+            Kind::OwnOverOwn,
+            Kind::OwnOverEnemy,
+            Kind::EnemyOverEnemy,
+            Kind::EnemyOverOwn,
+        ] {
+            for place in 0..SQUARES {
+                assert_eq!(read.square_weight(false, kind, place), 0);
+                assert_eq!(read.square_weight(true, kind, place), 0);
+            }
+        }
+        assert!(!read.towers);
+    }
+
+    #[test]
+    fn towers_are_weighed_by_their_top_and_the_checker_under_it() {
+        // White to move: c3 a white man over a black one (holding a prisoner), e3 two white
+        // men, f6 a black king over a white man, h6 a lone black man.
+        let white = parse_position(
+            Variant::Bashni,
+            "White: c3 0/0, e3 00; Black: f6 1/0, h6 0; White to move",
+        )
+        .expect("position");
+        let place = |name: &str, side: usize| {
+            SQUARE_PLACES[side][Square::parse(name).expect("square").index()] as u32
+        };
+        let seen = pieces(&white);
+        assert_eq!(seen[Kind::OwnOverEnemy as usize], 1 << place("c3", 0));
+        assert_eq!(seen[Kind::OwnOverOwn as usize], 1 << place("e3", 0));
+        assert_eq!(seen[Kind::EnemyOverOwn as usize], 1 << place("f6", 0));
+        assert_eq!(seen[Kind::EnemyKing as usize], 1 << place("f6", 0));
+        assert_eq!(seen[Kind::EnemyOverEnemy as usize], 0);
+        assert_eq!(seen[Kind::OwnKing as usize], 0);
+        // The same with Black to move: what was own is now the enemy's, the board turned.
+        let black = parse_position(
+            Variant::Bashni,
+            "White: c3 0/0, e3 00; Black: f6 1/0, h6 0; Black to move",
+        )
+        .expect("position");
+        let seen = pieces(&black);
+        assert_eq!(seen[Kind::EnemyOverOwn as usize], 1 << place("c3", 1));
+        assert_eq!(seen[Kind::EnemyOverEnemy as usize], 1 << place("e3", 1));
+        assert_eq!(seen[Kind::OwnOverEnemy as usize], 1 << place("f6", 1));
+        assert_eq!(seen[Kind::OwnKing as usize], 1 << place("f6", 1));
+        // A weight on the prisoner-holding kind counts in the score, fully on a full board
+        // only: here 4 towers of 24.
+        let mut values = vec![0i16; PATTERN_WEIGHTS];
+        values[REGION_WEIGHTS + Kind::OwnOverEnemy as usize * SQUARES + place("c3", 0) as usize] =
+            48;
+        let weights = PatternWeights::from_values(&values).expect("size");
+        assert!(weights.towers);
+        assert_eq!(weights.score(&white), 48 * 4 / FULL_BOARD);
+        // For Black, its king on f6 holding a white man stands where c3 stands for White.
+        assert_eq!(place("f6", 1), place("c3", 0));
+        assert_eq!(weights.score(&black), weights.score(&white));
+        let moved = parse_position(
+            Variant::Bashni,
+            "White: c3 0/0, e3 00; Black: f6 0, h6 0; Black to move",
+        )
+        .expect("position");
+        assert_eq!(weights.score(&moved), 0, "Black holds no prisoner there");
     }
 
     #[test]
@@ -473,20 +622,25 @@ mod tests {
             "White: c3 0, a1 1; Black: f6 0, h8 1; Black to move",
         )
         .expect("position");
-        let [own, enemy] = kings(&white);
+        let seen = pieces(&white);
+        let (own, enemy) = (seen[Kind::OwnKing as usize], seen[Kind::EnemyKing as usize]);
         assert_eq!(
             (own, enemy),
             (1 << 0, 1 << 31),
             "a1 is place 0, h8 place 31"
         );
-        assert_eq!(kings(&black), [1 << 0, 1 << 31]);
+        assert_eq!(pieces(&black), seen);
+        assert!(
+            seen[2..].iter().all(|set| *set == 0),
+            "no towers in Russian"
+        );
         let mut values = vec![0i16; PATTERN_WEIGHTS];
         values[REGION_WEIGHTS] = 30; // opening, own king on place 0
-        values[REGION_WEIGHTS + KING_SQUARES + 31] = -10; // opening, the opponent's on 31
+        values[REGION_WEIGHTS + SQUARES + 31] = -10; // opening, the opponent's on 31
         let weights = PatternWeights::from_values(&values).expect("size");
-        assert_eq!(weights.king_weight(false, true, 0), 30);
-        assert_eq!(weights.king_weight(false, false, 31), -10);
-        assert_eq!(weights.king_weight(true, true, 0), 0);
+        assert_eq!(weights.square_weight(false, Kind::OwnKing, 0), 30);
+        assert_eq!(weights.square_weight(false, Kind::EnemyKing, 31), -10);
+        assert_eq!(weights.square_weight(true, Kind::OwnKing, 0), 0);
         let with = weights.score(&white);
         assert_eq!(with, weights.score(&black));
         // Four towers: 4/24 of the opening weights.

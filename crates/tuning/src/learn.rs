@@ -30,8 +30,8 @@ use std::sync::{Arc, mpsc};
 
 use bashni_engine::eval::{FEATURES, Feature, features};
 use bashni_engine::patterns::{
-    FULL_BOARD, KING_SQUARES, PATTERN_WEIGHTS, PatternWeights, REGION_WEIGHTS, REGIONS, STATES,
-    kings, phase, states,
+    FULL_BOARD, KINDS, PATTERN_WEIGHTS, PatternWeights, REGION_WEIGHTS, REGIONS, SQUARES, STATES,
+    phase, pieces, states,
 };
 use bashni_engine::rng::Rng;
 use bashni_engine::{Engine, Options, Value, Weights};
@@ -330,8 +330,8 @@ pub struct LearnSample {
     pub features: [i16; FEATURES],
     /// The state of each block, seen from the side to move.
     pub states: [u16; REGIONS],
-    /// The kings' places, seen from the side to move: its own, the opponent's.
-    pub kings: [u32; 2],
+    /// The places of the pieces the square tables weigh, by kind, seen from the side to move.
+    pub pieces: [u32; KINDS],
 }
 
 /// Reads a data file of `variant`; positions are numbered into games from `first_game` on.
@@ -409,7 +409,7 @@ pub fn read_data(
             phase: phase(&position) as u8,
             features: f,
             states: states(&position),
-            kings: kings(&position),
+            pieces: pieces(&position),
         });
     }
     Ok(out)
@@ -510,21 +510,21 @@ fn predict(sample: &LearnSample, w: &[f64]) -> f64 {
         opening += patterns[at];
         ending += patterns[REGIONS * STATES + at];
     }
-    for at in king_places(sample) {
+    for at in square_places(sample) {
         opening += patterns[at];
-        ending += patterns[at + 2 * KING_SQUARES];
+        ending += patterns[at + KINDS * SQUARES];
     }
     e += early * opening + (1.0 - early) * ending;
     e
 }
 
-/// Where the opening weights of a sample's kings sit among the pattern weights.
-fn king_places(sample: &LearnSample) -> impl Iterator<Item = usize> + '_ {
-    sample.kings.iter().enumerate().flat_map(|(slot, &set)| {
+/// Where the opening weights of a sample's square tables sit among the pattern weights.
+fn square_places(sample: &LearnSample) -> impl Iterator<Item = usize> + '_ {
+    sample.pieces.iter().enumerate().flat_map(|(kind, &set)| {
         (0..set.count_ones()).scan(set, move |rest, _| {
             let place = rest.trailing_zeros() as usize;
             *rest &= *rest - 1;
-            Some(REGION_WEIGHTS + slot * KING_SQUARES + place)
+            Some(REGION_WEIGHTS + kind * SQUARES + place)
         })
     })
 }
@@ -656,9 +656,9 @@ pub fn fit_patterns(
                     gradient[at] += slope * early;
                     gradient[at + REGIONS * STATES] += slope * (1.0 - early);
                 }
-                for at in king_places(s) {
+                for at in square_places(s) {
                     gradient[LINEAR + at] += slope * early;
-                    gradient[LINEAR + at + 2 * KING_SQUARES] += slope * (1.0 - early);
+                    gradient[LINEAR + at + KINDS * SQUARES] += slope * (1.0 - early);
                 }
             }
             let n = chunk.len() as f64;
@@ -724,6 +724,7 @@ pub fn fit_patterns(
 mod tests {
     use super::*;
     use bashni_engine::Limits;
+    use bashni_engine::patterns::Kind;
 
     fn config(games: usize) -> DataConfig {
         DataConfig {
@@ -922,15 +923,62 @@ mod tests {
         let patterns = report.weights.patterns.expect("patterns");
         // a1 is place 0, h2 place 7; few towers, so the ending weights count most.
         let (a1, h2) = (
-            patterns.king_weight(true, true, 0),
-            patterns.king_weight(true, true, 7),
+            patterns.square_weight(true, Kind::OwnKing, 0),
+            patterns.square_weight(true, Kind::OwnKing, 7),
         );
         assert!(a1 > h2 + 20, "{a1} {h2}");
         assert_eq!(
-            patterns.king_weight(true, false, 0),
+            patterns.square_weight(true, Kind::EnemyKing, 0),
             0,
             "no black king seen"
         );
+    }
+
+    #[test]
+    fn the_fit_learns_which_tower_stands_well_where() {
+        // Bashni: White always has a tower holding a prisoner and one of two white men, on c3
+        // and e3. With the prisoner on c3 White wins, with it on e3 the game is drawn. The
+        // features and the blocks (which see the tops) are the same both ways: only the
+        // square tables can tell them apart.
+        let header = config(1).header(Variant::Bashni);
+        let mut text = format!("{header}\n");
+        let mut rng = Rng::starting_at(6);
+        for game in 0..400 {
+            let (towers, result) = if game % 2 == 0 {
+                ("c3 0/0, e3 00", "1")
+            } else {
+                ("c3 00, e3 0/0", "0.5")
+            };
+            let mut white = vec![towers.to_string()];
+            for square in ["a1", "g1", "h2"] {
+                if rng.below(2) == 0 {
+                    white.push(format!("{square} 0"));
+                }
+            }
+            text.push_str(&format!(
+                "P {result} 0 White: {}; Black: h8 0, f8 0; White to move\nG {game} {result} 1\n",
+                white.join(", ")
+            ));
+        }
+        let samples = read_data(Variant::Bashni, &text, 0).expect("data");
+        let report = fit_patterns(
+            &samples,
+            &Weights::tuned(Variant::Bashni).without_patterns(),
+            &LearnConfig {
+                epochs: 30,
+                batch: 64,
+                learning_rate: 5.0,
+                k: Some(1.0),
+                ..LearnConfig::default()
+            },
+            |_| {},
+        );
+        let patterns = report.weights.patterns.expect("patterns");
+        // c3 is place 9, e3 place 10; few towers, so the ending weights count most.
+        let weight = |kind, place| patterns.square_weight(true, kind, place) as i32;
+        let winning = weight(Kind::OwnOverEnemy, 9) + weight(Kind::OwnOverOwn, 10);
+        let drawing = weight(Kind::OwnOverOwn, 9) + weight(Kind::OwnOverEnemy, 10);
+        assert!(winning > drawing + 20, "{winning} {drawing}");
     }
 
     #[test]
