@@ -883,21 +883,25 @@ mod tests {
         assert!(with > without + 20, "{with} {without}");
     }
 
-    #[test]
-    fn the_fit_learns_where_a_king_stands_well() {
-        // One white king in every position: on the long diagonal's end a1 White always
-        // wins, on h2 the game is drawn; the men around it random.
-        let header = config(1).header(Variant::Russian);
+    /// Patterns fitted to 400 one-position games: White has `pieces.0` (the game won) or
+    /// `pieces.1` (drawn) in turn, and men on some of `extra`, against two black men.
+    fn fit_two_setups(
+        variant: Variant,
+        pieces: (&str, &str),
+        extra: &[&str],
+        seed: u64,
+    ) -> PatternWeights {
+        let header = config(1).header(variant);
         let mut text = format!("{header}\n");
-        let mut rng = Rng::starting_at(5);
+        let mut rng = Rng::starting_at(seed);
         for game in 0..400 {
-            let (king, result) = if game % 2 == 0 {
-                ("a1", "1")
+            let (placed, result) = if game % 2 == 0 {
+                (pieces.0, "1")
             } else {
-                ("h2", "0.5")
+                (pieces.1, "0.5")
             };
-            let mut white = vec![format!("{king} 1")];
-            for square in ["c3", "e3", "d2", "f2"] {
+            let mut white = vec![placed.to_string()];
+            for square in extra {
                 if rng.below(2) == 0 {
                     white.push(format!("{square} 0"));
                 }
@@ -907,10 +911,10 @@ mod tests {
                 white.join(", ")
             ));
         }
-        let samples = read_data(Variant::Russian, &text, 0).expect("data");
+        let samples = read_data(variant, &text, 0).expect("data");
         let report = fit_patterns(
             &samples,
-            &Weights::tuned(Variant::Russian).without_patterns(),
+            &Weights::tuned(variant).without_patterns(),
             &LearnConfig {
                 epochs: 30,
                 batch: 64,
@@ -920,7 +924,19 @@ mod tests {
             },
             |_| {},
         );
-        let patterns = report.weights.patterns.expect("patterns");
+        report.weights.patterns.expect("patterns").as_ref().clone()
+    }
+
+    #[test]
+    fn the_fit_learns_where_a_king_stands_well() {
+        // One white king in every position: on the long diagonal's end a1 White always
+        // wins, on h2 the game is drawn; the men around it random.
+        let patterns = fit_two_setups(
+            Variant::Russian,
+            ("a1 1", "h2 1"),
+            &["c3", "e3", "d2", "f2"],
+            5,
+        );
         // a1 is place 0, h2 place 7; few towers, so the ending weights count most.
         let (a1, h2) = (
             patterns.square_weight(true, Kind::OwnKing, 0),
@@ -940,40 +956,12 @@ mod tests {
         // and e3. With the prisoner on c3 White wins, with it on e3 the game is drawn. The
         // features and the blocks (which see the tops) are the same both ways: only the
         // square tables can tell them apart.
-        let header = config(1).header(Variant::Bashni);
-        let mut text = format!("{header}\n");
-        let mut rng = Rng::starting_at(6);
-        for game in 0..400 {
-            let (towers, result) = if game % 2 == 0 {
-                ("c3 0/0, e3 00", "1")
-            } else {
-                ("c3 00, e3 0/0", "0.5")
-            };
-            let mut white = vec![towers.to_string()];
-            for square in ["a1", "g1", "h2"] {
-                if rng.below(2) == 0 {
-                    white.push(format!("{square} 0"));
-                }
-            }
-            text.push_str(&format!(
-                "P {result} 0 White: {}; Black: h8 0, f8 0; White to move\nG {game} {result} 1\n",
-                white.join(", ")
-            ));
-        }
-        let samples = read_data(Variant::Bashni, &text, 0).expect("data");
-        let report = fit_patterns(
-            &samples,
-            &Weights::tuned(Variant::Bashni).without_patterns(),
-            &LearnConfig {
-                epochs: 30,
-                batch: 64,
-                learning_rate: 5.0,
-                k: Some(1.0),
-                ..LearnConfig::default()
-            },
-            |_| {},
+        let patterns = fit_two_setups(
+            Variant::Bashni,
+            ("c3 0/0, e3 00", "c3 00, e3 0/0"),
+            &["a1", "g1", "h2"],
+            6,
         );
-        let patterns = report.weights.patterns.expect("patterns");
         // c3 is place 9, e3 place 10; few towers, so the ending weights count most.
         let weight = |kind, place| patterns.square_weight(true, kind, place) as i32;
         let winning = weight(Kind::OwnOverEnemy, 9) + weight(Kind::OwnOverOwn, 10);
