@@ -202,8 +202,8 @@ impl LimitedListener {
                     }
                     return (
                         CountedStream {
+                            guard: Some(guard),
                             inner: stream,
-                            _guard: guard,
                         },
                         address,
                     );
@@ -235,10 +235,13 @@ impl LimitedListener {
     }
 }
 
-/// An accepted connection that keeps its place counted while open.
+/// An accepted connection that keeps its place counted while open. The place is freed
+/// before the server's side closes (when it shuts the connection down, or when it is
+/// dropped), so a client that has seen the connection end finds the place free.
 pub struct CountedStream {
+    // Declared first so that it is dropped before the socket closes.
+    guard: Option<ConnectionGuard>,
     inner: TcpStream,
-    _guard: ConnectionGuard,
 }
 
 impl AsyncRead for CountedStream {
@@ -265,7 +268,9 @@ impl AsyncWrite for CountedStream {
     }
 
     fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.get_mut().inner).poll_shutdown(cx)
+        let this = self.get_mut();
+        this.guard = None;
+        Pin::new(&mut this.inner).poll_shutdown(cx)
     }
 
     fn poll_write_vectored(
@@ -410,6 +415,36 @@ mod tests {
         drop(from_other);
         assert_eq!(limits.open_from(other), 0);
         assert!(limits.enter(third).is_ok());
+    }
+
+    /// A connection the server shuts down frees its place before the client can see it
+    /// closed, so the client's next connection is not refused for it.
+    #[tokio::test]
+    async fn a_connection_frees_its_place_before_it_closes() -> io::Result<()> {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let limits = ConnectionLimits::new(1, 1);
+        let mut listener =
+            LimitedListener::new(TcpListener::bind("127.0.0.1:0").await?, Arc::clone(&limits));
+        let address = listener.local_addr()?;
+        let mut client = TcpStream::connect(address).await?;
+        let (mut stream, _) = listener.accept().await;
+        assert_eq!(limits.open(), 1);
+        stream.shutdown().await?;
+        // The stream is still held, its side closed: the place is free.
+        assert_eq!(limits.open(), 0);
+        let mut rest = Vec::new();
+        client.read_to_end(&mut rest).await?;
+        assert!(rest.is_empty());
+        let _next = TcpStream::connect(address).await?;
+        let (_accepted, _) = listener.accept().await;
+        assert_eq!(limits.open(), 1);
+        drop(stream);
+        assert_eq!(
+            limits.open(),
+            1,
+            "the shut-down stream freed its place once only"
+        );
+        Ok(())
     }
 
     #[test]
